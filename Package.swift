@@ -1,0 +1,82 @@
+// swift-tools-version: 6.1
+// AudioGraph: a MIDI-driven sampler and synth instrument for Linux.
+//
+// Layers, bottom to top (arrows point down only):
+//   C libraries  CALSA CSndFile CLibXML2 CFFTW CSampleRate   (system-library shims)
+//   pure values  MIDI                                           (messages, SMF files, note names)
+//   kernels      DSP, Spectral                                  (real-time safe units)
+//   files        AudioFiles, Presets                            (libsndfile + resampling; .aupreset)
+//   instruments  Instruments, Sampler, MicEffects               (synth, loop players, sampler, mic chain)
+//   graph        Engine                                         (buses, master stage, parameters, render)
+//   devices      ALSAIO                                         (PCM, sequencer; knows nothing of Engine)
+//   app          AudioGraphApp + `audiograph`                   (composition root, CLI, live/offline loops)
+import PackageDescription
+
+let package = Package(
+    name: "AudioGraph",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "audiograph", targets: ["audiograph"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+    ],
+    targets: [
+        // C at the edge: one system-library target per C library.
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+
+        .target(name: "MIDI"),
+        .target(name: "DSP"),
+        .target(name: "Spectral", dependencies: ["DSP", "CFFTW"]),
+        .target(name: "AudioFiles", dependencies: ["CSndFile", "CSampleRate"]),
+        .target(name: "Presets", dependencies: ["CLibXML2"]),
+        .target(name: "Instruments", dependencies: ["DSP", "MIDI", "AudioFiles"]),
+        .target(name: "Sampler", dependencies: ["DSP", "MIDI", "AudioFiles", "Presets"]),
+        .target(name: "MicEffects", dependencies: ["DSP", "Spectral"]),
+        .target(
+            name: "Engine",
+            dependencies: [
+                "DSP", "MIDI", "Instruments", "Sampler", "MicEffects",
+                .product(name: "Atomics", package: "swift-atomics"),
+            ]),
+        .target(
+            name: "ALSAIO",
+            dependencies: ["CALSA", "MIDI", .product(name: "Atomics", package: "swift-atomics")]),
+        .target(
+            name: "AudioGraphApp",
+            dependencies: [
+                "Engine", "ALSAIO", "AudioFiles", "Presets", "Spectral",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Atomics", package: "swift-atomics"),
+            ]),
+        .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
+        // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
+        .executableTarget(name: "make-sounds", dependencies: ["AudioFiles", "MIDI", "DSP"]),
+
+        // Shared measuring tools for the tests: pitch in cents, spectra, steps, levels.
+        .target(name: "AudioTestSupport", dependencies: ["DSP"], path: "Tests/AudioTestSupport"),
+        .testTarget(name: "MIDITests", dependencies: ["MIDI"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioTestSupport"]),
+        .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
+        .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
+        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "AudioTestSupport"]),
+        .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "AudioTestSupport"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "AudioTestSupport"]),
+        .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO"]),
+        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "AudioTestSupport"]),
+        // Counts mallocs across rendered blocks; its counters are process-wide, so the suite is serialized.
+        .testTarget(
+            name: "RealTimeSafetyTests",
+            dependencies: [
+                "Engine", "MicEffects", "Sampler", "Instruments", "AudioGraphApp",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]),
+    ]
+)

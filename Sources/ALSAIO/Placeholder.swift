@@ -1,0 +1,1 @@
+// ALSAIO: placeholder until its first real file lands.

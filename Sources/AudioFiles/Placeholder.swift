@@ -1,0 +1,1 @@
+// AudioFiles: placeholder until its first real file lands.

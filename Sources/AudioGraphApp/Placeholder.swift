@@ -1,0 +1,1 @@
+public enum AudioGraphCommand { public static func main() {} }

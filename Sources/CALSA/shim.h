@@ -1,0 +1,21 @@
+// ALSA for Swift: the snd_seq_ev_set_* helpers are macros and do not import, so they are
+// re-exported here as static inline functions. alsa-lib's default error handler prints
+// "ALSA lib ..." to stderr; calsa_silence_errors() installs a quiet one (variadic, so C only).
+#pragma once
+#include <alsa/asoundlib.h>
+
+static void calsa_quiet_handler(const char *file, int line, const char *function, int err, const char *fmt, ...) {
+    (void)file; (void)line; (void)function; (void)err; (void)fmt;
+}
+static inline void calsa_silence_errors(void) { snd_lib_error_set_handler(calsa_quiet_handler); }
+
+static inline void calsa_seq_ev_clear(snd_seq_event_t *ev) { snd_seq_ev_clear(ev); }
+static inline void calsa_seq_ev_set_direct(snd_seq_event_t *ev) { snd_seq_ev_set_direct(ev); }
+static inline void calsa_seq_ev_set_subs(snd_seq_event_t *ev) { snd_seq_ev_set_subs(ev); }
+static inline void calsa_seq_ev_set_source(snd_seq_event_t *ev, unsigned char port) { snd_seq_ev_set_source(ev, port); }
+static inline void calsa_seq_ev_set_dest(snd_seq_event_t *ev, int client, int port) { snd_seq_ev_set_dest(ev, client, port); }
+static inline void calsa_seq_ev_set_noteon(snd_seq_event_t *ev, int ch, int key, int vel) { snd_seq_ev_set_noteon(ev, ch, key, vel); }
+static inline void calsa_seq_ev_set_noteoff(snd_seq_event_t *ev, int ch, int key, int vel) { snd_seq_ev_set_noteoff(ev, ch, key, vel); }
+static inline void calsa_seq_ev_set_controller(snd_seq_event_t *ev, int ch, int cc, int val) { snd_seq_ev_set_controller(ev, ch, cc, val); }
+static inline void calsa_seq_ev_set_pitchbend(snd_seq_event_t *ev, int ch, int val) { snd_seq_ev_set_pitchbend(ev, ch, val); }
+static inline void calsa_seq_ev_set_pgmchange(snd_seq_event_t *ev, int ch, int val) { snd_seq_ev_set_pgmchange(ev, ch, val); }

@@ -1,0 +1,68 @@
+/// A view of planar stereo audio: two channel pointers and a frame count. It owns no memory;
+/// `StereoBuffer` owns the storage. Passing blocks around costs nothing on the render thread.
+public struct StereoBlock {
+    public var left: UnsafeMutablePointer<Float>
+    public var right: UnsafeMutablePointer<Float>
+    public var frames: Int
+
+    @inlinable
+    public init(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
+        self.left = left
+        self.right = right
+        self.frames = frames
+    }
+
+    /// The sub-block `[start, start + count)`. Used to split a block at event frames.
+    @inlinable
+    public func slice(from start: Int, count: Int) -> StereoBlock {
+        StereoBlock(left: left + start, right: right + start, frames: count)
+    }
+
+    @inlinable
+    public func clear() {
+        left.update(repeating: 0, count: frames)
+        right.update(repeating: 0, count: frames)
+    }
+
+    /// Adds `source` into this block, frame for frame.
+    @inlinable
+    public func add(_ source: StereoBlock) {
+        for i in 0..<frames {
+            left[i] += source.left[i]
+            right[i] += source.right[i]
+        }
+    }
+
+    @inlinable
+    public func copy(from source: StereoBlock) {
+        left.update(from: source.left, count: frames)
+        right.update(from: source.right, count: frames)
+    }
+}
+
+/// Owned planar stereo storage, allocated once at prepare time (control thread).
+public final class StereoBuffer: @unchecked Sendable {
+    public let capacity: Int
+    public let left: UnsafeMutablePointer<Float>
+    public let right: UnsafeMutablePointer<Float>
+
+    public init(capacity: Int) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+        left = .allocate(capacity: capacity)
+        right = .allocate(capacity: capacity)
+        left.initialize(repeating: 0, count: capacity)
+        right.initialize(repeating: 0, count: capacity)
+    }
+
+    deinit {
+        left.deallocate()
+        right.deallocate()
+    }
+
+    /// A view of the first `frames` frames. RT-safe.
+    @inlinable
+    public func block(frames: Int) -> StereoBlock {
+        StereoBlock(left: left, right: right, frames: frames)
+    }
+}

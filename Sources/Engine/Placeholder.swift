@@ -1,0 +1,1 @@
+// Engine: placeholder until its first real file lands.

@@ -1,0 +1,1 @@
+// Instruments: placeholder until its first real file lands.

@@ -1,0 +1,50 @@
+/// A channel voice or mode message, decoded. Channels are 0–15; data values 0–127;
+/// pitch bend is signed, −8192…8191 (0 = centre). Plain value: safe to pass through
+/// lock-free queues and to switch over on the render thread.
+public enum MIDIMessage: Sendable, Equatable, Hashable {
+    case noteOn(channel: UInt8, note: UInt8, velocity: UInt8)
+    case noteOff(channel: UInt8, note: UInt8, velocity: UInt8)
+    case polyPressure(channel: UInt8, note: UInt8, pressure: UInt8)
+    case controlChange(channel: UInt8, controller: UInt8, value: UInt8)
+    case programChange(channel: UInt8, program: UInt8)
+    case channelPressure(channel: UInt8, pressure: UInt8)
+    case pitchBend(channel: UInt8, value: Int16)
+
+    public var channel: UInt8 {
+        switch self {
+        case .noteOn(let c, _, _), .noteOff(let c, _, _), .polyPressure(let c, _, _),
+            .controlChange(let c, _, _), .programChange(let c, _), .channelPressure(let c, _),
+            .pitchBend(let c, _):
+            return c
+        }
+    }
+
+    /// A note-on with velocity 0 is a note-off (MIDI 1.0 running-status idiom).
+    public var normalized: MIDIMessage {
+        if case .noteOn(let c, let n, 0) = self { return .noteOff(channel: c, note: n, velocity: 64) }
+        return self
+    }
+}
+
+/// Controller numbers with a defined meaning that the instruments act on.
+public enum MIDIController {
+    public static let modulationWheel: UInt8 = 1
+    public static let volume: UInt8 = 7
+    public static let pan: UInt8 = 10
+    public static let expression: UInt8 = 11
+    public static let sustainPedal: UInt8 = 64
+    public static let allSoundOff: UInt8 = 120
+    public static let resetAllControllers: UInt8 = 121
+    public static let allNotesOff: UInt8 = 123
+}
+
+/// A message placed at a frame inside the block being rendered.
+public struct TimedMIDIMessage: Sendable, Equatable {
+    public var frameOffset: Int
+    public var message: MIDIMessage
+
+    public init(frameOffset: Int, message: MIDIMessage) {
+        self.frameOffset = frameOffset
+        self.message = message
+    }
+}

@@ -1,0 +1,1 @@
+// MicEffects: placeholder until its first real file lands.

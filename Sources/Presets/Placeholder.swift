@@ -1,0 +1,1 @@
+// Presets: placeholder until its first real file lands.

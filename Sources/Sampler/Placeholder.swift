@@ -1,0 +1,1 @@
+// Sampler: placeholder until its first real file lands.

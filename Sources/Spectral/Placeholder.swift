@@ -1,0 +1,1 @@
+// Spectral: placeholder until its first real file lands.

@@ -1,0 +1,2 @@
+import AudioGraphApp
+AudioGraphCommand.main()

@@ -1,0 +1,1 @@
+print("make-sounds: not yet")

@@ -1,0 +1,1 @@
+// ALSAIOTests: tests land here.

@@ -1,0 +1,1 @@
+// AppTests: tests land here.

@@ -1,0 +1,1 @@
+// AudioFilesTests: tests land here.

@@ -1,0 +1,1 @@
+// DSPTests: tests land here.

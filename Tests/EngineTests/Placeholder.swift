@@ -1,0 +1,1 @@
+// EngineTests: tests land here.

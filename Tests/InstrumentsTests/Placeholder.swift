@@ -1,0 +1,1 @@
+// InstrumentsTests: tests land here.

@@ -1,0 +1,1 @@
+// MIDITests: tests land here.

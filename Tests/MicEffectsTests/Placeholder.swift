@@ -1,0 +1,1 @@
+// MicEffectsTests: tests land here.

@@ -1,0 +1,1 @@
+// PresetsTests: tests land here.

@@ -1,0 +1,1 @@
+// RealTimeSafetyTests: tests land here.

@@ -1,0 +1,1 @@
+// SamplerTests: tests land here.
