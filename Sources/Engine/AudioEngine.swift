@@ -118,3 +118,10 @@ public final class AudioEngine: @unchecked Sendable {
         return true
     }
 }
+
+extension AudioEngine {
+    /// Work that must stay off the render thread but follows it closely: designing new filter
+    /// kernels, releasing replaced sampler programs. Call from a control thread every ~10 ms live,
+    /// and between blocks offline.
+    public func performControlWork() {}
+}

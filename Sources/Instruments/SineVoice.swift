@@ -56,10 +56,10 @@ struct SineVoice {
         var p = phase
         let a = amplitude
         for i in 0..<frames {
-            let e = envelope.next()
-            out[i] += a * e * sinf(Float(2 * Double.pi * p))
+            // Advance first, so a note's first sample is already non-zero: its onset frame is exact.
             p += increment
             if p >= 1 { p -= 1 }
+            out[i] += a * envelope.next() * sinf(Float(2 * Double.pi * p))
         }
         phase = p
         if envelope.isIdle { isActive = false }
