@@ -3,6 +3,12 @@
 /// test inside the inner loop.
 @usableFromInline let regionGuardFrames = 32
 
+/// A looped voice keeps reading this far into the guard (which repeats the loop start) before
+/// jumping back one loop length. The jump then lands 16 frames after the loop start, so the
+/// window's earlier taps read loop data too, never the frames before the loop: the seam is exact
+/// for both kernels (loops shorter than 16 frames are approximated by their periodic guard).
+let loopWrapMarginFrames = 16
+
 /// A waveform laid out for playback with one particular loop: frames `0..<endFrame` are the sample
 /// (up to the loop end when looped); the guard after `endFrame` repeats the loop start (looped) or
 /// is silence (one-shot), and the guard before frame 0 is silence. Plain data pointing into storage
@@ -19,6 +25,8 @@ struct PlaybackRegion {
     var sampleRate: Double
 
     var loopLength: Int { endFrame - loopStartFrame }
+    /// Segments run up to this frame: the end, or for loops the end plus the wrap margin.
+    var segmentEndFrame: Int { isLooped ? endFrame + loopWrapMarginFrames : endFrame }
 }
 
 /// Owns the padded copies of every distinct (waveform, loop) pair of a program.

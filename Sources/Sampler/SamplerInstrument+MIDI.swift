@@ -122,8 +122,8 @@ extension SamplerInstrument {
         voice.respondsToVolume = layer.respondsToVolume
         voice.respondsToExpression = layer.respondsToExpression
         voice.respondsToPan = layer.respondsToPan
-        voice.gainLeft = 0
-        voice.gainRight = 0
+        voice.lastLevel = 0
+        voice.startsFresh = true
         voice.filterEnabled = layer.filter.isEnabled
         voice.filter.reset()
         if layer.filter.isEnabled {

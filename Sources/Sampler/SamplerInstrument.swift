@@ -33,6 +33,7 @@ public final class SamplerInstrument {
     private let scratchLeft: UnsafeMutablePointer<Float>
     private let scratchRight: UnsafeMutablePointer<Float>
     private let filterDiscard: UnsafeMutablePointer<Float>
+    private let levels: UnsafeMutablePointer<Float>
     private let mailbox = ProgramMailbox()
 
     /// Retained addresses of the playing program and of the one being faded out (0 = none).
@@ -60,7 +61,8 @@ public final class SamplerInstrument {
         scratchLeft = .allocate(capacity: Self.chunkFrames)
         scratchRight = .allocate(capacity: Self.chunkFrames)
         filterDiscard = .allocate(capacity: Self.chunkFrames)
-        for buffer in [scratchLeft, scratchRight, filterDiscard] { buffer.initialize(repeating: 0, count: Self.chunkFrames) }
+        levels = .allocate(capacity: Self.chunkFrames)
+        for buffer in [scratchLeft, scratchRight, filterDiscard, levels] { buffer.initialize(repeating: 0, count: Self.chunkFrames) }
         controls = ChannelControls(sampleRate: sampleRate)
     }
 
@@ -71,6 +73,7 @@ public final class SamplerInstrument {
         scratchLeft.deallocate()
         scratchRight.deallocate()
         filterDiscard.deallocate()
+        levels.deallocate()
     }
 
     // MARK: Program hand-over
@@ -131,7 +134,7 @@ public final class SamplerInstrument {
             let frames = min(Self.chunkFrames, block.frames - offset)
             controls.advance(frames: frames)
             let context = VoiceRenderContext(
-                scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard,
+                scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels,
                 hermite: tables.hermite, sinc: tables.sinc, quality: quality, outputSampleRate: sampleRate,
                 bend: controls.bend, modWheel: controls.modWheel,
                 volumeGain: controls.volume.current, expressionGain: controls.expression.current,

@@ -11,6 +11,8 @@ struct VoiceRenderContext {
     var scratchRight: UnsafeMutablePointer<Float>
     /// Zeros, filtered in place of the missing right channel of a mono voice.
     var filterDiscard: UnsafeMutablePointer<Float>
+    /// Per-frame envelope levels while the envelope moves.
+    var levels: UnsafeMutablePointer<Float>
     var hermite: UnsafePointer<SIMD4<Float>>
     var sinc: UnsafePointer<Float>
     var quality: InterpolationQuality
@@ -53,9 +55,13 @@ struct SamplerVoice {
     var respondsToVolume = true
     var respondsToExpression = true
     var respondsToPan = true
-    /// Gains reached at the end of the previous chunk; each chunk ramps linearly from them.
-    var gainLeft: Float = 0
-    var gainRight: Float = 0
+    /// Controller × zone × pan gains (no envelope) reached at the end of the previous chunk, and
+    /// the envelope level there; each chunk ramps linearly from them.
+    var controlGainLeft: Float = 0
+    var controlGainRight: Float = 0
+    var lastLevel: Float = 0
+    /// Set at note-on: the first chunk starts at its control gains instead of ramping up from 0.
+    var startsFresh = true
     var filterEnabled = false
     var filter = StereoBiquad()
 
@@ -83,14 +89,12 @@ struct SamplerVoice {
             if !region.isStereo { right.update(repeating: 0, count: frames) }
             filter.process(StereoBlock(left: context.scratchLeft, right: right, frames: frames))
         }
-        let level = advanceEnvelope(frames: frames)
-        var gain = level * staticGain
+        var gain = staticGain
         if respondsToVolume { gain *= context.volumeGain }
         if respondsToExpression { gain *= context.expressionGain }
         let panGains = PanLaw.gains(pan: pan + (respondsToPan ? context.controllerPan : 0))
-        let targetLeft = gain * Float(panGains.left)
-        let targetRight = gain * Float(panGains.right)
-        mix(into: output, stereo: region.isStereo, targetLeft: targetLeft, targetRight: targetRight, context: context)
+        let target = (left: gain * Float(panGains.left), right: gain * Float(panGains.right))
+        mix(into: output, stereo: region.isStereo, controlGains: target, context: context)
         if reachedEnd || envelope.isIdle { isActive = false }
     }
 
@@ -113,17 +117,19 @@ struct SamplerVoice {
         var written = 0
         while written < frames {
             let frame = Int(truncatingIfNeeded: phase >> 32)
-            if frame >= region.endFrame {
+            let segmentEnd = region.segmentEndFrame
+            if frame >= segmentEnd {
                 guard region.isLooped else {
                     context.scratchLeft.advanced(by: written).update(repeating: 0, count: frames - written)
                     context.scratchRight.advanced(by: written).update(repeating: 0, count: frames - written)
                     return true
                 }
-                let wrapped = region.loopStartFrame + (frame - region.loopStartFrame) % region.loopLength
-                phase = UInt64(wrapped) << 32 | (phase & 0xFFFF_FFFF)
+                // Back by whole loop lengths into [segmentEnd − loopLength, segmentEnd).
+                let loops = (frame - segmentEnd) / region.loopLength + 1
+                phase = UInt64(frame - loops * region.loopLength) << 32 | (phase & 0xFFFF_FFFF)
                 continue
             }
-            let remaining = (UInt64(region.endFrame) << 32) &- phase
+            let remaining = (UInt64(segmentEnd) << 32) &- phase
             let count = min(frames - written, Int(truncatingIfNeeded: (remaining &+ increment &- 1) / increment))
             let left = context.scratchLeft + written
             let start = phase
@@ -147,38 +153,5 @@ struct SamplerVoice {
         case .high:
             ResamplingKernels.sinc(source, into: output, count: count, phase: phase, increment: increment, table: context.sinc)
         }
-    }
-
-    /// Moves the envelope `frames` on; a settled sustain costs one step per chunk.
-    private mutating func advanceEnvelope(frames: Int) -> Float {
-        if envelope.stage == .sustain {
-            let before = envelope.output
-            if envelope.next() == before { return before }
-            for _ in 1..<max(frames, 1) { _ = envelope.next() }
-            return envelope.output
-        }
-        for _ in 0..<frames { _ = envelope.next() }
-        return envelope.output
-    }
-
-    /// Adds the scratch signal with gains ramping linearly from the last chunk's to the targets:
-    /// the envelope, controller and pan changes become per-chunk ramps, never steps.
-    private mutating func mix(
-        into output: StereoBlock, stereo: Bool, targetLeft: Float, targetRight: Float, context: VoiceRenderContext
-    ) {
-        let frames = output.frames
-        let stepLeft = (targetLeft - gainLeft) / Float(frames)
-        let stepRight = (targetRight - gainRight) / Float(frames)
-        var gl = gainLeft, gr = gainRight
-        let left = context.scratchLeft
-        let right = stereo ? context.scratchRight : context.scratchLeft
-        for i in 0..<frames {
-            gl += stepLeft
-            gr += stepRight
-            output.left[i] += left[i] * gl
-            output.right[i] += right[i] * gr
-        }
-        gainLeft = targetLeft
-        gainRight = targetRight
     }
 }
