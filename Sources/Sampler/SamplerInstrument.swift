@@ -34,6 +34,7 @@ public final class SamplerInstrument {
     private let scratchRight: UnsafeMutablePointer<Float>
     private let filterDiscard: UnsafeMutablePointer<Float>
     private let levels: UnsafeMutablePointer<Float>
+    private let ramp: UnsafeMutablePointer<Float>
     private let mailbox = ProgramMailbox()
 
     /// Retained addresses of the playing program and of the one being faded out (0 = none).
@@ -62,6 +63,8 @@ public final class SamplerInstrument {
         scratchRight = .allocate(capacity: Self.chunkFrames)
         filterDiscard = .allocate(capacity: Self.chunkFrames)
         levels = .allocate(capacity: Self.chunkFrames)
+        ramp = .allocate(capacity: Self.chunkFrames)
+        for i in 0..<Self.chunkFrames { (ramp + i).initialize(to: Float(i + 1)) }
         for buffer in [scratchLeft, scratchRight, filterDiscard, levels] { buffer.initialize(repeating: 0, count: Self.chunkFrames) }
         controls = ChannelControls(sampleRate: sampleRate)
     }
@@ -74,6 +77,7 @@ public final class SamplerInstrument {
         scratchRight.deallocate()
         filterDiscard.deallocate()
         levels.deallocate()
+        ramp.deallocate()
     }
 
     // MARK: Program hand-over
@@ -134,7 +138,7 @@ public final class SamplerInstrument {
             let frames = min(Self.chunkFrames, block.frames - offset)
             controls.advance(frames: frames)
             let context = VoiceRenderContext(
-                scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels,
+                scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp,
                 hermite: tables.hermite, sinc: tables.sinc, quality: quality, outputSampleRate: sampleRate,
                 bend: controls.bend, modWheel: controls.modWheel,
                 volumeGain: controls.volume.current, expressionGain: controls.expression.current,

@@ -24,14 +24,22 @@ extension SamplerVoice {
             let settled = envelope.output
             if envelope.next() == settled {
                 let startLeft = lastLevel * controlGainLeft, startRight = lastLevel * controlGainRight
-                let stepLeft = (settled * controlGains.left - startLeft) * scale
-                let stepRight = (settled * controlGains.right - startRight) * scale
-                var gl = startLeft, gr = startRight
-                for i in 0..<frames {
-                    gl += stepLeft
-                    gr += stepRight
-                    output.left[i] += left[i] * gl
-                    output.right[i] += right[i] * gr
+                let endLeft = settled * controlGains.left, endRight = settled * controlGains.right
+                if startLeft == endLeft && startRight == endRight {
+                    // Held note, nothing moving: the common case, a plain multiply-add.
+                    for i in 0..<frames {
+                        output.left[i] += left[i] * endLeft
+                        output.right[i] += right[i] * endRight
+                    }
+                } else {
+                    let stepLeft = (endLeft - startLeft) * scale
+                    let stepRight = (endRight - startRight) * scale
+                    // Gains from a shared 1, 2, 3… table (no loop-carried sum), so the loop vectorizes.
+                    let ramp = context.ramp
+                    for i in 0..<frames {
+                        output.left[i] += left[i] * (startLeft + stepLeft * ramp[i])
+                        output.right[i] += right[i] * (startRight + stepRight * ramp[i])
+                    }
                 }
                 finishChunk(level: settled, controlGains: controlGains)
                 return
@@ -44,14 +52,13 @@ extension SamplerVoice {
         }
         let stepLeft = (controlGains.left - controlGainLeft) * scale
         let stepRight = (controlGains.right - controlGainRight) * scale
-        var gl = controlGainLeft, gr = controlGainRight
+        let startLeft = controlGainLeft, startRight = controlGainRight
         let levels = context.levels
+        let ramp = context.ramp
         for i in 0..<frames {
-            gl += stepLeft
-            gr += stepRight
             let level = levels[i]
-            output.left[i] += left[i] * (gl * level)
-            output.right[i] += right[i] * (gr * level)
+            output.left[i] += left[i] * ((startLeft + stepLeft * ramp[i]) * level)
+            output.right[i] += right[i] * ((startRight + stepRight * ramp[i]) * level)
         }
         finishChunk(level: envelope.output, controlGains: controlGains)
     }

@@ -13,6 +13,8 @@ struct VoiceRenderContext {
     var filterDiscard: UnsafeMutablePointer<Float>
     /// Per-frame envelope levels while the envelope moves.
     var levels: UnsafeMutablePointer<Float>
+    /// 1, 2, 3, … chunkFrames: per-frame ramp positions shared by every voice.
+    var ramp: UnsafePointer<Float>
     var hermite: UnsafePointer<SIMD4<Float>>
     var sinc: UnsafePointer<Float>
     var quality: InterpolationQuality
