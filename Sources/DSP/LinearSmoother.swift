@@ -21,11 +21,17 @@ public struct LinearSmoother {
         retarget(value)
     }
 
+    /// Starts a ramp to `value` lasting `frames` frames instead of the default ramp time.
+    public mutating func setTarget(_ value: Float, overFrames frames: Int) {
+        retarget(value, frames: max(1, frames))
+    }
+
     @usableFromInline
-    mutating func retarget(_ value: Float) {
+    mutating func retarget(_ value: Float, frames: Int? = nil) {
+        let n = frames ?? rampFrames
         target = value
-        remaining = rampFrames
-        step = (value - current) / Float(rampFrames)
+        remaining = n
+        step = (value - current) / Float(n)
     }
 
     /// Jumps to `value` at once (prepare time, reset).
