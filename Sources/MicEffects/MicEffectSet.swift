@@ -10,23 +10,35 @@ final class MicEffectSet {
     let echo: EchoEffect
     let average: AverageEffect
     let lowpass: LowpassEffect
+    let spectralPass: SpectralPassEffect
+    let pitchShift: PitchShiftEffect
+    let pitchDetector: PitchDetector
+    private let monoScratch: UnsafeMutablePointer<Float>
 
     init(sampleRate: Double, maxFrames: Int) {
         ring = RingModEffect(sampleRate: sampleRate)
         echo = EchoEffect(sampleRate: sampleRate)
         average = AverageEffect(sampleRate: sampleRate)
         lowpass = LowpassEffect(sampleRate: sampleRate)
+        spectralPass = SpectralPassEffect(sampleRate: sampleRate)
+        pitchShift = PitchShiftEffect(sampleRate: sampleRate)
+        pitchDetector = PitchDetector(sampleRate: sampleRate, hopFrames: 512)
+        monoScratch = .allocate(capacity: maxFrames)
+        monoScratch.initialize(repeating: 0, count: maxFrames)
     }
+
+    deinit { monoScratch.deallocate() }
 
     static func latencyFrames(of kind: MicEffectKind) -> Int {
         switch kind {
         case .off, .ringmod, .delay, .average: 0
         case .lowpass: LowpassEffect.latencyFrames
-        case .fft, .pitchshift: 0
+        case .fft: SpectralPassEffect.latencyFrames
+        case .pitchshift: PitchShiftEffect.latencyFrames
         }
     }
 
-    func setPitchShiftSemitones(_ semitones: Double) {}
+    func setPitchShiftSemitones(_ semitones: Double) { pitchShift.setSemitones(semitones) }
 
     func reset(_ kind: MicEffectKind) {
         switch kind {
@@ -35,7 +47,8 @@ final class MicEffectSet {
         case .delay: echo.reset()
         case .average: average.reset()
         case .lowpass: lowpass.reset()
-        case .fft, .pitchshift: break
+        case .fft: spectralPass.reset()
+        case .pitchshift: pitchShift.reset()
         }
     }
 
@@ -46,9 +59,17 @@ final class MicEffectSet {
         case .delay: echo.process(input: input, output: output)
         case .average: average.process(input: input, output: output)
         case .lowpass: lowpass.process(input: input, output: output)
-        case .fft, .pitchshift: output.copy(from: input)
+        case .fft: spectralPass.process(input: input, output: output, readouts: readouts)
+        case .pitchshift: pitchShift.process(input: input, output: output)
         }
     }
 
-    func trackPitch(_ input: StereoBlock, readouts: MicReadouts) {}
+    /// Runs the pitch detector on (L + R)/2 and publishes each new estimate.
+    func trackPitch(_ input: StereoBlock, readouts: MicReadouts) {
+        for i in 0..<input.frames { monoScratch[i] = 0.5 * (input.left[i] + input.right[i]) }
+        guard pitchDetector.push(monoScratch, count: input.frames) else { return }
+        let estimate = pitchDetector.latest
+        readouts.pitch.store(estimate)
+        readouts.shiftedPitchHz.store(estimate.voiced ? Float(estimate.frequencyHz) * pitchShift.ratio : 0)
+    }
 }
