@@ -1,3 +1,4 @@
+import ALSAIO
 import DSP
 import Engine
 import Foundation
