@@ -57,7 +57,20 @@ struct SamplePathResolverTests {
         #expect(
             resolver.resolve("/Volumes/Disk/Sampler Files/Piano/c4.wav")
                 == .found(
-                    path: sample, how: "TN2283 fallback 'Sampler Files/Piano/c4.wav' under a search directory \(library.path)"))
+                    path: sample, how: "TN2283 fallback 'Sampler Files/Piano/c4.wav' under the search directory \(library.path)"))
+    }
+
+    @Test func aSearchDirectoryMayBeTheSampleFolderItself() throws {
+        let presets = try TemporaryDirectory()
+        let sounds = try TemporaryDirectory()
+        let sample = try sounds.touch("Keys/keys-48-soft.wav")
+        let plain = try sounds.touch("lead.aif")
+        let resolver = SamplePathResolver(
+            presetPath: presets.path + "/P.aupreset", searchDirectories: [sounds.path], userDirectories: [])
+        #expect(
+            resolver.resolve("/Users/someone/Music/Sounds/Keys/keys-48-soft.wav")
+                == .found(path: sample, how: "TN2283 fallback 'Keys/keys-48-soft.wav' under the search directory \(sounds.path)"))
+        #expect(resolver.resolve("lead.aif") == .found(path: plain, how: "relative to the search directory \(sounds.path)"))
     }
 
     @Test func notFoundListsEveryPlaceInOrder() {
@@ -67,14 +80,14 @@ struct SamplePathResolverTests {
             resolver.resolve("/Users/a/Apple Loops/Sounds/x.wav")
                 == .notFound(tried: [
                     "/Users/a/Apple Loops/Sounds/x.wav", "/p/q/Sounds/x.wav", "/p/Sounds/x.wav", "/Sounds/x.wav",
-                    "/s/Sounds/x.wav", "/u/Documents/Sounds/x.wav",
+                    "/s/Sounds/x.wav", "/s/x.wav", "/u/Documents/Sounds/x.wav",
                 ]))
         // A relative reference that starts with a marker folder also gets the fallback.
         #expect(
             resolver.resolve("Apple Loops/beat.caf")
                 == .notFound(tried: [
-                    "/p/q/Apple Loops/beat.caf", "/p/Apple Loops/beat.caf", "/Apple Loops/beat.caf",
-                    "/s/Apple Loops/beat.caf", "/u/Documents/Apple Loops/beat.caf",
+                    "/p/q/Apple Loops/beat.caf", "/s/Apple Loops/beat.caf", "/p/Apple Loops/beat.caf",
+                    "/Apple Loops/beat.caf", "/s/beat.caf", "/u/Documents/Apple Loops/beat.caf",
                 ]))
         #expect(resolver.resolve("/elsewhere/x.wav") == .notFound(tried: ["/elsewhere/x.wav"]))
         #expect(resolver.resolve("") == .notFound(tried: []))
