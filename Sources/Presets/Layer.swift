@@ -25,6 +25,8 @@ public struct Layer: Sendable, Equatable {
     /// `Zones`, in file order (disabled ones included).
     public var zones: [Zone]
 
+    /// Pass `connections: nil` for a layer whose file has no `Connections` list: it gets the DLS
+    /// defaults and `usesDefaultConnections` is set.
     public init(
         id: Int, minKey: Int = 0, maxKey: Int = 127, keyOffset: Int = 0, gainDecibels: Double = 0,
         triggerMode: TriggerMode = .normal, filter: Filter = Filter(), envelopes: [Envelope] = [Envelope(id: 0)],

@@ -6,9 +6,7 @@ import Testing
 struct BundledPresetsTests {
     /// The repository root, found from this file's path (Tests/PresetsTests/<file>).
     static let repositoryRoot: String = {
-        var components = #filePath.split(separator: "/").dropLast(3)
-        if components.isEmpty { components = [] }
-        return "/" + components.joined(separator: "/")
+        "/" + #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
     }()
     static let presets = repositoryRoot + "/Presets"
     static let sounds = repositoryRoot + "/Sounds"
@@ -84,7 +82,7 @@ struct BundledPresetsTests {
     }
 
     /// The real files: runs once the generated sounds are in the repository (main), skipped before.
-    @Test(.enabled(if: isDirectory(BundledPresetsTests.sounds + "/Keys"), "Sounds/Keys is not generated on this branch"))
+    @Test(.enabled(if: generatedKeysSamplesExist(), "Sounds/Keys is not generated on this branch"))
     func everyBundledSampleExistsOnDisk() throws {
         for name in ["Lead.aupreset", "Keys.aupreset"] {
             let preset = try Self.load(name)
@@ -99,7 +97,6 @@ struct BundledPresetsTests {
     }
 }
 
-private func isDirectory(_ path: String) -> Bool {
-    // A file that only exists inside a directory proves the directory without a stat call.
-    SamplePathResolver.isRegularFile(path + "/keys-48-soft.wav")
+private func generatedKeysSamplesExist() -> Bool {
+    SamplePathResolver.isRegularFile(BundledPresetsTests.sounds + "/Keys/keys-48-soft.wav")
 }
