@@ -63,7 +63,9 @@ public struct KeyboardCoverage: Sendable, Equatable {
     /// (`.` silent, a letter = the one zone sounding, `2`–`9` = that many zones stacked, `*` more),
     /// and a legend of the letters used.
     public func textRows(indent: String = "") -> [String] {
-        let label = { (band: ClosedRange<Int>) in "vel \(Self.padded(band.lowerBound, 3))-\(Self.padded(band.upperBound, 3)) " }
+        let label = { (band: ClosedRange<Int>) in
+            "vel \(Self.padded(band.lowerBound, 3))-\(Self.padded(band.upperBound, 3)) "
+        }
         let labelWidth = label(0...0).count
         var ruler = ""
         for octave in -1...9 {

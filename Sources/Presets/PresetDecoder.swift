@@ -93,8 +93,11 @@ struct PresetDecoder {
     /// Zones whose sample has no reference cannot sound; unused references are harmless.
     private mutating func checkReferences(layers: [Layer], fileReferences: [Int: String]) {
         for layer in layers {
-            for zone in layer.zones where zone.enabled && !zone.usesBuiltInSine && fileReferences[zone.waveform] == nil {
-                let detail = zone.waveform < 0 ? "unknown built-in waveform" : "no file-references entry \"Sample:\(zone.waveform)\""
+            for zone in layer.zones where zone.enabled && !zone.usesBuiltInSine && fileReferences[zone.waveform] == nil
+            {
+                let detail =
+                    zone.waveform < 0
+                    ? "unknown built-in waveform" : "no file-references entry \"Sample:\(zone.waveform)\""
                 warn("layer \(layer.id) zone \(zone.id)", "waveform \(zone.waveform): \(detail); the zone is silent")
             }
         }
@@ -127,7 +130,9 @@ enum GlobalParameterBlob {
             return bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
         }
         while offset < bytes.count {
-            guard let scope = word(), let element = word(), let count = word(), count <= bytes.count / 8 else { return nil }
+            guard let scope = word(), let element = word(), let count = word(), count <= bytes.count / 8 else {
+                return nil
+            }
             for _ in 0..<count {
                 guard let parameterID = word(), let bits = word() else { return nil }
                 guard scope == 0, element == 0 else { continue }

@@ -100,7 +100,8 @@ public struct SamplePathResolver: Sendable {
             result.append(Candidate(path: PathUtilities.normalized(decoded.path), how: prefix + "stored path"))
         } else {
             result.append(
-                Candidate(path: PathUtilities.join(presetDirectory, decoded.path), how: prefix + "relative to the preset"))
+                Candidate(
+                    path: PathUtilities.join(presetDirectory, decoded.path), how: prefix + "relative to the preset"))
             for directory in searchDirectories {
                 result.append(
                     Candidate(
@@ -110,7 +111,9 @@ public struct SamplePathResolver: Sendable {
         }
         guard let tail = Self.fallbackTail(of: decoded.path) else { return result }
         let fallback = { (root: String, relative: String, kind: String) in
-            Candidate(path: PathUtilities.join(root, relative), how: prefix + "TN2283 fallback '\(relative)' under \(kind) \(root)")
+            Candidate(
+                path: PathUtilities.join(root, relative),
+                how: prefix + "TN2283 fallback '\(relative)' under \(kind) \(root)")
         }
         for directory in PathUtilities.selfAndAncestors(presetDirectory) {
             result.append(fallback(directory, tail, "the preset's directory or a parent"))

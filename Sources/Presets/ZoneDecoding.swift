@@ -45,7 +45,9 @@ extension PresetDecoder {
     }
 
     /// A connection, or `nil` (with a warning) when it has no destination.
-    mutating func decodeConnection(_ reader: PlistDictionaryReader, index: Int, layerID: Int) throws(PresetError) -> Connection? {
+    mutating func decodeConnection(_ reader: PlistDictionaryReader, index: Int, layerID: Int) throws(PresetError)
+        -> Connection?
+    {
         let id = try identifier(reader, index: index)
         guard let destinationCode = try reader.integer("destination") else {
             warn(reader.keyPath, "connection \(id) has no destination; skipped")
@@ -63,14 +65,22 @@ extension PresetDecoder {
     }
 
     private mutating func checkSupported(_ connection: Connection, at keyPath: String, layerID: Int) {
-        if case .unknown(let code) = connection.source { warn(keyPath, "unknown source code \(code); connection ignored") }
-        if case .unknown(let code) = connection.control { warn(keyPath, "unknown control code \(code); connection ignored") }
+        if case .unknown(let code) = connection.source {
+            warn(keyPath, "unknown source code \(code); connection ignored")
+        }
+        if case .unknown(let code) = connection.control {
+            warn(keyPath, "unknown control code \(code); connection ignored")
+        }
         if case .unknown(let code) = connection.destination {
-            warn(keyPath, "unknown destination code \(code) (0x\(String(code, radix: 16, uppercase: true))); connection ignored")
+            warn(
+                keyPath,
+                "unknown destination code \(code) (0x\(String(code, radix: 16, uppercase: true))); connection ignored")
         } else if connection.destinationLayerID != layerID {
             warn(keyPath, "destination belongs to layer \(connection.destinationLayerID), not \(layerID)")
         }
-        if case .unknown(let raw) = connection.transform { warn(keyPath, "unknown transform \(raw); treated as linear") }
+        if case .unknown(let raw) = connection.transform {
+            warn(keyPath, "unknown transform \(raw); treated as linear")
+        }
         if connection.scale == nil && (connection.minValue == nil || connection.maxValue == nil) {
             warn(keyPath, "neither scale nor min/max value; the connection has no effect")
         }

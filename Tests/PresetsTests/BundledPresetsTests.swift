@@ -24,7 +24,8 @@ struct BundledPresetsTests {
     static func expectResolution(_ preset: AUPreset, expected: [Int: String]) {
         let wanted = Set(expected.values)
         let resolver = SamplePathResolver(
-            presetPath: preset.path, searchDirectories: [sounds], userDirectories: [], fileExists: { wanted.contains($0) })
+            presetPath: preset.path, searchDirectories: [sounds], userDirectories: [],
+            fileExists: { wanted.contains($0) })
         let resolved = resolver.resolveUsedSamples(of: preset)
         #expect(Set(resolved.keys) == Set(expected.keys))
         for (waveform, path) in expected {

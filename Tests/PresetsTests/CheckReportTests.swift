@@ -16,8 +16,11 @@ struct CheckReportTests {
                 "<key>min key</key><integer>60</integer><key>max key</key><integer>95</integer>"
                     + "<key>max vel</key><integer>99</integer><key>root key</key><integer>72</integer>"
                     + "<key>loop enabled</key><true/><key>loop end</key><integer>999</integer>")
-                + F.zone(id: 5, waveform: -2, "<key>min key</key><integer>72</integer><key>max key</key><integer>83</integer>")
-                + "<dict><key>ID</key><integer>9</integer><key>enabled</key><false/><key>waveform</key><integer>2</integer></dict>"),
+                + F.zone(
+                    id: 5, waveform: -2,
+                    "<key>min key</key><integer>72</integer><key>max key</key><integer>83</integer>")
+                + "<dict><key>ID</key><integer>9</integer><key>enabled</key><false/><key>waveform</key><integer>2</integer></dict>"
+        ),
         references: F.reference(1, "/Users/x/Sounds/a.wav") + F.reference(2, "/nowhere/b.wav"), name: "Small")
 
     @Test func coverageCountsZonesPerPlayedNoteThroughTheKeyOffset() throws {
@@ -40,7 +43,8 @@ struct CheckReportTests {
             presetPath: preset.path, userDirectories: [], fileExists: { $0 == "/p/Sounds/a.wav" })
         let report = preset.checkReport(resolver: resolver) { ["44100 Hz, \($0.count) chars"] }
         let dots = { (count: Int) in String(repeating: ".", count: count) }
-        let ruler = "C-1         C0          C1          C2          C3          C4          C5          C6          C7          C8          C9"
+        let ruler =
+            "C-1         C0          C1          C2          C3          C4          C5          C6          C7          C8          C9"
         let expected = [
             "Preset: Small (/p/Small.aupreset)",
             "Instrument: Default Instrument",
