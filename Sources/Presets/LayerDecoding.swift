@@ -26,7 +26,8 @@ extension PresetDecoder {
         }
         if zones.isEmpty { warn(reader.path("Zones"), "no zones: the layer makes no sound") }
         return Layer(
-            id: id, minKey: minKey, maxKey: maxKey, keyOffset: try reader.integer("key offset") ?? 0,
+            id: id, minKey: minKey, maxKey: maxKey,
+            keyOffset: clamped(try reader.integer("key offset") ?? 0, to: -127...127, reader.path("key offset")),
             gainDecibels: try reader.double("gain") ?? 0, triggerMode: triggerMode,
             filter: try decodeFilter(reader), envelopes: try decodeEnvelopes(reader),
             lfos: try decodeLFOs(reader), connections: connections, zones: zones)

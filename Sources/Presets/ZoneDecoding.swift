@@ -10,10 +10,7 @@ extension PresetDecoder {
         var zone = Zone(id: id, waveform: waveform)
         zone.enabled = try reader.bool("enabled") ?? true
         zone.name = try reader.string("name")
-        zone.rootKey = try reader.integer("root key")
-        if let root = zone.rootKey, !(0...127).contains(root) {
-            warn(reader.path("root key"), "\(root) is outside 0…127; kept for the pitch calculation")
-        }
+        zone.rootKey = try reader.integer("root key").map { clamped($0, to: 0...127, reader.path("root key")) }
         zone.minKey = try midiRange(reader, "min key", default: 0)
         zone.maxKey = try midiRange(reader, "max key", default: 127)
         zone.minVelocity = try midiRange(reader, "min vel", default: 0)
@@ -29,16 +26,20 @@ extension PresetDecoder {
             warn(reader.keyPath, "zone \(id): loop start \(start) is not before loop end \(end - 1)")
         }
         zone.gainDecibels = try reader.double("gain") ?? 0
-        zone.coarseTuneSemitones = try reader.integer("coarse tune") ?? 0
+        zone.coarseTuneSemitones = clamped(
+            try reader.integer("coarse tune") ?? 0, to: -127...127, reader.path("coarse tune"))
         zone.fineTuneCents = try reader.double("fine tune") ?? 0
         zone.pitchTracking = try reader.bool("pitch tracking") ?? true
         return zone
     }
 
+    /// 2^40 frames is over 200 days at 48 kHz: anything larger is corrupt (and would overflow `+ 1`).
+    static let maximumFrame = 1 << 40
+
     private mutating func frame(_ reader: PlistDictionaryReader, _ key: String) throws(PresetError) -> Int? {
         guard let value = try reader.integer(key) else { return nil }
-        guard value >= 0 else {
-            warn(reader.path(key), "negative frame \(value); ignored (the file's loop is used)")
+        guard (0...Self.maximumFrame).contains(value) else {
+            warn(reader.path(key), "frame \(value) is impossible; ignored (the file's loop is used)")
             return nil
         }
         return value
