@@ -58,6 +58,8 @@ let package = Package(
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
         .executableTarget(name: "make-sounds", dependencies: ["AudioFiles", "MIDI", "DSP"]),
+        // Drives ALSAIO against real ALSA inside the alsa-vm rig (Tests/alsa-vm/alsaio-smoke.sh).
+        .executableTarget(name: "alsaio-probe", dependencies: ["ALSAIO", "CALSA", "MIDI"]),
 
         // Shared measuring tools for the tests: pitch in cents, spectra, steps, levels.
         .target(name: "AudioTestSupport", dependencies: ["DSP"], path: "Tests/AudioTestSupport"),

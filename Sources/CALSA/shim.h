@@ -19,3 +19,17 @@ static inline void calsa_seq_ev_set_noteoff(snd_seq_event_t *ev, int ch, int key
 static inline void calsa_seq_ev_set_controller(snd_seq_event_t *ev, int ch, int cc, int val) { snd_seq_ev_set_controller(ev, ch, cc, val); }
 static inline void calsa_seq_ev_set_pitchbend(snd_seq_event_t *ev, int ch, int val) { snd_seq_ev_set_pitchbend(ev, ch, val); }
 static inline void calsa_seq_ev_set_pgmchange(snd_seq_event_t *ev, int ch, int val) { snd_seq_ev_set_pgmchange(ev, ch, val); }
+
+// Macros built from other macros (OR expressions) are not imported by Swift; re-export them.
+static const int calsa_seq_open_duplex = SND_SEQ_OPEN_DUPLEX;
+static const int calsa_seq_open_output = SND_SEQ_OPEN_OUTPUT;
+static const int calsa_seq_nonblock = SND_SEQ_NONBLOCK;
+static inline void calsa_seq_ev_set_keypress(snd_seq_event_t *ev, int ch, int key, int vel) { snd_seq_ev_set_keypress(ev, ch, key, vel); }
+static inline void calsa_seq_ev_set_chanpress(snd_seq_event_t *ev, int ch, int val) { snd_seq_ev_set_chanpress(ev, ch, val); }
+
+// For ALSAIO's real-time thread (ALSAIO's only C module, hence here): pthread_setname_np
+// needs _GNU_SOURCE and prctl is variadic, and glibc spells RLIMIT_MEMLOCK as an enum macro.
+#include <sys/prctl.h>
+#include <sys/resource.h>
+static inline void calsa_set_current_thread_name(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
+static const int calsa_rlimit_memlock = RLIMIT_MEMLOCK;

@@ -90,7 +90,7 @@ extension AudioEngine {
     func mixAndMaster(into out: StereoBlock) {
         out.clear()
         var anyActive = false
-        if buses[BusID.file.rawValue].isActive || fileHighPass.isEngaged {
+        if buses[BusID.file.rawValue].isActive {
             let fileBlock = activate(.file, blockFrames: out.frames)
             fileHighPass.process(fileBlock, scratch: scratch.block(frames: out.frames))
         }

@@ -4,7 +4,7 @@ import Glibc
 import DSP
 
 /// A switchable resonant low- or high-pass whose cutoff, resonance and on/off state all change
-/// without clicks: cutoff glides in octaves, coefficients are recomputed every 32 frames from the
+/// without clicks: cutoff glides in octaves, coefficients are recomputed every 16 frames from the
 /// glide, and switching on or off crossfades between the dry and filtered signal over 10 ms.
 /// Used for the master low-/high-pass and the file player's high-pass insert. RT-safe.
 struct SmoothedFilter {
@@ -15,8 +15,8 @@ struct SmoothedFilter {
     private var resonance: LinearSmoother
     private var wet: LinearSmoother
     private var designed: (logCutoff: Float, resonance: Float) = (.nan, .nan)
-    /// Coefficients follow the glide at this granularity (0.7 ms at 48 kHz).
-    static let updateFrames = 32
+    /// Coefficients follow the glide at this granularity (0.33 ms at 48 kHz).
+    static let updateFrames = 16
 
     init(kind: BiquadCoefficients.Kind, sampleRate: Double, cutoffHz: Double, resonanceDecibels: Double, enabled: Bool) {
         self.kind = kind
@@ -40,7 +40,10 @@ struct SmoothedFilter {
 
     mutating func process(_ block: StereoBlock, scratch: StereoBlock) {
         guard isEngaged else {
+            // Bypassed: no glide is audible, so jump to the settings and start clean when switched on.
             filter.reset()
+            logCutoff.snap(to: logCutoff.target)
+            resonance.snap(to: resonance.target)
             designed = (.nan, .nan)
             return
         }

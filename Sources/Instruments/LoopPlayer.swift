@@ -69,7 +69,9 @@ public final class LoopPlayer {
         let count = sample.frameCount
         var p = position
         for i in 0..<block.frames {
-            let g = fade.next()
+            // Smoothstep-shaped fade: no corner where it starts or ends, so no click there either.
+            let f = fade.next()
+            let g = f * f * (3 - 2 * f)
             block.left[i] += g * left[p]
             block.right[i] += g * right[p]
             p += 1

@@ -22,7 +22,7 @@ import Testing
         let peakIndex = on.indices.max { on[$0] < on[$1] }!
         #expect(abs(Double(peakIndex) / rate - 0.050) < toleranceSeconds)
         // Decay reaches the sustain level at attack + decay.
-        let settled = on.firstIndex { $0 <= 0.5 + 1e-4 }!
+        let settled = on[peakIndex...].firstIndex { $0 <= 0.5 + 1e-4 }!
         #expect(abs(Double(settled) / rate - 0.150) < toleranceSeconds)
         env.noteOff()
         let off = levels(&env, frames: Int(0.5 * rate))
@@ -61,6 +61,7 @@ import Testing
         env.fastRelease(seconds: 0.003)
         let fade = levels(&env, frames: 1000)
         let silent = fade.firstIndex { $0 < 1e-4 }!
-        #expect(Double(silent) / rate < 0.003 + toleranceSeconds)
+        // The linear 3 ms ramp plus the corner smoother's tail stays inside the 1–5 ms steal fade.
+        #expect(Double(silent) / rate < 0.005)
     }
 }

@@ -1,0 +1,209 @@
+import Atomics
+import CALSA
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// An open ALSA PCM device (playback or capture) with blocking, interleaved read/write access.
+///
+/// Threads: `init`, `drain()` and `deinit` on a control thread; `write`/`read` on the one
+/// audio thread that owns the device (never two threads at once); `xrunCount` and
+/// `configuration` from any thread.
+///
+/// Error taxonomy on the audio thread (after FluidSynth's ALSA driver): `-EAGAIN` → wait for
+/// the device; `-EINTR` → retry; `-EPIPE` (underrun/overrun) → `snd_pcm_prepare`, count an xrun,
+/// carry on; `-ESTRPIPE` (suspended) → `snd_pcm_resume`, else prepare; anything else
+/// (`-ENODEV` unplugged, `-EBADFD`, …) → `.deviceLost`: close and reopen with back-off.
+public final class PCMDevice: @unchecked Sendable {
+    /// What ALSA granted (rate, channels, format, period and buffer sizes).
+    public let configuration: PCMConfiguration
+
+    private let handle: OpaquePointer
+    /// Preallocated interleave buffer holding `chunkFrames` frames in the device format.
+    private let interleaved: UnsafeMutableRawPointer
+    private let chunkFrames: Int
+    private let bytesPerFrame: Int
+    private let xruns = ManagedAtomic<Int>(0)
+
+    /// Recoveries allowed inside one call before the rest of the block is dropped, so a
+    /// device that keeps failing cannot trap the audio thread in a loop.
+    private static let recoveryLimitPerCall = 8
+    private static let waitTimeoutMilliseconds: Int32 = 100
+    private static let resumeAttempts = 200
+
+    /// Underruns (playback) or overruns (capture) recovered since opening. Any thread.
+    public var xrunCount: Int { xruns.load(ordering: .relaxed) }
+
+    /// Opens and configures `request.deviceName`. Control thread; may block briefly.
+    /// Capture streams are started here (a capture stream configured through hw params
+    /// otherwise waits for a full buffer before starting).
+    public init(_ request: PCMRequest) throws(ALSAError) {
+        silenceALSAErrorOutput()
+        let stream = request.direction == .playback ? SND_PCM_STREAM_PLAYBACK : SND_PCM_STREAM_CAPTURE
+        var opened: OpaquePointer?
+        try alsaCheck(
+            snd_pcm_open(&opened, request.deviceName, stream, 0),
+            "snd_pcm_open(\"\(request.deviceName)\", \(request.direction.rawValue))")
+        guard let pcm = opened else {
+            throw ALSAError(operation: "snd_pcm_open(\"\(request.deviceName)\")", code: -EINVAL)
+        }
+        let negotiated: PCMConfiguration
+        do {
+            negotiated = try PCMHardwareSetup.configure(pcm, request)
+            if request.direction == .capture {
+                try alsaCheck(snd_pcm_start(pcm), "snd_pcm_start(\"\(request.deviceName)\")")
+            }
+        } catch {
+            snd_pcm_close(pcm)
+            throw error
+        }
+        handle = pcm
+        configuration = negotiated
+        chunkFrames = max(negotiated.bufferFrames, negotiated.periodFrames, 1)
+        bytesPerFrame = negotiated.channels * negotiated.format.bytesPerSample
+        interleaved = UnsafeMutableRawPointer.allocate(byteCount: chunkFrames * bytesPerFrame, alignment: 16)
+        interleaved.initializeMemory(as: UInt8.self, repeating: 0, count: chunkFrames * bytesPerFrame)
+    }
+
+    deinit {
+        snd_pcm_close(handle)
+        interleaved.deallocate()
+    }
+
+    /// Writes `frames` frames of planar stereo to a playback device, blocking until the
+    /// device has room. Audio thread; no allocation. Any frame count is accepted.
+    public func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus {
+        var status = PCMTransferStatus.complete
+        var recoveries = 0
+        var done = 0
+        while done < frames {
+            let chunk = min(frames - done, chunkFrames)
+            PCMSampleConverter.interleave(
+                left: left + done, right: right + done, frames: chunk, into: interleaved,
+                channels: configuration.channels, format: configuration.format)
+            var offset = 0
+            while offset < chunk {
+                let result = snd_pcm_writei(
+                    handle, interleaved + offset * bytesPerFrame, snd_pcm_uframes_t(chunk - offset))
+                if result >= 0 {
+                    offset += Int(result)
+                    continue
+                }
+                switch recover(from: Int32(truncatingIfNeeded: result), recoveries: &recoveries) {
+                case .retry: continue
+                case .recovered: status = .recovered
+                case .giveUpOnBlock: return .recovered
+                case .lost(let code): return .deviceLost(code: code)
+                }
+            }
+            done += chunk
+        }
+        return status
+    }
+
+    /// Reads `frames` frames from a capture device into planar stereo (a mono device fills
+    /// both sides), blocking until they have arrived. Audio thread; no allocation.
+    /// On `.deviceLost` the buffers hold what was read before the failure, silence after.
+    public func read(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> PCMTransferStatus {
+        var status = PCMTransferStatus.complete
+        var recoveries = 0
+        var done = 0
+        while done < frames {
+            let wanted = min(frames - done, chunkFrames)
+            let result = snd_pcm_readi(handle, interleaved, snd_pcm_uframes_t(wanted))
+            if result >= 0 {
+                PCMSampleConverter.deinterleave(
+                    from: interleaved, frames: Int(result), channels: configuration.channels,
+                    format: configuration.format, left: left + done, right: right + done)
+                done += Int(result)
+                continue
+            }
+            let outcome = recover(from: Int32(truncatingIfNeeded: result), recoveries: &recoveries)
+            switch outcome {
+            case .retry: continue
+            case .recovered: status = .recovered
+            case .giveUpOnBlock, .lost:
+                (left + done).update(repeating: 0, count: frames - done)
+                (right + done).update(repeating: 0, count: frames - done)
+                if case .lost(let code) = outcome { return .deviceLost(code: code) }
+                return .recovered
+            }
+        }
+        return status
+    }
+
+    /// Plays out what is queued, then stops (playback). Control thread; blocks up to one buffer.
+    public func drain() {
+        if configuration.direction == .playback { snd_pcm_drain(handle) }
+    }
+
+    private enum Recovery { case retry, recovered, giveUpOnBlock, lost(Int32) }
+
+    /// The error taxonomy, in one place. Audio thread; no allocation.
+    private func recover(from code: Int32, recoveries: inout Int) -> Recovery {
+        switch -code {
+        case EAGAIN:
+            snd_pcm_wait(handle, Self.waitTimeoutMilliseconds)
+            return .retry
+        case EINTR:
+            return .retry
+        case EPIPE, ESTRPIPE:
+            recoveries += 1
+            xruns.wrappingIncrement(ordering: .relaxed)
+            if recoveries > Self.recoveryLimitPerCall { return .giveUpOnBlock }
+            var restart: Int32 = -EPIPE
+            if -code == ESTRPIPE {
+                restart = snd_pcm_resume(handle)
+                var attempts = 0
+                while restart == -EAGAIN && attempts < Self.resumeAttempts {
+                    usleep(5_000)  // the driver is still waking up; resume is rare, not the steady state
+                    restart = snd_pcm_resume(handle)
+                    attempts += 1
+                }
+            }
+            if restart < 0 {
+                restart = snd_pcm_prepare(handle)
+                if restart < 0 { return .lost(restart) }
+            }
+            if configuration.direction == .capture {
+                let started = snd_pcm_start(handle)
+                if started < 0 { return .lost(started) }
+            }
+            return .recovered
+        default:
+            return .lost(code)
+        }
+    }
+
+    /// Every PCM name ALSA's configuration advertises (`aplay -L` / `arecord -L`), with
+    /// its description and directions. Control thread; returns [] if ALSA has no hints.
+    public static func listDevices() -> [PCMDeviceInfo] {
+        silenceALSAErrorOutput()
+        var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        guard snd_device_name_hint(-1, "pcm", &hints) >= 0, let list = hints else { return [] }
+        defer { snd_device_name_free_hint(list) }
+        var devices: [PCMDeviceInfo] = []
+        var index = 0
+        while let hint = list[index] {
+            index += 1
+            guard let name = hintValue(hint, "NAME") else { continue }
+            let description = (hintValue(hint, "DESC") ?? "").split(separator: "\n").joined(separator: " / ")
+            let direction = hintValue(hint, "IOID")  // nil means both directions
+            devices.append(
+                PCMDeviceInfo(
+                    name: name, description: description,
+                    supportsPlayback: direction == nil || direction == "Output",
+                    supportsCapture: direction == nil || direction == "Input"))
+        }
+        return devices
+    }
+
+    private static func hintValue(_ hint: UnsafeMutableRawPointer, _ key: String) -> String? {
+        guard let value = snd_device_name_get_hint(hint, key) else { return nil }
+        defer { free(value) }
+        return String(cString: value)
+    }
+}

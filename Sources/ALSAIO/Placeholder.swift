@@ -1,1 +1,0 @@
-// ALSAIO: placeholder until its first real file lands.

@@ -1,0 +1,147 @@
+import CALSA
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What `RealtimeThread.start` obtained, in words a user can act on.
+public struct RealtimeStatus: Sendable, Equatable, CustomStringConvertible {
+    /// The thread runs under SCHED_FIFO at `priority`.
+    public var isRealtime: Bool
+    public var priority: Int32
+    /// `mlockall(MCL_CURRENT | MCL_FUTURE)` succeeded: no page faults on the audio path.
+    public var memoryLocked: Bool
+    /// Empty when everything was granted; otherwise what failed and how to grant it.
+    public var problems: [String]
+
+    public init(isRealtime: Bool, priority: Int32, memoryLocked: Bool, problems: [String]) {
+        self.isRealtime = isRealtime
+        self.priority = priority
+        self.memoryLocked = memoryLocked
+        self.problems = problems
+    }
+
+    public var description: String {
+        let scheduling = isRealtime ? "SCHED_FIFO priority \(priority)" : "normal scheduling (SCHED_OTHER)"
+        let memory = memoryLocked ? "memory locked" : "memory not locked"
+        return ([scheduling + ", " + memory] + problems).joined(separator: "\n  ")
+    }
+
+    static let howToGrant =
+        "grant it with /etc/security/limits.d/audio.conf containing '@audio - rtprio 95' and "
+        + "'@audio - memlock unlimited' (then add the user to group audio and log in again), "
+        + "or in a systemd unit: LimitRTPRIO=95 and LimitMEMLOCK=infinity"
+}
+
+/// A thread that `start` created; `join()` waits for its body to return. Control thread.
+public final class ThreadHandle: @unchecked Sendable {
+    private let thread: pthread_t
+    private var joined = false
+
+    init(thread: pthread_t) { self.thread = thread }
+
+    /// Waits for the body to return. Call once, from the thread that started it.
+    public func join() {
+        guard !joined else { return }
+        joined = true
+        pthread_join(thread, nil)
+    }
+}
+
+/// Failure to create a thread at all (not a refused priority, which falls back).
+public struct ThreadStartError: Error, Sendable, CustomStringConvertible {
+    public var name: String
+    public var code: Int32
+    public var description: String { "pthread_create for thread '\(name)' failed: \(String(cString: strerror(code)))" }
+}
+
+/// Starts threads for the audio path: SCHED_FIFO when the system allows it, with memory
+/// locked, and a plain thread otherwise (with a status saying so and how to fix it).
+public enum RealtimeThread {
+    /// Starts `body` on a new thread named `name` (first 15 bytes). With `priority` (1…99)
+    /// it asks for SCHED_FIFO and, when `lockMemory`, locks the process's memory; on EPERM it
+    /// falls back to normal scheduling. `priority: nil` starts a normal thread.
+    /// Control thread.
+    public static func start(
+        name: String, priority: Int32?, lockMemory: Bool = true, body: @escaping @Sendable () -> Void
+    ) throws(ThreadStartError) -> (ThreadHandle, RealtimeStatus) {
+        var problems: [String] = []
+        var memoryLocked = false
+        if priority != nil && lockMemory {
+            memoryLocked = lockProcessMemory(problems: &problems)
+        }
+        let context = Unmanaged.passRetained(ThreadContext(name: name, body: body)).toOpaque()
+        var thread = pthread_t()
+        var realtime = false
+        if let priority {
+            let result = create(&thread, context, fifoPriority: priority)
+            if result == 0 {
+                realtime = true
+            } else {
+                problems.append(
+                    "SCHED_FIFO priority \(priority) refused (\(String(cString: strerror(result)))); running with normal "
+                        + "scheduling, so audio may drop out under load: " + RealtimeStatus.howToGrant)
+            }
+        }
+        if !realtime {
+            let result = create(&thread, context, fifoPriority: nil)
+            guard result == 0 else {
+                Unmanaged<ThreadContext>.fromOpaque(context).release()
+                throw ThreadStartError(name: name, code: result)
+            }
+        }
+        let status = RealtimeStatus(
+            isRealtime: realtime, priority: realtime ? priority ?? 0 : 0, memoryLocked: memoryLocked, problems: problems)
+        return (ThreadHandle(thread: thread), status)
+    }
+
+    private final class ThreadContext {
+        let name: String
+        let body: @Sendable () -> Void
+        init(name: String, body: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.body = body
+        }
+    }
+
+    private static func create(_ thread: inout pthread_t, _ context: UnsafeMutableRawPointer, fifoPriority: Int32?) -> Int32 {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        if let fifoPriority {
+            pthread_attr_setinheritsched(&attributes, Int32(PTHREAD_EXPLICIT_SCHED))
+            pthread_attr_setschedpolicy(&attributes, SCHED_FIFO)
+            var parameters = sched_param()
+            parameters.sched_priority = fifoPriority
+            pthread_attr_setschedparam(&attributes, &parameters)
+        }
+        return pthread_create(
+            &thread, &attributes,
+            { raw in
+                guard let raw else { return nil }
+                let context = Unmanaged<ThreadContext>.fromOpaque(raw).takeRetainedValue()
+                calsa_set_current_thread_name(context.name)  // the kernel truncates to 15 bytes
+                context.body()
+                return nil
+            }, context)
+    }
+
+    /// Locks current and future pages, but only when RLIMIT_MEMLOCK cannot bite: with a
+    /// finite limit, MCL_FUTURE would make later allocations beyond it fail outright.
+    private static func lockProcessMemory(problems: inout [String]) -> Bool {
+        var limit = rlimit()
+        getrlimit(__rlimit_resource_t(calsa_rlimit_memlock), &limit)
+        let unlimited = limit.rlim_cur == rlim_t.max  // RLIM_INFINITY (its -1 literal does not import)
+        guard geteuid() == 0 || unlimited else {
+            problems.append(
+                "memory not locked: the memlock limit is \(limit.rlim_cur / 1024) KiB, not unlimited, so pages may "
+                    + "be swapped out or faulted in on the audio thread: " + RealtimeStatus.howToGrant)
+            return false
+        }
+        if mlockall(MCL_CURRENT | MCL_FUTURE) == 0 { return true }
+        problems.append("mlockall failed (\(String(cString: strerror(errno)))): " + RealtimeStatus.howToGrant)
+        return false
+    }
+}

@@ -1,0 +1,45 @@
+import MIDI
+
+/// What the sequencer thread hands the application. Plain value; no allocation to pass on.
+public enum SequencerInput: Sendable, Equatable {
+    /// A channel message from `source`, stamped with CLOCK_MONOTONIC nanoseconds at arrival
+    /// (`MonotonicClock.nanoseconds()`). Note-on with velocity 0 arrives as note-off.
+    case message(MIDIMessage, source: SequencerAddress, arrivalNanoseconds: UInt64)
+    /// `source` subscribed to our input port (by autoconnect, `connect(spec:)` or `aconnect`).
+    case sourceConnected(SequencerAddress)
+    /// `source` was disconnected from us or disappeared (port or client exit). Notes it
+    /// started will get no note-off: release them (see `SourceNoteTracker`).
+    case sourceGone(SequencerAddress)
+}
+
+/// How the sequencer client presents itself and whom it connects to by itself.
+public struct SequencerClientOptions: Sendable, Equatable {
+    /// The client name others see in `aconnect -l` (and address us by).
+    public var clientName: String
+    /// Our input port's name.
+    public var portName: String
+    /// nil turns autoconnect off (connect with `connect(spec:)` or `aconnect` instead).
+    public var autoconnect: AutoconnectPolicy?
+    /// How long the reader thread waits in poll() before checking whether to stop.
+    public var pollTimeoutMilliseconds: Int32
+
+    public init(
+        clientName: String = "AudioGraph", portName: String = "MIDI In",
+        autoconnect: AutoconnectPolicy? = AutoconnectPolicy(), pollTimeoutMilliseconds: Int32 = 100
+    ) {
+        self.clientName = clientName
+        self.portName = portName
+        self.autoconnect = autoconnect
+        self.pollTimeoutMilliseconds = pollTimeoutMilliseconds
+    }
+}
+
+/// Event counters of a running sequencer client. Plain value read from atomics.
+public struct SequencerCounters: Sendable, Equatable {
+    /// Channel messages delivered to the sink.
+    public var delivered: Int
+    /// Events that were not channel messages we handle (SysEx, clock, …): dropped.
+    public var dropped: Int
+    /// Times the kernel's input queue overflowed (events lost before we read them).
+    public var inputOverruns: Int
+}
