@@ -61,6 +61,8 @@ struct BundledPresetsTests {
         #expect(layer.zones.map(\.maxKey) == [53, 53, 65, 65, 127, 127])
         #expect(layer.zones.map(\.minVelocity) == [0, 90, 0, 90, 0, 90])
         #expect(layer.zones.map(\.maxVelocity) == [89, 127, 89, 127, 89, 127])
+        // Sustain loops come from the WAV `smpl` chunks.
+        #expect(layer.zones.allSatisfy { $0.loopEnabled && $0.loopStart == nil && $0.loopEnd == nil })
         let coverage = try #require(preset.coverageMap().first)
         #expect(coverage.velocityBands == [0...89, 90...127])
         #expect(coverage.silentKeys.isEmpty)
