@@ -1,7 +1,6 @@
 /// Which (key, velocity) cells of one layer sound, and through which enabled zones.
 ///
-/// A played key belongs to the layer if it lies in the layer's key range; zones are then matched
-/// with the key plus the layer's `key offset` (the format notes' reading of that key, [GUESS]).
+/// Played keys are mapped with `Layer.zoneKey(forPlayedKey:)` (layer key range, then `key offset`).
 /// Pure data: any thread may read it.
 public struct KeyboardCoverage: Sendable, Equatable {
     public let layerID: Int
@@ -27,9 +26,9 @@ public struct KeyboardCoverage: Sendable, Equatable {
             guard low <= high else { continue }
             bandStarts.insert(low)
             if high < 127 { bandStarts.insert(high + 1) }
-            for key in 0..<128 where layer.minKey <= key && key <= layer.maxKey {
-                let zoneKey = key + layer.keyOffset
-                guard zone.minKey <= zoneKey && zoneKey <= zone.maxKey else { continue }
+            for key in 0..<128 {
+                guard let zoneKey = layer.zoneKey(forPlayedKey: key), zone.minKey <= zoneKey && zoneKey <= zone.maxKey
+                else { continue }
                 for velocity in low...high {
                     counts[velocity * 128 + key] += 1
                     if first[velocity * 128 + key] < 0 { first[velocity * 128 + key] = index }

@@ -84,6 +84,8 @@ struct AwkwardFormsTests {
         #expect(preset.layers.map(\.id) == [1, 2])
         let first = preset.layers[0]
         #expect(first.minKey == 12 && first.maxKey == 12 && first.keyOffset == 48 && first.gainDecibels == 8.1)
+        #expect(first.zoneKey(forPlayedKey: 12) == 60)
+        #expect(first.zoneKey(forPlayedKey: 11) == nil && first.zoneKey(forPlayedKey: 13) == nil)
         #expect(first.connections.first?.destination == .pitch)
         #expect(first.connections.first?.destinationLayerID == 1)
         #expect(first.triggerMode == .normal)
