@@ -22,6 +22,10 @@ public final class PCMDevice: @unchecked Sendable {
     public let configuration: PCMConfiguration
 
     private let handle: OpaquePointer
+    // Copies of the negotiated values the audio thread reads (no String-bearing struct on the hot path).
+    private let channels: Int
+    private let format: PCMSampleFormat
+    private let isCapture: Bool
     /// Preallocated interleave buffer holding `chunkFrames` frames in the device format.
     private let interleaved: UnsafeMutableRawPointer
     private let chunkFrames: Int
@@ -62,6 +66,9 @@ public final class PCMDevice: @unchecked Sendable {
         }
         handle = pcm
         configuration = negotiated
+        channels = negotiated.channels
+        format = negotiated.format
+        isCapture = negotiated.direction == .capture
         chunkFrames = max(negotiated.bufferFrames, negotiated.periodFrames, 1)
         bytesPerFrame = negotiated.channels * negotiated.format.bytesPerSample
         interleaved = UnsafeMutableRawPointer.allocate(byteCount: chunkFrames * bytesPerFrame, alignment: 16)
@@ -83,7 +90,7 @@ public final class PCMDevice: @unchecked Sendable {
             let chunk = min(frames - done, chunkFrames)
             PCMSampleConverter.interleave(
                 left: left + done, right: right + done, frames: chunk, into: interleaved,
-                channels: configuration.channels, format: configuration.format)
+                channels: channels, format: format)
             var offset = 0
             while offset < chunk {
                 let result = snd_pcm_writei(
@@ -116,8 +123,7 @@ public final class PCMDevice: @unchecked Sendable {
             let result = snd_pcm_readi(handle, interleaved, snd_pcm_uframes_t(wanted))
             if result >= 0 {
                 PCMSampleConverter.deinterleave(
-                    from: interleaved, frames: Int(result), channels: configuration.channels,
-                    format: configuration.format, left: left + done, right: right + done)
+                    from: interleaved, frames: Int(result), channels: channels, format: format, left: left + done, right: right + done)
                 done += Int(result)
                 continue
             }
@@ -137,7 +143,7 @@ public final class PCMDevice: @unchecked Sendable {
 
     /// Plays out what is queued, then stops (playback). Control thread; blocks up to one buffer.
     public func drain() {
-        if configuration.direction == .playback { snd_pcm_drain(handle) }
+        if !isCapture { snd_pcm_drain(handle) }
     }
 
     private enum Recovery { case retry, recovered, giveUpOnBlock, lost(Int32) }
@@ -168,7 +174,7 @@ public final class PCMDevice: @unchecked Sendable {
                 restart = snd_pcm_prepare(handle)
                 if restart < 0 { return .lost(restart) }
             }
-            if configuration.direction == .capture {
+            if isCapture {
                 let started = snd_pcm_start(handle)
                 if started < 0 { return .lost(started) }
             }

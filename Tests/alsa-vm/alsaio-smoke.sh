@@ -100,7 +100,7 @@ until_true 100 pcm_running card0/pcm1c/sub1 || failc "PCMDevice capture did not 
 aplay -q -D plughw:Loopback,0,1 tone660.wav
 wait $recorder; rrc=$?
 cat rec.txt
-[[ $rrc == 0 ]] && pass "PCMDevice captured 4 s" || failc "PCMDevice capture rc $rrc"
+[[ $rrc == 0 ]] && grep -q "xruns 0;" rec.txt && pass "PCMDevice captured 4 s with 0 xruns" || failc "PCMDevice capture rc $rrc"
 
 section "SIGSTOP/SIGCONT of the writer -> underrun recovered and counted"
 "$PROBE" play hw:Loopback,0,2 440 4 1024 3 > xrun.txt 2>&1 &
