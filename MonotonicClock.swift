@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// CLOCK_MONOTONIC in nanoseconds: the time base for MIDI arrival stamps and the
+/// paced device. Any thread; no allocation, one vDSO call.
+public enum MonotonicClock {
+    @inline(__always)
+    public static func nanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    }
+
+    static func timespecFrom(nanoseconds: UInt64) -> timespec {
+        var result = timespec()
+        result.tv_sec = Int(nanoseconds / 1_000_000_000)
+        result.tv_nsec = Int(nanoseconds % 1_000_000_000)
+        return result
+    }
+}

@@ -1,0 +1,84 @@
+import CSndFile
+
+/// Loads whole sample files into memory. Control thread only (file I/O, allocation).
+public enum AudioFileReader {
+    /// Refuse files whose decoded size would exceed this many samples (≈ 2 GB of Float), rather than
+    /// trying to allocate it: a corrupt header can claim any length.
+    static let maxTotalSamples = 1 << 29
+
+    /// Control thread. Reads any format libsndfile supports (WAV, AIFF/AIFC, CAF, FLAC, Ogg…), with the
+    /// root key, tuning, ranges and loops from its metadata chunks. Throws when the file is missing,
+    /// unreadable or corrupt; the error names the path and libsndfile's reason.
+    public static func read(path: String) throws(AudioFileError) -> DecodedAudio {
+        var info = SF_INFO()
+        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+            throw AudioFileError(path: path, reason: String(cString: sf_strerror(nil)))
+        }
+        defer { sf_close(file) }
+        let channelCount = Int(info.channels)
+        let declaredFrames = Int(info.frames)
+        guard channelCount > 0, info.samplerate > 0, declaredFrames >= 0 else {
+            throw AudioFileError(path: path, reason: "invalid header: \(channelCount) channels, \(info.samplerate) Hz")
+        }
+        guard declaredFrames <= maxTotalSamples / channelCount else {
+            throw AudioFileError(path: path, reason: "file claims \(declaredFrames) frames, more than this reader accepts")
+        }
+        var interleaved = [Float](repeating: 0, count: declaredFrames * channelCount)
+        let framesRead = interleaved.withUnsafeMutableBufferPointer { buffer in
+            Int(sf_readf_float(file, buffer.baseAddress, sf_count_t(declaredFrames)))
+        }
+        if sf_error(file) != 0 {
+            throw AudioFileError(path: path, reason: "decoding failed: \(String(cString: sf_strerror(file)))")
+        }
+        guard framesRead > 0 || declaredFrames == 0 else {
+            throw AudioFileError(path: path, reason: "no audio frames could be decoded")
+        }
+        let channels = deinterleave(interleaved, channels: channelCount, frames: framesRead)
+        let major = Int(FormatDescription.majorFormat(info.format))
+        var metadata = SndFileInstrument.metadata(of: file, carriesRanges: major == SF_FORMAT_AIFF) ?? SampleMetadata()
+        if major == SF_FORMAT_CAF {
+            // libsndfile does not expose CAF `inst`/`regn`/`mark`; read them ourselves.
+            metadata = try CAFMetadataReader.read(path: path)
+        }
+        metadata.loops = metadata.loops.filter { $0.endFrame <= framesRead }
+        return DecodedAudio(
+            sampleRate: Double(info.samplerate), channels: channels, frameCount: framesRead, metadata: metadata,
+            formatDescription: FormatDescription.describe(
+                format: info.format, sampleRate: Int(info.samplerate), channels: channelCount))
+    }
+
+    /// Control thread. Like `read(path:)`, then converted to `sampleRate` with libsamplerate
+    /// (SRC_SINC_BEST_QUALITY) when the file's rate differs; loop points are scaled and rounded.
+    /// `formatDescription` still describes the file as stored.
+    public static func read(path: String, convertingTo sampleRate: Double) throws(AudioFileError) -> DecodedAudio {
+        var audio = try read(path: path)
+        guard sampleRate != audio.sampleRate else { return audio }
+        let converted: [[Float]]
+        do {
+            converted = try SampleRateConverter.convert(audio.channels, from: audio.sampleRate, to: sampleRate)
+        } catch {
+            throw AudioFileError(path: path, reason: error.reason)
+        }
+        let ratio = sampleRate / audio.sampleRate
+        let newFrameCount = converted.first?.count ?? 0
+        audio.metadata.loops = audio.metadata.loops.map { loop in
+            SampleLoop(
+                startFrame: Int((Double(loop.startFrame) * ratio).rounded()),
+                endFrame: min(Int((Double(loop.endFrame) * ratio).rounded()), newFrameCount))
+        }
+        audio.channels = converted
+        audio.frameCount = newFrameCount
+        audio.sampleRate = sampleRate
+        return audio
+    }
+
+    static func deinterleave(_ interleaved: [Float], channels: Int, frames: Int) -> [[Float]] {
+        if channels == 1 { return [Array(interleaved.prefix(frames))] }
+        return (0..<channels).map { channel in
+            [Float](unsafeUninitializedCapacity: frames) { buffer, count in
+                for frame in 0..<frames { buffer[frame] = interleaved[frame * channels + channel] }
+                count = frames
+            }
+        }
+    }
+}

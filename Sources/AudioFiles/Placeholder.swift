@@ -1,1 +1,0 @@
-// AudioFiles: placeholder until its first real file lands.

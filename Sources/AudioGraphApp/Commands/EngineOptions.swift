@@ -1,0 +1,32 @@
+import ArgumentParser
+import Engine
+
+/// Options shared by every command that builds the engine (`render`, `play`, `bench`).
+struct EngineOptions: ParsableArguments {
+    @Option(help: "Instrument file (JSON). Default: Instruments/default.json.")
+    var instrument: String?
+
+    @Option(help: "Sampler preset (.aupreset), overriding the instrument file's.")
+    var preset: String?
+
+    @Option(name: .customLong("sample-path"), help: "Directory to search for samples (repeatable).")
+    var samplePaths: [String] = []
+
+    @Option(name: .customLong("set"), help: "Set a parameter, name=value (repeatable; see `audiograph params`).")
+    var assignments: [String] = []
+
+    @Option(help: "Sample rate in Hz.")
+    var rate: Int = 48000
+
+    func loader() throws(InstrumentError) -> InstrumentLoader {
+        var loader = try InstrumentLoader(instrumentPath: instrument)
+        loader.assignments = assignments
+        loader.presetOverride = preset
+        loader.extraSamplePaths = samplePaths
+        return loader
+    }
+
+    func validateRate() throws {
+        guard (8000...192_000).contains(rate) else { throw ValidationError("--rate must be between 8000 and 192000 Hz") }
+    }
+}

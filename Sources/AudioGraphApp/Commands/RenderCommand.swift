@@ -1,0 +1,59 @@
+import ArgumentParser
+import AudioFiles
+import DSP
+import Engine
+import Foundation
+import MIDI
+
+/// `audiograph render`: the full graph, offline, from a MIDI file (and an input WAV) to a WAV file.
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render", abstract: "Render a MIDI file through the full graph to a WAV file, faster than real time.")
+
+    @Option(help: "Standard MIDI file to play (default: the instrument's demo song).")
+    var midi: String?
+
+    @Option(help: "Output WAV file.")
+    var out: String = "audiograph-render.wav"
+
+    @Option(help: "Audio file fed to the mic/line input bus.")
+    var input: String?
+
+    @Option(help: "Frames per render block (1…4096).")
+    var block: Int = 256
+
+    @OptionGroup var engineOptions: EngineOptions
+
+    func validate() throws {
+        try engineOptions.validateRate()
+        guard (1...4096).contains(block) else { throw ValidationError("--block must be between 1 and 4096 frames") }
+    }
+
+    func run() throws {
+        let summary = try Self.render(midiPath: midi, outPath: out, inputPath: input, block: block, options: engineOptions, progressOnTerminal: true)
+        print(summary.line(outputPath: out))
+    }
+
+    /// Shared with `play`'s fallback when there is no sound card.
+    static func render(midiPath: String?, outPath: String, inputPath: String?, block: Int, options: EngineOptions,
+                       progressOnTerminal: Bool) throws -> OfflineRenderSummary {
+        let loader = try options.loader()
+        let rate = Double(options.rate)
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block))
+        guard let songPath = midiPath ?? loader.demoPath else {
+            throw ValidationError("no --midi file given and the instrument names no demo song")
+        }
+        let song = try MIDIFile.read(path: songPath)
+        let input = try inputPath.map { path throws(AudioFileError) in try AudioFileReader.read(path: path, convertingTo: rate) }
+        let writer = try WAVFileWriter(path: outPath, sampleRate: Int(rate), channels: 2, encoding: .float32)
+        defer { writer.close() }
+        let renderer = OfflineRenderer(engine: engine, blockFrames: block)
+        let bar = ProgressBar(enabled: progressOnTerminal)
+        let summary = try renderer.render(
+            midi: song.events, input: input,
+            sink: { (b: StereoBlock) throws(AudioFileError) in try writer.write(left: b.left, right: b.right, frames: b.frames) },
+            progress: bar.update)
+        bar.finish()
+        return summary
+    }
+}

@@ -1,0 +1,124 @@
+import AudioFiles
+import Engine
+import Foundation
+import Instruments
+import MIDI
+
+/// Turns an instrument file into a ready engine: decodes the loop files at the engine rate, builds
+/// channel routing and control mappings, applies parameter values (file first, then `--set`).
+/// Control thread; may take a while (file I/O, resampling).
+public struct InstrumentLoader {
+    public var instrumentPath: String
+    public var file: InstrumentFile
+    /// `--set name=value` overrides, applied after the file's parameters.
+    public var assignments: [String] = []
+    /// `--preset` override for the sampler bus.
+    public var presetOverride: String?
+    /// `--sample-path` directories, searched before the file's.
+    public var extraSamplePaths: [String] = []
+
+    public init(instrumentPath: String?) throws(InstrumentError) {
+        guard let path = instrumentPath ?? InstrumentLocator.defaultInstrumentPath() else {
+            throw InstrumentError("no instrument file given and \(InstrumentLocator.defaultRelativePath) not found (use --instrument FILE or set AUDIOGRAPH_HOME)")
+        }
+        self.instrumentPath = path
+        file = try InstrumentFile.load(path: path)
+    }
+
+    var baseDirectory: String { (instrumentPath as NSString).deletingLastPathComponent }
+
+    /// The sampler preset in effect (override, else the file's), absolute.
+    public var presetPath: String? {
+        if let presetOverride { return presetOverride }
+        return file.preset.map { InstrumentLocator.resolve($0, relativeTo: baseDirectory) }
+    }
+
+    public var demoPath: String? {
+        file.demo.map { InstrumentLocator.resolve($0, relativeTo: baseDirectory) }
+    }
+
+    public var programPaths: [String] {
+        (file.programs ?? []).map { InstrumentLocator.resolve($0, relativeTo: baseDirectory) }
+    }
+
+    public var samplePaths: [String] {
+        extraSamplePaths + (file.samplePaths ?? []).map { InstrumentLocator.resolve($0, relativeTo: baseDirectory) }
+    }
+
+    /// Builds the engine at `configuration`'s rate. Errors name the file or parameter at fault.
+    public func makeEngine(configuration: EngineConfiguration) throws(InstrumentError) -> AudioEngine {
+        var content = EngineContent()
+        var cache: [String: LoopSample] = [:]
+        for (busName, relative) in (file.loops ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let bus = BusID.allCases.first(where: { $0.name == busName }), [.guitar, .beat, .file].contains(bus) else {
+                throw InstrumentError("\(instrumentPath): unknown loop bus '\(busName)' (use guitar, beat or file)")
+            }
+            let path = InstrumentLocator.resolve(relative, relativeTo: baseDirectory)
+            if let cached = cache[path] {
+                content.loops[bus] = cached
+                continue
+            }
+            let sample = try loadLoop(path: path, bus: busName, sampleRate: configuration.sampleRate)
+            cache[path] = sample
+            content.loops[bus] = sample
+        }
+        content.routing = try routing()
+        content.controls = try controls()
+        let engine: AudioEngine
+        do {
+            engine = try AudioEngine(configuration: configuration, content: content)
+            for (name, value) in (file.parameters ?? [:]).sorted(by: { $0.key < $1.key }) {
+                try engine.parameters.set(name, text: value.text)
+            }
+            for assignment in assignments { try engine.parameters.apply(assignment: assignment) }
+        } catch {
+            throw InstrumentError(error.description)
+        }
+        return engine
+    }
+
+    private func loadLoop(path: String, bus: String, sampleRate: Double) throws(InstrumentError) -> LoopSample {
+        let audio: DecodedAudio
+        do {
+            audio = try AudioFileReader.read(path: path, convertingTo: sampleRate)
+        } catch {
+            throw InstrumentError("loop '\(bus)': \(error)")
+        }
+        guard let sample = LoopSample(name: (path as NSString).lastPathComponent, channels: audio.channels) else {
+            throw InstrumentError("loop '\(bus)': \(path) holds no audio")
+        }
+        return sample
+    }
+
+    private func routing() throws(InstrumentError) -> ChannelRouting {
+        guard let channels = file.channels else { return ChannelRouting() }
+        var r = ChannelRouting()
+        r.targets = .init(repeating: [], count: 16)
+        for (name, list) in channels {
+            let target: ChannelRouting.Targets
+            switch name {
+            case "sampler": target = .sampler
+            case "synth": target = .synth
+            default: throw InstrumentError("\(instrumentPath): unknown instrument '\(name)' in channels (use sampler or synth)")
+            }
+            for ch in list {
+                guard (1...16).contains(ch) else { throw InstrumentError("\(instrumentPath): MIDI channel \(ch) is not 1–16") }
+                r.targets[ch - 1].insert(target)
+            }
+        }
+        return r
+    }
+
+    private func controls() throws(InstrumentError) -> [ControlMapping] {
+        try (file.controls ?? []).map { c throws(InstrumentError) in
+            if let ch = c.channel, !(1...16).contains(ch) { throw InstrumentError("\(instrumentPath): control channel \(ch) is not 1–16") }
+            let trigger: ControlMapping.Trigger
+            switch (c.cc, c.note) {
+            case (let cc?, nil) where (0...127).contains(cc): trigger = .controller(UInt8(cc))
+            case (nil, let note?) where (0...127).contains(note): trigger = .note(UInt8(note))
+            default: throw InstrumentError("\(instrumentPath): control for \(c.parameter) needs exactly one of cc or note (0–127)")
+            }
+            return ControlMapping(channel: c.channel.map { UInt8($0 - 1) }, trigger: trigger, parameter: c.parameter)
+        }
+    }
+}

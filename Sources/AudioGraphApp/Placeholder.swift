@@ -1,1 +1,0 @@
-public enum AudioGraphCommand { public static func main() {} }

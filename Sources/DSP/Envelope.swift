@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Times and level of a delay–attack–hold–decay–sustain–release envelope, in seconds and 0…1.
+public struct EnvelopeSettings: Sendable, Equatable {
+    public var delaySeconds: Double
+    public var attackSeconds: Double
+    public var holdSeconds: Double
+    public var decaySeconds: Double
+    public var sustainLevel: Double
+    public var releaseSeconds: Double
+
+    public init(
+        delaySeconds: Double = 0, attackSeconds: Double = 0.005, holdSeconds: Double = 0,
+        decaySeconds: Double = 0.1, sustainLevel: Double = 0.8, releaseSeconds: Double = 0.2
+    ) {
+        self.delaySeconds = delaySeconds
+        self.attackSeconds = attackSeconds
+        self.holdSeconds = holdSeconds
+        self.decaySeconds = decaySeconds
+        self.sustainLevel = sustainLevel
+        self.releaseSeconds = releaseSeconds
+    }
+}
+
+/// A DAHDSR amplitude envelope with linear segments (times are exact: attack reaches 1 after
+/// `attackSeconds`; release reaches 0 `releaseSeconds` after note-off from whatever level it was at),
+/// followed by a 0.25 ms one-pole smoother so the corners between segments never click, even for the
+/// fast fade used when a voice is stolen. RT-safe value type.
+public struct Envelope {
+    @frozen public enum Stage: UInt8 { case idle, delay, attack, hold, decay, sustain, release }
+
+    public internal(set) var stage: Stage = .idle
+    /// Unsmoothed segment level.
+    @usableFromInline var level: Float = 0
+    /// Smoothed output level.
+    public internal(set) var output: Float = 0
+    @usableFromInline var slope: Float = 0
+    @usableFromInline var framesLeft = 0
+    private var timing: (delay: Int, attack: Int, hold: Int, decay: Int, release: Int) = (0, 1, 0, 1, 1)
+    private var sustain: Float = 1
+    private let sampleRate: Double
+    @usableFromInline let smoothing: Float
+
+    /// Corners are rounded with this time constant; it delays every segment by about this much.
+    public static let cornerSmoothingSeconds = 0.00025
+
+    public init(sampleRate: Double, settings: EnvelopeSettings = EnvelopeSettings()) {
+        self.sampleRate = sampleRate
+        smoothing = Float(1 - exp(-1 / (Self.cornerSmoothingSeconds * sampleRate)))
+        configure(settings)
+    }
+
+    /// Applies new times; a running stage keeps its current slope until it ends.
+    public mutating func configure(_ s: EnvelopeSettings) {
+        func frames(_ seconds: Double) -> Int { max(0, Int((seconds * sampleRate).rounded())) }
+        timing = (frames(s.delaySeconds), max(1, frames(s.attackSeconds)), frames(s.holdSeconds),
+                  max(1, frames(s.decaySeconds)), max(1, frames(s.releaseSeconds)))
+        sustain = Float(min(max(s.sustainLevel, 0), 1))
+    }
+
+    public var isIdle: Bool { stage == .idle && output < 1e-6 }
+    public var isReleasing: Bool { stage == .release || (stage == .idle && output >= 1e-6) }
+
+    /// Starts (or restarts, from the current level: no jump) the envelope.
+    public mutating func noteOn() {
+        if timing.delay > 0 && level == 0 {
+            enter(.delay, frames: timing.delay, toward: 0)
+        } else {
+            startAttack()
+        }
+    }
+
+    /// Enters the release from the current level; silence after the release time.
+    public mutating func noteOff() {
+        guard stage != .idle && stage != .release else { return }
+        enter(.release, frames: timing.release, toward: 0)
+    }
+
+    /// Fades to silence in `seconds` (voice stealing, all-sound-off); click-free.
+    public mutating func fastRelease(seconds: Double = 0.003) {
+        guard stage != .idle else { return }
+        enter(.release, frames: max(1, Int(seconds * sampleRate)), toward: 0)
+    }
+
+    public mutating func reset() {
+        stage = .idle
+        level = 0
+        output = 0
+        framesLeft = 0
+    }
+
+    private mutating func startAttack() {
+        // Keep the attack's rate: from level L the remaining rise takes (1 − L) × attack.
+        let frames = max(1, Int((Float(timing.attack) * (1 - level)).rounded()))
+        enter(.attack, frames: frames, toward: 1)
+    }
+
+    private mutating func enter(_ s: Stage, frames: Int, toward goal: Float) {
+        stage = s
+        framesLeft = frames
+        slope = (goal - level) / Float(max(frames, 1))
+    }
+
+    @usableFromInline mutating func endStage() {
+        switch stage {
+        case .delay: startAttack()
+        case .attack:
+            level = 1
+            if timing.hold > 0 { enter(.hold, frames: timing.hold, toward: 1) } else { enter(.decay, frames: timing.decay, toward: sustain) }
+        case .hold: enter(.decay, frames: timing.decay, toward: sustain)
+        case .decay:
+            level = sustain
+            stage = .sustain
+            slope = 0
+            framesLeft = Int.max
+        case .release:
+            level = 0
+            stage = .idle
+            slope = 0
+        case .sustain, .idle: break
+        }
+    }
+
+    /// Next output level, one frame later.
+    @inlinable
+    public mutating func next() -> Float {
+        advance()
+        return output
+    }
+
+    @usableFromInline
+    mutating func advance() {
+        if stage != .idle && stage != .sustain {
+            level += slope
+            framesLeft -= 1
+            if framesLeft <= 0 { endStage() }
+        }
+        output += smoothing * (level - output)
+    }
+
+    /// Writes `frames` successive levels to `levels`.
+    public mutating func render(into levels: UnsafeMutablePointer<Float>, frames: Int) {
+        for i in 0..<frames { levels[i] = next() }
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Peak and RMS of one channel with meter ballistics: peak holds the block maximum and falls at
+/// 20 dB/s; RMS is averaged over a 300 ms window (exponential). RT-safe value type.
+public struct LevelMeter {
+    public private(set) var peak: Float = 0
+    public private(set) var meanSquare: Float = 0
+    private let peakFallPerFrame: Float
+    private let rmsCoefficient: Float
+
+    public init(sampleRate: Double) {
+        peakFallPerFrame = Float(pow(10, -20 / 20 / sampleRate))
+        rmsCoefficient = Float(1 - exp(-1 / (0.3 * sampleRate)))
+    }
+
+    public mutating func process(_ samples: UnsafePointer<Float>, frames: Int) {
+        var p = peak * powf(peakFallPerFrame, Float(frames))
+        var ms = meanSquare
+        let k = rmsCoefficient
+        for i in 0..<frames {
+            let x = samples[i]
+            p = max(p, abs(x))
+            ms += k * (x * x - ms)
+        }
+        peak = p
+        meanSquare = ms < 1e-20 ? 0 : ms
+    }
+
+    public var rms: Float { meanSquare.squareRoot() }
+    public var peakDecibels: Double { Decibels.fromGain(Double(peak)) }
+    public var rmsDecibels: Double { Decibels.fromGain(Double(rms)) }
+
+    public mutating func reset() {
+        peak = 0
+        meanSquare = 0
+    }
+}

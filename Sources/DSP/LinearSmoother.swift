@@ -1,0 +1,71 @@
+/// Moves a value linearly to a new target over a fixed time, so parameter changes never step.
+/// RT-safe value type; set `target` from the render thread at block start.
+public struct LinearSmoother {
+    public internal(set) var current: Float
+    public internal(set) var target: Float
+    @usableFromInline var step: Float = 0
+    @usableFromInline var remaining = 0
+    @usableFromInline let rampFrames: Int
+
+    /// `rampSeconds` of 5–20 ms keeps gain and cutoff changes inaudible as zipper noise.
+    public init(value: Float, sampleRate: Double, rampSeconds: Double = 0.010) {
+        current = value
+        target = value
+        rampFrames = max(1, Int(sampleRate * rampSeconds))
+    }
+
+    /// Starts a ramp from the current value to `value` (no-op when already heading there).
+    @inlinable
+    public mutating func setTarget(_ value: Float) {
+        if value == target { return }
+        retarget(value)
+    }
+
+    /// Starts a ramp to `value` lasting `frames` frames instead of the default ramp time.
+    public mutating func setTarget(_ value: Float, overFrames frames: Int) {
+        retarget(value, frames: max(1, frames))
+    }
+
+    @usableFromInline
+    mutating func retarget(_ value: Float, frames: Int? = nil) {
+        let n = frames ?? rampFrames
+        target = value
+        remaining = n
+        step = (value - current) / Float(n)
+    }
+
+    /// Jumps to `value` at once (prepare time, reset).
+    public mutating func snap(to value: Float) {
+        current = value
+        target = value
+        remaining = 0
+        step = 0
+    }
+
+    public var isRamping: Bool { remaining > 0 }
+
+    /// Next value, one frame later.
+    @inlinable
+    public mutating func next() -> Float {
+        if remaining > 0 { advanceOne() }
+        return current
+    }
+
+    @usableFromInline
+    mutating func advanceOne() {
+        remaining -= 1
+        current = remaining == 0 ? target : current + step
+    }
+
+    /// Multiplies `frames` samples at `buffer` by the smoothed value.
+    @inlinable
+    public mutating func applyGain(to buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        if remaining == 0 {
+            let g = current
+            if g == 1 { return }
+            for i in 0..<frames { buffer[i] *= g }
+            return
+        }
+        for i in 0..<frames { buffer[i] *= next() }
+    }
+}

@@ -1,0 +1,127 @@
+import DSP
+import Instruments
+import MIDI
+
+/// Sizes fixed at prepare time.
+public struct EngineConfiguration: Sendable {
+    public var sampleRate: Double
+    /// The largest block `render` will be asked for.
+    public var maxFrames: Int
+    public var maxSynthVoices: Int
+
+    public init(sampleRate: Double = 48000, maxFrames: Int = 1024, maxSynthVoices: Int = 64) {
+        self.sampleRate = sampleRate
+        self.maxFrames = maxFrames
+        self.maxSynthVoices = maxSynthVoices
+    }
+}
+
+/// What the instrument plays, decided on the control thread before the engine is built.
+public struct EngineContent: Sendable {
+    public var loops: [BusID: LoopSample]
+    public var routing: ChannelRouting
+    public var controls: [ControlMapping]
+
+    public init(loops: [BusID: LoopSample] = [:], routing: ChannelRouting = ChannelRouting(), controls: [ControlMapping] = []) {
+        self.loops = loops
+        self.routing = routing
+        self.controls = controls
+    }
+}
+
+/// The audio graph: sources (loop players, mic chain, synth, sampler) each on a mixer bus with
+/// gain, mute and pan; the file player through its own high-pass; then the master stage (low-pass,
+/// high-pass, gain, meters). One `render` call per block, the same live and offline.
+///
+/// Threads: `init` and `parameters.set…` on the control thread; `render` on the render thread only.
+public final class AudioEngine: @unchecked Sendable {
+    public let configuration: EngineConfiguration
+    /// Every adjustable value, by name; safe to set from any thread.
+    public let parameters: ParameterTable
+    public let meters = EngineMeters()
+    public let synth: SineSynth
+
+    let ids: EngineParameters
+    var buses: [MixerBus]
+    /// Indexed by `BusID.rawValue`; nil where the bus has no loop.
+    let loopPlayers: [LoopPlayer?]
+    let routing: ChannelRouting
+    let controls: [(mapping: ControlMapping, parameter: Int)]
+    var fileHighPass: SmoothedFilter
+    let master: MasterStage
+    let scratch: StereoBuffer
+    /// Blocks rendered since the last sound; the master tail is skipped once filters have rung out.
+    var silentFrames = 0
+
+    /// Builds the graph and allocates every buffer. Control thread.
+    public init(configuration: EngineConfiguration, content: EngineContent = EngineContent()) throws(ParameterError) {
+        self.configuration = configuration
+        let rate = configuration.sampleRate, frames = configuration.maxFrames
+        parameters = ParameterTable()
+        ids = EngineParameters(table: parameters, maxSynthVoices: configuration.maxSynthVoices)
+        synth = SineSynth(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSynthVoices)
+        buses = BusID.allCases.map { _ in MixerBus(sampleRate: rate, maxFrames: frames) }
+        loopPlayers = BusID.allCases.map { bus in content.loops[bus].map { LoopPlayer(sample: $0, sampleRate: rate) } }
+        routing = content.routing
+        var resolved: [(ControlMapping, Int)] = []
+        for m in content.controls {
+            guard let index = parameters.index(of: m.parameter) else {
+                throw ParameterError("control mapping names unknown parameter '\(m.parameter)'")
+            }
+            resolved.append((m, index))
+        }
+        controls = resolved
+        fileHighPass = SmoothedFilter(kind: .highPass, sampleRate: rate, cutoffHz: 800, resonanceDecibels: 0, enabled: true)
+        master = MasterStage(sampleRate: rate, maxFrames: frames)
+        scratch = StereoBuffer(capacity: frames)
+        applyParameters(snap: true)
+    }
+
+    /// Renders one block into `output` (overwritten), applying `events` at their frame offsets.
+    /// `input` is the mic/line signal for this block, if any. `output.frames` ≤ `maxFrames`.
+    /// Render thread: allocation-free and lock-free.
+    public func render(output: StereoBlock, input: StereoBlock? = nil, events: UnsafeBufferPointer<TimedMIDIMessage>) {
+        let frames = min(output.frames, configuration.maxFrames)
+        let out = StereoBlock(left: output.left, right: output.right, frames: frames)
+        applyParameters(snap: false)
+        for i in buses.indices { buses[i].isActive = false }
+
+        // Split the block at event frames so every event lands on its exact frame.
+        var position = 0
+        var next = 0
+        while position < frames {
+            while next < events.count && events[next].frameOffset <= position {
+                dispatch(events[next].message)
+                next += 1
+            }
+            let end = next < events.count ? min(max(events[next].frameOffset, position + 1), frames) : frames
+            renderSources(from: position, count: end - position, blockFrames: frames)
+            position = end
+        }
+        while next < events.count {
+            dispatch(events[next].message)
+            next += 1
+        }
+        renderMic(input: input, frames: frames)
+        mixAndMaster(into: out)
+    }
+
+    /// Convenience for callers without events.
+    public func render(output: StereoBlock, input: StereoBlock? = nil) {
+        render(output: output, input: input, events: UnsafeBufferPointer(start: nil, count: 0))
+    }
+
+    /// True when no source can make sound: rendering then costs almost nothing.
+    public var isIdle: Bool {
+        guard synth.isSilent, !master.isRinging else { return false }
+        for player in loopPlayers where player?.isSilent == false { return false }
+        return true
+    }
+}
+
+extension AudioEngine {
+    /// Work that must stay off the render thread but follows it closely: designing new filter
+    /// kernels, releasing replaced sampler programs. Call from a control thread every ~10 ms live,
+    /// and between blocks offline.
+    public func performControlWork() {}
+}

@@ -1,0 +1,75 @@
+/// Every parameter the engine exposes, registered into a `ParameterTable`, with the indices the
+/// render thread reads at block start. Names are dotted and carry their unit in the descriptor.
+struct EngineParameters {
+    struct Bus { var gain: Int; var mute: Int; var pan: Int }
+    struct Filter { var enabled: Int; var cutoff: Int; var resonance: Int }
+
+    var buses: [Bus] = []
+    var loopPlay: [BusID: Int] = [:]
+    var masterGain = 0
+    var masterLowPass: Filter
+    var masterHighPass: Filter
+    var fileHighPass: Filter
+    var synthAttack = 0, synthDecay = 0, synthSustain = 0, synthRelease = 0, synthBend = 0, synthVoices = 0
+    var followEnabled = 0, followInterval = 0
+    var samplerBend = 0
+    var mic = MicParameters()
+
+    struct MicParameters {
+        var effect = 0, mix = 0, ringFrequency = 0, delayTime = 0, delayFeedback = 0, delayMix = 0
+        var averagePoints = 0, lowpassCutoff = 0, pitchShift = 0
+    }
+
+    /// Names of `mic.effect`'s choices, in the order the mic chain numbers them.
+    static let micEffectNames = ["off", "ringmod", "delay", "average", "lowpass", "fft", "pitchshift"]
+
+    init(table t: ParameterTable, maxSynthVoices: Int) {
+        for bus in BusID.allCases {
+            let n = "bus.\(bus.name)"
+            buses.append(Bus(
+                gain: t.register(.init("\(n).gain", unit: "dB", range: -60...12, default: 0, summary: "\(bus.name) bus level")),
+                mute: t.register(.init("\(n).mute", range: 0...1, default: 0, kind: .toggle, summary: "mute the \(bus.name) bus")),
+                pan: t.register(.init("\(n).pan", range: -1...1, default: 0, summary: "\(bus.name) bus pan, −1 left … +1 right"))))
+        }
+        for bus in [BusID.guitar, .beat, .file] {
+            loopPlay[bus] = t.register(.init("loop.\(bus.name).play", range: 0...1, default: 0, kind: .toggle,
+                                             summary: "play the \(bus.name) loop (starts stopped; map it to a note or CC)"))
+        }
+        func filter(_ prefix: String, _ what: String, cutoff: Double, enabled: Bool) -> Filter {
+            Filter(
+                enabled: t.register(.init("\(prefix).enabled", range: 0...1, default: enabled ? 1 : 0, kind: .toggle, summary: "switch the \(what) on or off")),
+                cutoff: t.register(.init("\(prefix).cutoff", unit: "Hz", range: 20...20000, default: cutoff, summary: "\(what) cutoff frequency")),
+                resonance: t.register(.init("\(prefix).resonance", unit: "dB", range: -20...24, default: 0,
+                                            summary: "\(what) resonance: gain at the cutoff above Butterworth")))
+        }
+        masterGain = t.register(.init("master.gain", unit: "dB", range: -60...12, default: 0, summary: "master output level"))
+        masterLowPass = filter("master.lowpass", "master low-pass", cutoff: 20000, enabled: false)
+        masterHighPass = filter("master.highpass", "master high-pass", cutoff: 20, enabled: false)
+        fileHighPass = filter("file.highpass", "file player's high-pass insert", cutoff: 800, enabled: true)
+
+        synthAttack = t.register(.init("synth.attack", unit: "s", range: 0.001...10, default: 0.01, summary: "synth envelope attack time"))
+        synthDecay = t.register(.init("synth.decay", unit: "s", range: 0.001...10, default: 0.2, summary: "synth envelope decay time"))
+        synthSustain = t.register(.init("synth.sustain", range: 0...1, default: 0.7, summary: "synth envelope sustain level"))
+        synthRelease = t.register(.init("synth.release", unit: "s", range: 0.005...10, default: 0.3, summary: "synth envelope release time"))
+        synthBend = t.register(.init("synth.bendrange", unit: "semitones", range: 0...24, default: 2, kind: .integer, summary: "synth pitch-bend range"))
+        synthVoices = t.register(.init("synth.voices", range: 1...Double(maxSynthVoices), default: Double(min(32, maxSynthVoices)), kind: .integer,
+                                       summary: "synth polyphony (voices beyond it are stolen with a fade)"))
+        followEnabled = t.register(.init("synth.follow", range: 0...1, default: 0, kind: .toggle,
+                                         summary: "pitch follower: a synth voice sings the mic's detected pitch"))
+        followInterval = t.register(.init("synth.follow.interval", unit: "semitones", range: -24...24, default: 0, kind: .integer,
+                                          summary: "pitch follower transposition"))
+        samplerBend = t.register(.init("sampler.bendrange", unit: "semitones", range: 0...24, default: 2, kind: .integer, summary: "sampler pitch-bend range"))
+
+        mic.effect = t.register(.init("mic.effect", range: 0...Double(Self.micEffectNames.count - 1), default: 0,
+                                      kind: .choice(Self.micEffectNames), summary: "effect on the mic/line input"))
+        mic.mix = t.register(.init("mic.mix", range: 0...1, default: 1, summary: "mic effect wet/dry mix"))
+        mic.ringFrequency = t.register(.init("mic.ringmod.frequency", unit: "Hz", range: 0...4000, default: 440, summary: "ring modulator carrier"))
+        mic.delayTime = t.register(.init("mic.delay.time", unit: "s", range: 0...2, default: 0.35, summary: "delay time"))
+        mic.delayFeedback = t.register(.init("mic.delay.feedback", range: 0...0.95, default: 0.4, summary: "delay feedback"))
+        mic.delayMix = t.register(.init("mic.delay.mix", range: 0...1, default: 0.5, summary: "delay wet/dry"))
+        mic.averagePoints = t.register(.init("mic.average.points", range: 3...101, default: 9, kind: .integer, summary: "moving-average length in samples"))
+        mic.lowpassCutoff = t.register(.init("mic.lowpass.cutoff", unit: "Hz", range: 20...4000, default: 1000, summary: "windowed-sinc low-pass cutoff"))
+        mic.pitchShift = t.register(.init("mic.pitchshift.semitones", unit: "semitones", range: -12...12, default: 0, summary: "pitch shift"))
+        t.seal()
+    }
+}

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DSP
+
+/// The mixer's input channels, in the order of the original app's mixer plus the sampler.
+public enum BusID: Int, CaseIterable, Sendable {
+    case guitar, beat, mic, synth, sampler, file
+
+    public var name: String {
+        switch self {
+        case .guitar: "guitar"
+        case .beat: "beat"
+        case .mic: "mic"
+        case .synth: "synth"
+        case .sampler: "sampler"
+        case .file: "file"
+        }
+    }
+}
+
+/// One mixer channel: its own buffer that a source renders into, and a smoothed gain (with mute
+/// folded in) and pan. Pan is a balance law with unity at centre (min(1, √2·cos θ) / min(1, √2·sin θ)),
+/// so centring never changes a source's level, and mono sources on both channels pan as expected.
+struct MixerBus {
+    let buffer: StereoBuffer
+    private var leftGain: LinearSmoother
+    private var rightGain: LinearSmoother
+    /// Set when a source wrote into the buffer this block.
+    var isActive = false
+
+    init(sampleRate: Double, maxFrames: Int) {
+        buffer = StereoBuffer(capacity: maxFrames)
+        leftGain = LinearSmoother(value: 1, sampleRate: sampleRate)
+        rightGain = LinearSmoother(value: 1, sampleRate: sampleRate)
+    }
+
+    mutating func set(gainDecibels: Double, muted: Bool, pan: Double) {
+        let g = muted ? 0 : Decibels.gain(gainDecibels)
+        let angle = (min(max(pan, -1), 1) + 1) * Double.pi / 4
+        leftGain.setTarget(Float(g * min(1, 2.0.squareRoot() * cos(angle))))
+        rightGain.setTarget(Float(g * min(1, 2.0.squareRoot() * sin(angle))))
+    }
+
+    /// Adds the bus, gained and panned, into `out`.
+    mutating func mix(into out: StereoBlock) {
+        let l = buffer.left, r = buffer.right
+        if !leftGain.isRamping && !rightGain.isRamping {
+            let gl = leftGain.current, gr = rightGain.current
+            if gl == 0 && gr == 0 { return }
+            for i in 0..<out.frames {
+                out.left[i] += gl * l[i]
+                out.right[i] += gr * r[i]
+            }
+            return
+        }
+        for i in 0..<out.frames {
+            out.left[i] += leftGain.next() * l[i]
+            out.right[i] += rightGain.next() * r[i]
+        }
+    }
+}

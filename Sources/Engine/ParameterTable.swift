@@ -1,0 +1,164 @@
+import Atomics
+
+/// What kind of value a parameter holds, which decides how text is parsed and shown.
+public enum ParameterKind: Sendable, Equatable {
+    case continuous
+    case integer
+    /// 0 = off, 1 = on; accepts on/off, true/false, yes/no, 1/0.
+    case toggle
+    /// One of the named choices; stored as its index.
+    case choice([String])
+}
+
+/// One adjustable value: a dotted name, its unit, range, default and what it does.
+public struct ParameterDescriptor: Sendable, Equatable {
+    public var name: String
+    public var unit: String
+    public var range: ClosedRange<Double>
+    public var defaultValue: Double
+    public var kind: ParameterKind
+    public var summary: String
+
+    public init(_ name: String, unit: String = "", range: ClosedRange<Double>, default defaultValue: Double,
+                kind: ParameterKind = .continuous, summary: String) {
+        self.name = name
+        self.unit = unit
+        self.range = range
+        self.defaultValue = defaultValue
+        self.kind = kind
+        self.summary = summary
+    }
+
+    /// Text for a stored value: choice names, on/off, or the number with its unit.
+    public func format(_ value: Double) -> String {
+        switch kind {
+        case .toggle: return value >= 0.5 ? "on" : "off"
+        case .choice(let names): return names[min(max(Int(value.rounded()), 0), names.count - 1)]
+        case .integer: return "\(Int(value.rounded()))\(unit.isEmpty ? "" : " \(unit)")"
+        case .continuous:
+            let text = value == value.rounded() && abs(value) < 1e6 ? String(Int(value)) : String(format3(value))
+            return unit.isEmpty ? text : "\(text) \(unit)"
+        }
+    }
+
+    /// Parses `text` and checks the range. The error says what is allowed.
+    public func parse(_ text: String) throws(ParameterError) -> Double {
+        let t = text.trimmingCharacters(in: " ").lowercased()
+        let value: Double
+        switch kind {
+        case .toggle:
+            switch t {
+            case "on", "true", "yes", "1": value = 1
+            case "off", "false", "no", "0": value = 0
+            default: throw ParameterError("\(name) is on or off (got '\(text)')")
+            }
+        case .choice(let names):
+            if let i = names.firstIndex(of: t) { value = Double(i) } else {
+                throw ParameterError("\(name) is one of \(names.joined(separator: ", ")) (got '\(text)')")
+            }
+        case .continuous, .integer:
+            guard let v = Double(t), v.isFinite else { throw ParameterError("\(name) needs a number\(unit.isEmpty ? "" : " in \(unit)") (got '\(text)')") }
+            value = kind == .integer ? v.rounded() : v
+        }
+        try check(value)
+        return value
+    }
+
+    public func check(_ value: Double) throws(ParameterError) {
+        guard range.contains(value) else {
+            throw ParameterError("\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound)) (got \(format(value)))")
+        }
+    }
+
+    private func format3(_ v: Double) -> String {
+        let scaled = (v * 1000).rounded() / 1000
+        return "\(scaled)"
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        var s = Substring(self)
+        while s.first == set { s.removeFirst() }
+        while s.last == set { s.removeLast() }
+        return String(s)
+    }
+}
+
+public struct ParameterError: Error, CustomStringConvertible, Equatable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The table of every parameter with its current value. Values live in atomics: the control
+/// thread writes them (CLI, socket, instrument file), the render thread reads them at block start
+/// and may also write them (MIDI-mapped controls), so status always shows the live value.
+public final class ParameterTable: @unchecked Sendable {
+    public private(set) var descriptors: [ParameterDescriptor] = []
+    private var indexByName: [String: Int] = [:]
+    private var values: [UnsafeAtomic<UInt64>] = []
+    private var sealed = false
+
+    public init() {}
+
+    deinit { for v in values { v.destroy() } }
+
+    /// Adds a parameter (construction time only) and returns its index.
+    @discardableResult
+    public func register(_ d: ParameterDescriptor) -> Int {
+        precondition(!sealed && indexByName[d.name] == nil, "parameter \(d.name) registered twice or too late")
+        indexByName[d.name] = descriptors.count
+        descriptors.append(d)
+        values.append(.create(d.defaultValue.bitPattern))
+        return descriptors.count - 1
+    }
+
+    /// Ends registration; afterwards the table's shape never changes (safe to read from any thread).
+    public func seal() { sealed = true }
+
+    public func index(of name: String) -> Int? { indexByName[name] }
+
+    /// Any thread. Relaxed: each value is independent and only needs to arrive eventually.
+    @inlinable
+    public func value(_ index: Int) -> Double {
+        Double(bitPattern: valueBits(index))
+    }
+
+    @usableFromInline
+    func valueBits(_ index: Int) -> UInt64 { values[index].load(ordering: .relaxed) }
+
+    /// Any thread; the value must already be valid (render-side writes from MIDI mappings).
+    public func store(_ index: Int, _ value: Double) {
+        values[index].store(value.bitPattern, ordering: .relaxed)
+    }
+
+    /// Control thread: sets `name` from text, with validation.
+    public func set(_ name: String, text: String) throws(ParameterError) {
+        guard let i = indexByName[name] else { throw unknown(name) }
+        store(i, try descriptors[i].parse(text))
+    }
+
+    /// Control thread: sets `name` to a number, with validation.
+    public func set(_ name: String, value: Double) throws(ParameterError) {
+        guard let i = indexByName[name] else { throw unknown(name) }
+        let v = descriptors[i].kind == .integer ? value.rounded() : value
+        try descriptors[i].check(v)
+        store(i, v)
+    }
+
+    /// Parses `name=value` (as given to `--set`) and applies it.
+    public func apply(assignment: String) throws(ParameterError) {
+        guard let eq = assignment.firstIndex(of: "=") else {
+            throw ParameterError("expected name=value, got '\(assignment)'")
+        }
+        try set(String(assignment[..<eq]), text: String(assignment[assignment.index(after: eq)...]))
+    }
+
+    public func formattedValue(_ index: Int) -> String { descriptors[index].format(value(index)) }
+
+    private func unknown(_ name: String) -> ParameterError {
+        let near = descriptors.map(\.name).filter { $0.hasPrefix(name.split(separator: ".").first.map(String.init) ?? name) }
+        let hint = near.isEmpty ? " (see `audiograph params`)" : "; did you mean one of: \(near.prefix(6).joined(separator: ", "))"
+        return ParameterError("unknown parameter '\(name)'\(hint)")
+    }
+}

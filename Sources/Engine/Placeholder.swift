@@ -1,1 +1,0 @@
-// Engine: placeholder until its first real file lands.

@@ -1,1 +1,0 @@
-// Instruments: placeholder until its first real file lands.

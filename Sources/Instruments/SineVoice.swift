@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DSP
+
+/// One voice of the sine synth: a phase accumulator in cycles (wrapping at 1, i.e. at 2π, so the
+/// phase never grows with time and never jumps) times a DAHDSR envelope.
+struct SineVoice {
+    var envelope: Envelope
+    var note: UInt8 = 0
+    var channel: UInt8 = 0
+    var amplitude: Float = 0
+    var phase: Double = 0
+    var isActive = false
+    var isFading = false
+    var isKeyDown = false
+    var isSustained = false
+    var age: UInt64 = 0
+
+    init(sampleRate: Double) {
+        envelope = Envelope(sampleRate: sampleRate)
+    }
+
+    var level: Float { envelope.output * amplitude }
+
+    mutating func start(note: UInt8, channel: UInt8, amplitude: Float, age: UInt64, settings: EnvelopeSettings) {
+        self.note = note
+        self.channel = channel
+        self.amplitude = amplitude
+        self.age = age
+        isActive = true
+        isFading = false
+        isKeyDown = true
+        isSustained = false
+        phase = 0
+        envelope.reset()
+        envelope.configure(settings)
+        envelope.noteOn()
+    }
+
+    mutating func release() {
+        isKeyDown = false
+        isSustained = false
+        envelope.noteOff()
+    }
+
+    mutating func fadeOut(seconds: Double) {
+        isFading = true
+        isKeyDown = false
+        isSustained = false
+        envelope.fastRelease(seconds: seconds)
+    }
+
+    /// Adds `frames` samples of this voice into `out` (mono), advancing by `increment` cycles per frame.
+    mutating func render(into out: UnsafeMutablePointer<Float>, frames: Int, increment: Double) {
+        var p = phase
+        let a = amplitude
+        for i in 0..<frames {
+            // Advance first, so a note's first sample is already non-zero: its onset frame is exact.
+            p += increment
+            if p >= 1 { p -= 1 }
+            out[i] += a * envelope.next() * sinf(Float(2 * Double.pi * p))
+        }
+        phase = p
+        if envelope.isIdle { isActive = false }
+    }
+}

@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a Standard MIDI File could not be read. `description` names the file (when known), the byte
+/// offset where parsing stopped (when it applies) and the reason.
+public struct MIDIFileError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var path: String?
+    /// Offset from the start of the file of the byte that could not be parsed.
+    public var byteOffset: Int?
+    public var reason: String
+
+    public init(path: String? = nil, byteOffset: Int? = nil, reason: String) {
+        self.path = path
+        self.byteOffset = byteOffset
+        self.reason = reason
+    }
+
+    public var description: String {
+        let place = byteOffset.map { "byte offset \($0): " } ?? ""
+        return (path.map { "\($0): " } ?? "") + place + reason
+    }
+}
+
+/// A channel message at an absolute time in a MIDI file.
+public struct MIDIFileEvent: Sendable, Equatable {
+    /// Time from the start of the song, with every tempo change applied.
+    public var seconds: Double
+    /// Index of the `MTrk` chunk the event came from (0-based).
+    public var track: Int
+    public var message: MIDIMessage
+
+    public init(seconds: Double, track: Int, message: MIDIMessage) {
+        self.seconds = seconds
+        self.track = track
+        self.message = message
+    }
+}
+
+/// A Standard MIDI File (type 0 or 1) flattened into one timeline of channel messages.
+/// Built on the control thread; the player walks `events` and converts seconds to frames.
+public struct MIDIFile: Sendable, Equatable {
+    /// 0 (one track) or 1 (parallel tracks sharing the first track's tempo map).
+    public var format: Int
+    /// Ticks per quarter note from the header; 0 for SMPTE-timed files (see `ticksPerSecond`).
+    public var ticksPerQuarter: Int
+    /// Set for SMPTE-timed files: frames per second × ticks per frame (tempo events do not apply).
+    public var ticksPerSecond: Double?
+    /// Channel messages of every track merged, sorted by time; simultaneous events keep track order,
+    /// then file order (so a note-off written before a note-on at the same tick stays before it).
+    public var events: [MIDIFileEvent]
+    /// Track names (meta event 3), one per `MTrk` chunk; "" when a track has none.
+    public var trackNames: [String]
+    /// Time of the last event of any kind, including end-of-track markers.
+    public var durationSeconds: Double
+
+    public init(
+        format: Int, ticksPerQuarter: Int, ticksPerSecond: Double? = nil, events: [MIDIFileEvent],
+        trackNames: [String], durationSeconds: Double
+    ) {
+        self.format = format
+        self.ticksPerQuarter = ticksPerQuarter
+        self.ticksPerSecond = ticksPerSecond
+        self.events = events
+        self.trackNames = trackNames
+        self.durationSeconds = durationSeconds
+    }
+
+    /// Control thread. Reads and parses a `.mid` file; errors name the path and byte offset.
+    public static func read(path: String) throws(MIDIFileError) -> MIDIFile {
+        let bytes = try readAllBytes(path: path)
+        do {
+            return try parse(bytes)
+        } catch {
+            var named = error
+            named.path = path
+            throw named
+        }
+    }
+
+    /// Any thread (allocates). Parses the bytes of a Standard MIDI File.
+    public static func parse(_ bytes: [UInt8]) throws(MIDIFileError) -> MIDIFile {
+        var parser = MIDIFileParser(bytes: bytes)
+        return try parser.parse()
+    }
+
+    /// MIDI files are small (a long song is well under 1 MB); refuse absurd sizes instead of loading them.
+    static let maxFileBytes = 64 << 20
+
+    private static func readAllBytes(path: String) throws(MIDIFileError) -> [UInt8] {
+        guard let file = fopen(path, "rb") else {
+            throw MIDIFileError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            bytes += chunk.prefix(count)
+            if count < chunk.count { break }
+            if bytes.count > maxFileBytes { throw MIDIFileError(path: path, reason: "file is larger than 64 MB") }
+        }
+        if ferror(file) != 0 { throw MIDIFileError(path: path, reason: "read error: \(String(cString: strerror(errno)))") }
+        return bytes
+    }
+}

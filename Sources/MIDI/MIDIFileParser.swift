@@ -1,0 +1,114 @@
+/// Parses SMF bytes: the `MThd` header, then each `MTrk` chunk's delta-timed events.
+/// Every failure reports the offset of the offending byte.
+struct MIDIFileParser {
+    let bytes: [UInt8]
+    var offset = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// One channel event before timing is applied.
+    struct TickEvent {
+        var tick: Int
+        var track: Int
+        var message: MIDIMessage
+    }
+
+    mutating func parse() throws(MIDIFileError) -> MIDIFile {
+        guard bytes.count >= 14, Array(bytes[0..<4]) == Array("MThd".utf8) else {
+            throw MIDIFileError(byteOffset: 0, reason: "not a Standard MIDI File (no MThd header)")
+        }
+        offset = 4
+        let headerLength = Int(try uint32())
+        guard headerLength >= 6, headerLength <= bytes.count - 8 else {
+            throw MIDIFileError(byteOffset: 4, reason: "bad MThd length \(headerLength)")
+        }
+        let format = Int(try uint16())
+        let declaredTracks = Int(try uint16())
+        let division = try uint16()
+        offset = 8 + headerLength
+        guard format != 2 else {
+            throw MIDIFileError(byteOffset: 8, reason: "type 2 (independent sequences) MIDI files are not supported")
+        }
+        guard format <= 1 else { throw MIDIFileError(byteOffset: 8, reason: "unknown MIDI file format \(format)") }
+        let timing = try Self.timing(division: division)
+
+        var events: [TickEvent] = []
+        var tempoChanges: [MIDITempoMap.Change] = []
+        var names: [String] = []
+        var lastTick = 0
+        while names.count < declaredTracks {
+            guard offset + 8 <= bytes.count else {
+                throw MIDIFileError(
+                    byteOffset: offset, reason: "header declares \(declaredTracks) tracks, file ends after \(names.count)")
+            }
+            let chunkStart = offset
+            let type = Array(bytes[offset..<offset + 4])
+            offset += 4
+            let length = Int(try uint32())
+            guard length <= bytes.count - offset else {
+                throw MIDIFileError(
+                    byteOffset: chunkStart, reason: "chunk length \(length) runs past the end of the file (truncated track)")
+            }
+            guard type == Array("MTrk".utf8) else {
+                offset += length  // unknown chunk types are skipped, as the spec asks
+                continue
+            }
+            var track = MIDITrackParser(bytes: bytes, start: offset, end: offset + length, track: names.count)
+            let parsed = try track.parse()
+            events += parsed.events
+            tempoChanges += parsed.tempoChanges
+            names.append(parsed.name)
+            lastTick = max(lastTick, parsed.endTick)
+            offset += length
+        }
+        guard !names.isEmpty else { throw MIDIFileError(byteOffset: offset, reason: "the file has no tracks") }
+
+        let tempoMap = MIDITempoMap(timing: timing, changes: tempoChanges)
+        // Stable order: tick, then track, then position in the file (events are already in that order per track).
+        let ordered = events.enumerated().sorted {
+            ($0.element.tick, $0.element.track, $0.offset) < ($1.element.tick, $1.element.track, $1.offset)
+        }
+        let timed = ordered.map {
+            MIDIFileEvent(seconds: tempoMap.seconds(atTick: $0.element.tick), track: $0.element.track, message: $0.element.message)
+        }
+        var ticksPerQuarter = 0
+        var ticksPerSecond: Double?
+        switch timing {
+        case .metrical(let ticks): ticksPerQuarter = ticks
+        case .smpte(let ticks): ticksPerSecond = ticks
+        }
+        return MIDIFile(
+            format: format, ticksPerQuarter: ticksPerQuarter, ticksPerSecond: ticksPerSecond, events: timed,
+            trackNames: names, durationSeconds: tempoMap.seconds(atTick: lastTick))
+    }
+
+    static func timing(division: UInt16) throws(MIDIFileError) -> MIDITempoMap.Timing {
+        if division & 0x8000 == 0 {
+            guard division > 0 else { throw MIDIFileError(byteOffset: 12, reason: "division of 0 ticks per quarter note") }
+            return .metrical(ticksPerQuarter: Int(division))
+        }
+        // SMPTE: high byte is −frames per second (24, 25, 29 = 29.97 drop frame, 30), low byte ticks per frame.
+        let framesPerSecond = -Int(Int8(bitPattern: UInt8(division >> 8)))
+        let ticksPerFrame = Int(division & 0xFF)
+        let rate: Double
+        switch framesPerSecond {
+        case 24, 25, 30: rate = Double(framesPerSecond)
+        case 29: rate = 30_000.0 / 1001.0
+        default: throw MIDIFileError(byteOffset: 12, reason: "unknown SMPTE frame rate \(framesPerSecond)")
+        }
+        guard ticksPerFrame > 0 else { throw MIDIFileError(byteOffset: 13, reason: "SMPTE division with 0 ticks per frame") }
+        return .smpte(ticksPerSecond: rate * Double(ticksPerFrame))
+    }
+
+    private mutating func uint16() throws(MIDIFileError) -> UInt16 {
+        guard offset + 2 <= bytes.count else { throw MIDIFileError(byteOffset: offset, reason: "unexpected end of file") }
+        defer { offset += 2 }
+        return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
+    }
+
+    private mutating func uint32() throws(MIDIFileError) -> UInt32 {
+        guard offset + 4 <= bytes.count else { throw MIDIFileError(byteOffset: offset, reason: "unexpected end of file") }
+        defer { offset += 4 }
+        return (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[offset + $1]) }
+    }
+}

@@ -1,0 +1,114 @@
+/// Parses the events of one `MTrk` chunk: delta times, running status, channel messages,
+/// and the meta events that matter here (tempo, track name, end of track). SysEx is skipped.
+struct MIDITrackParser {
+    let bytes: [UInt8]
+    var offset: Int
+    let end: Int
+    let track: Int
+
+    struct Result {
+        var events: [MIDIFileParser.TickEvent] = []
+        var tempoChanges: [MIDITempoMap.Change] = []
+        var name = ""
+        var endTick = 0
+    }
+
+    init(bytes: [UInt8], start: Int, end: Int, track: Int) {
+        self.bytes = bytes
+        self.offset = start
+        self.end = end
+        self.track = track
+    }
+
+    mutating func parse() throws(MIDIFileError) -> Result {
+        var result = Result()
+        var tick = 0
+        var runningStatus: UInt8 = 0
+        while offset < end {
+            tick += try variableLength()
+            let eventStart = offset
+            let first = try byte()
+            switch first {
+            case 0xFF:
+                runningStatus = 0  // meta and SysEx events cancel running status
+                let type = try byte()
+                let length = try variableLength()
+                let data = Array(try take(length))
+                if type == 0x2F { result.endTick = tick; return result }
+                if type == 0x51 {
+                    guard length == 3 else { throw MIDIFileError(byteOffset: eventStart, reason: "tempo event of length \(length)") }
+                    let micros = Int(data[0]) << 16 | Int(data[1]) << 8 | Int(data[2])
+                    guard micros > 0 else { throw MIDIFileError(byteOffset: eventStart, reason: "tempo of 0 µs per quarter") }
+                    result.tempoChanges.append(MIDITempoMap.Change(tick: tick, microsecondsPerQuarter: micros))
+                }
+                if type == 0x03 && result.name.isEmpty { result.name = String(decoding: data, as: UTF8.self) }
+            case 0xF0, 0xF7:
+                runningStatus = 0
+                _ = try take(try variableLength())
+            case 0x80...0xEF:
+                runningStatus = first
+                result.events.append(try channelEvent(status: first, tick: tick, firstData: nil))
+            case 0x00...0x7F:
+                guard runningStatus != 0 else {
+                    throw MIDIFileError(byteOffset: eventStart, reason: "data byte 0x\(hex(first)) without a running status")
+                }
+                result.events.append(try channelEvent(status: runningStatus, tick: tick, firstData: first))
+            default:
+                throw MIDIFileError(byteOffset: eventStart, reason: "status byte 0x\(hex(first)) is not allowed in a MIDI file")
+            }
+            result.endTick = tick
+        }
+        // A track without an end-of-track event is accepted; it simply ends at its last event.
+        return result
+    }
+
+    private mutating func channelEvent(status: UInt8, tick: Int, firstData: UInt8?) throws(MIDIFileError) -> MIDIFileParser.TickEvent {
+        let data1: UInt8
+        if let firstData { data1 = firstData } else { data1 = try dataByte() }
+        var data2: UInt8 = 0
+        if MIDIByteDecoder.dataByteCount(status: status) == 2 { data2 = try dataByte() }
+        return MIDIFileParser.TickEvent(
+            tick: tick, track: track, message: MIDIByteDecoder.message(status: status, data1: data1, data2: data2))
+    }
+
+    private mutating func byte() throws(MIDIFileError) -> UInt8 {
+        guard offset < end else {
+            throw MIDIFileError(byteOffset: offset, reason: "event runs past the end of track \(track)")
+        }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    private mutating func dataByte() throws(MIDIFileError) -> UInt8 {
+        let value = try byte()
+        guard value < 0x80 else {
+            throw MIDIFileError(byteOffset: offset - 1, reason: "expected a data byte, found 0x\(hex(value))")
+        }
+        return value
+    }
+
+    private mutating func take(_ count: Int) throws(MIDIFileError) -> ArraySlice<UInt8> {
+        guard count <= end - offset else {
+            throw MIDIFileError(byteOffset: offset, reason: "\(count)-byte event body runs past the end of track \(track)")
+        }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
+    /// A variable-length quantity: 7 bits per byte, high bit = more follows, at most 4 bytes.
+    private mutating func variableLength() throws(MIDIFileError) -> Int {
+        let start = offset
+        var value = 0
+        for _ in 0..<4 {
+            let next = try byte()
+            value = value << 7 | Int(next & 0x7F)
+            if next & 0x80 == 0 { return value }
+        }
+        throw MIDIFileError(byteOffset: start, reason: "variable-length quantity longer than 4 bytes")
+    }
+
+    private func hex(_ value: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(value >> 4)], digits[Int(value & 0xF)]])
+    }
+}

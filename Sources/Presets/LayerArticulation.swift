@@ -1,0 +1,106 @@
+/// A layer's filter (`Filters` is a single dict, not an array).
+public struct Filter: Sendable, Equatable {
+    public var enabled: Bool
+    /// `cutoff`, Hz (default 20000 = open).
+    public var cutoffHz: Double
+    /// `resonance`, dB (default 0).
+    public var resonanceDecibels: Double
+    /// `type`: only 40 (resonant low-pass, [GUESS]) is ever seen; `nil` when absent.
+    public var type: Int?
+
+    public init(enabled: Bool = false, cutoffHz: Double = 20000, resonanceDecibels: Double = 0, type: Int? = nil) {
+        self.enabled = enabled
+        self.cutoffHz = cutoffHz
+        self.resonanceDecibels = resonanceDecibels
+        self.type = type
+    }
+}
+
+/// One envelope (`Stages` 0–6). Times are seconds, sustain is a linear level 0…1.
+/// It only shapes something if a connection routes its output (env 0 → amp gain by default).
+public struct Envelope: Sendable, Equatable {
+    /// The stage-6 time every AU-written file has: 5 ms stored as Float32.
+    public static let defaultFastReleaseSeconds = 0.004999999888241291
+
+    public var id: Int
+    public var enabled: Bool
+    public var delaySeconds: Double      // stage 0
+    public var attackSeconds: Double     // stage 1
+    public var holdSeconds: Double       // stage 2
+    public var decaySeconds: Double      // stage 3
+    public var sustainLevel: Double      // stage 4 (`level`)
+    public var releaseSeconds: Double    // stage 5
+    /// Stage 6: always 5 ms in real files; [GUESS] a fast release used when a voice is stolen.
+    public var fastReleaseSeconds: Double
+    /// `curve` of the attack stage: 22 (AU's default attack shape) or 20 (linear [GUESS]).
+    public var attackCurve: Int?
+
+    public init(
+        id: Int, enabled: Bool = true, delaySeconds: Double = 0, attackSeconds: Double = 0,
+        holdSeconds: Double = 0, decaySeconds: Double = 0, sustainLevel: Double = 1,
+        releaseSeconds: Double = 0, fastReleaseSeconds: Double = Envelope.defaultFastReleaseSeconds,
+        attackCurve: Int? = nil
+    ) {
+        self.id = id
+        self.enabled = enabled
+        self.delaySeconds = delaySeconds
+        self.attackSeconds = attackSeconds
+        self.holdSeconds = holdSeconds
+        self.decaySeconds = decaySeconds
+        self.sustainLevel = sustainLevel
+        self.releaseSeconds = releaseSeconds
+        self.fastReleaseSeconds = fastReleaseSeconds
+        self.attackCurve = attackCurve
+    }
+}
+
+/// One low-frequency oscillator of a layer.
+public struct LFO: Sendable, Equatable {
+    public var id: Int
+    public var enabled: Bool
+    /// `rate`, Hz (default 3 [GUESS, AudioKit's default]).
+    public var rateHz: Double
+    /// `delay`, seconds before the LFO starts (default 0).
+    public var delaySeconds: Double
+    public var waveform: LFOWaveform
+
+    public init(id: Int, enabled: Bool = true, rateHz: Double = 3, delaySeconds: Double = 0, waveform: LFOWaveform = .triangle) {
+        self.id = id
+        self.enabled = enabled
+        self.rateHz = rateHz
+        self.delaySeconds = delaySeconds
+        self.waveform = waveform
+    }
+}
+
+/// LFO `waveform` codes (from AudioKit's preset builder; absent = triangle; only 28 seen in files).
+public enum LFOWaveform: Sendable, Equatable {
+    case triangle, sine, sawtooth, square, reverseSawtooth, sampleAndHold, randomInterpolated
+    case unknown(Int)
+
+    public init(rawValue: Int) {
+        switch rawValue {
+        case 0: self = .triangle
+        case 25: self = .sine
+        case 26: self = .sawtooth
+        case 28: self = .square
+        case 29: self = .reverseSawtooth
+        case 75: self = .sampleAndHold
+        case 76: self = .randomInterpolated
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: Int {
+        switch self {
+        case .triangle: return 0
+        case .sine: return 25
+        case .sawtooth: return 26
+        case .square: return 28
+        case .reverseSawtooth: return 29
+        case .sampleAndHold: return 75
+        case .randomInterpolated: return 76
+        case .unknown(let value): return value
+        }
+    }
+}

@@ -1,0 +1,128 @@
+/// Decoding of one `Instrument.Layers[i]` dictionary and its articulation (filter, envelopes,
+/// LFOs). Zones and connections are in their own files.
+extension PresetDecoder {
+    mutating func decodeLayer(_ reader: PlistDictionaryReader, index: Int) throws(PresetError) -> Layer {
+        let id = try identifier(reader, index: index)
+        let minKey = try midiRange(reader, "min key", default: 0)
+        let maxKey = try midiRange(reader, "max key", default: 127)
+        if minKey > maxKey { warn(reader.keyPath, "min key \(minKey) > max key \(maxKey): the layer never sounds") }
+        let triggerMode = TriggerMode(rawValue: try reader.integer("trigger mode") ?? 0)
+        if case .unknown(let raw) = triggerMode {
+            warn(reader.path("trigger mode"), "unknown value \(raw); notes are released normally")
+        }
+        let connections: [Connection]?
+        if let connectionReaders = try reader.dictionaries(inArray: "Connections") {
+            var decoded: [Connection] = []
+            for (index, connection) in connectionReaders.enumerated() {
+                if let value = try decodeConnection(connection, index: index, layerID: id) { decoded.append(value) }
+            }
+            connections = decoded
+        } else {
+            connections = nil
+        }
+        var zones: [Zone] = []
+        for (index, zone) in (try reader.dictionaries(inArray: "Zones") ?? []).enumerated() {
+            if let value = try decodeZone(zone, index: index) { zones.append(value) }
+        }
+        if zones.isEmpty { warn(reader.path("Zones"), "no zones: the layer makes no sound") }
+        return Layer(
+            id: id, minKey: minKey, maxKey: maxKey, keyOffset: try reader.integer("key offset") ?? 0,
+            gainDecibels: try reader.double("gain") ?? 0, triggerMode: triggerMode,
+            filter: try decodeFilter(reader), envelopes: try decodeEnvelopes(reader),
+            lfos: try decodeLFOs(reader), connections: connections, zones: zones)
+    }
+
+    /// `ID`, or the array index with a warning when absent.
+    mutating func identifier(_ reader: PlistDictionaryReader, index: Int) throws(PresetError) -> Int {
+        if let id = try reader.integer("ID") { return id }
+        warn(reader.keyPath, "no ID; using its position \(index)")
+        return index
+    }
+
+    /// A MIDI key or velocity bound, clamped to 0…127. A stored 128 (seen in a real preset as
+    /// "up to the top") is clamped silently; other out-of-range values with a warning.
+    mutating func midiRange(_ reader: PlistDictionaryReader, _ key: String, default fallback: Int) throws(PresetError) -> Int {
+        guard let value = try reader.integer(key) else { return fallback }
+        let clamped = min(max(value, 0), 127)
+        if clamped != value && value != 128 { warn(reader.path(key), "\(value) is outside 0…127; using \(clamped)") }
+        return clamped
+    }
+
+    private mutating func decodeFilter(_ layer: PlistDictionaryReader) throws(PresetError) -> Filter {
+        guard let reader = try layer.dictionary("Filters") else { return Filter() }
+        let type = try reader.integer("type")
+        if let type, type != 40 { warn(reader.path("type"), "unknown filter type \(type); treated as low-pass") }
+        var cutoffHz = try reader.double("cutoff") ?? 20000
+        if cutoffHz <= 0 {
+            warn(reader.path("cutoff"), "\(cutoffHz) Hz is not a frequency; using 20000")
+            cutoffHz = 20000
+        }
+        return Filter(
+            enabled: try reader.bool("enabled") ?? false, cutoffHz: cutoffHz,
+            resonanceDecibels: try reader.double("resonance") ?? 0, type: type)
+    }
+
+    private mutating func decodeEnvelopes(_ layer: PlistDictionaryReader) throws(PresetError) -> [Envelope] {
+        guard let readers = try layer.dictionaries(inArray: "Envelopes") else { return [Envelope(id: 0)] }
+        var envelopes: [Envelope] = []
+        for (index, reader) in readers.enumerated() {
+            var envelope = Envelope(id: try identifier(reader, index: index), enabled: try reader.bool("enabled") ?? true)
+            if envelope.id != 0 {
+                warn(reader.keyPath, "envelope ID \(envelope.id) (a filter envelope in converted presets) is not applied yet")
+            }
+            for stage in try reader.dictionaries(inArray: "Stages") ?? [] { try decodeStage(stage, into: &envelope) }
+            envelopes.append(envelope)
+        }
+        return envelopes
+    }
+
+    private mutating func decodeStage(_ stage: PlistDictionaryReader, into envelope: inout Envelope) throws(PresetError) {
+        guard let number = try stage.integer("stage") else {
+            warn(stage.keyPath, "no stage number; ignored")
+            return
+        }
+        if number == 4 {
+            let level = try stage.double("level") ?? 1
+            envelope.sustainLevel = min(max(level, 0), 1)
+            if level != envelope.sustainLevel { warn(stage.path("level"), "\(level) is outside 0…1; clamped") }
+            return
+        }
+        var seconds = try stage.double("time") ?? 0
+        if seconds < 0 {
+            warn(stage.path("time"), "negative time \(seconds) s; using 0")
+            seconds = 0
+        }
+        switch number {
+        case 0: envelope.delaySeconds = seconds
+        case 1:
+            envelope.attackSeconds = seconds
+            envelope.attackCurve = try stage.integer("curve")
+        case 2: envelope.holdSeconds = seconds
+        case 3: envelope.decaySeconds = seconds
+        case 5: envelope.releaseSeconds = seconds
+        case 6: envelope.fastReleaseSeconds = seconds
+        default: warn(stage.keyPath, "unknown stage \(number); ignored")
+        }
+    }
+
+    private mutating func decodeLFOs(_ layer: PlistDictionaryReader) throws(PresetError) -> [LFO] {
+        guard let readers = try layer.dictionaries(inArray: "LFOs") else { return [LFO(id: 0)] }
+        var lfos: [LFO] = []
+        for (index, reader) in readers.enumerated() {
+            let waveform = LFOWaveform(rawValue: try reader.integer("waveform") ?? 0)
+            if waveform != .triangle && waveform != .sine {
+                warn(reader.path("waveform"), "LFO waveform \(waveform.rawValue) is not supported yet; a triangle is used")
+            }
+            var rateHz = try reader.double("rate") ?? 3
+            if rateHz < 0 {
+                warn(reader.path("rate"), "negative rate \(rateHz) Hz; using 3")
+                rateHz = 3
+            }
+            lfos.append(
+                LFO(
+                    id: try identifier(reader, index: index), enabled: try reader.bool("enabled") ?? true,
+                    rateHz: rateHz, delaySeconds: max(0, try reader.double("delay") ?? 0), waveform: waveform))
+        }
+        return lfos
+    }
+}

@@ -1,1 +1,0 @@
-// Presets: placeholder until its first real file lands.

@@ -1,0 +1,146 @@
+/// Turns a parsed property list into an `AUPreset`, collecting warnings for everything it
+/// tolerates. Structural errors (wrong container types, wrongly typed values) throw.
+struct PresetDecoder {
+    static let samplerType = 0x6175_6D75  // 'aumu'
+    static let samplerSubtype = 0x7361_6D70  // 'samp'
+    static let appleManufacturer = 0x6170_706C  // 'appl'
+    static let fileReferencePrefix = "Sample:"
+
+    let file: String
+    var warnings: [String] = []
+
+    init(file: String) { self.file = file }
+
+    mutating func warn(_ keyPath: String, _ message: String) { warnings.append("\(keyPath): \(message)") }
+
+    mutating func decode(_ root: PropertyList) throws(PresetError) -> AUPreset {
+        let top = try PlistDictionaryReader(root, keyPath: "", file: file)
+        let type = try top.integer("type")
+        let subtype = try top.integer("subtype")
+        guard let instrument = try top.dictionary("Instrument") else {
+            let identity = [type.map { "type \(Self.fourCC($0))" }, subtype.map { "subtype \(Self.fourCC($0))" }]
+                .compactMap { $0 }.joined(separator: ", ")
+            let which = identity.isEmpty ? "" : " (\(identity))"
+            throw .notASamplerPreset(path: file, reason: "no Instrument dictionary\(which)")
+        }
+        if let type, type != Self.samplerType {
+            warn("type", "\(Self.fourCC(type)) is not an instrument ('aumu'); loading the Instrument anyway")
+        }
+        if let subtype, subtype != Self.samplerSubtype {
+            warn("subtype", "\(Self.fourCC(subtype)) is not the AUSampler ('samp'); loading anyway")
+        }
+        let instrumentName = try instrument.string("name")
+        let name = try top.string("name") ?? instrumentName ?? Self.fileStem(file)
+        let globals = try decodeGlobals(top)
+        var voiceCount = try top.integer("voice count") ?? 64
+        if voiceCount < 1 {
+            warn("voice count", "\(voiceCount) is not a polyphony; using 64")
+            voiceCount = 64
+        }
+        let fileReferences = try decodeFileReferences(top)
+        var layers: [Layer] = []
+        if let layerReaders = try instrument.dictionaries(inArray: "Layers") {
+            for (index, reader) in layerReaders.enumerated() { layers.append(try decodeLayer(reader, index: index)) }
+        }
+        if layers.isEmpty { warn("Instrument.Layers", "no layers: the preset makes no sound") }
+        checkReferences(layers: layers, fileReferences: fileReferences)
+        return AUPreset(
+            path: file, name: name, instrumentName: instrumentName, globals: globals, voiceCount: voiceCount,
+            layers: layers, fileReferences: fileReferences, warnings: warnings)
+    }
+
+    /// Top-level `gain`/`pan`/`coarse tune`/`fine tune` win; the `data` blob fills in the rest.
+    private mutating func decodeGlobals(_ top: PlistDictionaryReader) throws(PresetError) -> GlobalParameters {
+        var globals = GlobalParameters()
+        if let blob = top.value("data") {
+            guard let bytes = blob.dataValue else {
+                throw .invalidValue(path: file, keyPath: "data", expected: "data", found: blob.typeName)
+            }
+            if let parameters = GlobalParameterBlob.decode(bytes) {
+                globals = parameters
+            } else {
+                warn("data", "\(bytes.count)-byte parameter blob has an unexpected layout; ignored")
+            }
+        }
+        globals.gainDecibels = try top.double("gain") ?? globals.gainDecibels
+        globals.pan = try top.double("pan") ?? globals.pan
+        globals.coarseTuneSemitones = try top.double("coarse tune") ?? globals.coarseTuneSemitones
+        globals.fineTuneCents = try top.double("fine tune") ?? globals.fineTuneCents
+        return globals
+    }
+
+    private mutating func decodeFileReferences(_ top: PlistDictionaryReader) throws(PresetError) -> [Int: String] {
+        guard let references = try top.dictionary("file-references") else { return [:] }
+        var result: [Int: String] = [:]
+        for entry in references.entries {
+            let keyPath = references.path(entry.key)
+            guard entry.key.hasPrefix(Self.fileReferencePrefix),
+                let number = Int(entry.key.dropFirst(Self.fileReferencePrefix.count))
+            else {
+                warn(keyPath, "ignored: not a \"Sample:<number>\" key")
+                continue
+            }
+            guard let reference = entry.value.stringValue else {
+                warn(keyPath, "ignored: expected a string path, found \(entry.value.typeName)")
+                continue
+            }
+            if result[number] != nil { warn(keyPath, "duplicate reference; the first one is used") }
+            if result[number] == nil { result[number] = reference }
+        }
+        return result
+    }
+
+    /// Zones whose sample has no reference cannot sound; unused references are harmless.
+    private mutating func checkReferences(layers: [Layer], fileReferences: [Int: String]) {
+        for layer in layers {
+            for zone in layer.zones where zone.enabled && !zone.usesBuiltInSine && fileReferences[zone.waveform] == nil {
+                let detail = zone.waveform < 0 ? "unknown built-in waveform" : "no file-references entry \"Sample:\(zone.waveform)\""
+                warn("layer \(layer.id) zone \(zone.id)", "waveform \(zone.waveform): \(detail); the zone is silent")
+            }
+        }
+    }
+
+    /// `'aumu'`-style text for a four-character code, or the decimal value if not printable.
+    static func fourCC(_ code: Int) -> String {
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: code >> (24 - 8 * $0)) }
+        guard code >= 0, code <= 0xFFFF_FFFF, bytes.allSatisfy({ (0x20...0x7E).contains($0) }) else { return "\(code)" }
+        return "'" + String(decoding: bytes, as: UTF8.self) + "'"
+    }
+
+    static func fileStem(_ path: String) -> String {
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return base }
+        return String(base[..<dot])
+    }
+}
+
+/// The 44-byte `data` blob: AU's `SaveState` parameter dump, big-endian
+/// `{scope, element, count, count × {paramID, Float32}}` sections. The sampler's globals are
+/// scope 0 (global), element 0, params 900 gain, 901 coarse tune, 902 fine tune, 903 pan.
+enum GlobalParameterBlob {
+    static func decode(_ bytes: [UInt8]) -> GlobalParameters? {
+        var globals = GlobalParameters()
+        var offset = 0
+        func word() -> UInt32? {
+            guard offset + 4 <= bytes.count else { return nil }
+            defer { offset += 4 }
+            return bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+        }
+        while offset < bytes.count {
+            guard let scope = word(), let element = word(), let count = word(), count <= bytes.count / 8 else { return nil }
+            for _ in 0..<count {
+                guard let parameterID = word(), let bits = word() else { return nil }
+                guard scope == 0, element == 0 else { continue }
+                let value = Double(Float(bitPattern: bits))
+                switch parameterID {
+                case 900: globals.gainDecibels = value
+                case 901: globals.coarseTuneSemitones = value
+                case 902: globals.fineTuneCents = value
+                case 903: globals.pan = value
+                default: break
+                }
+            }
+        }
+        return globals
+    }
+}

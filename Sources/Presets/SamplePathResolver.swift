@@ -1,0 +1,124 @@
+/// Where a sample file was found, or every place that was tried.
+public enum SampleResolution: Sendable, Equatable {
+    /// `path` is absolute and normalised; `how` says which rule found it (for reports).
+    case found(path: String, how: String)
+    /// Every candidate path, in the order tried.
+    case notFound(tried: [String])
+}
+
+/// Finds the file a preset's `file-references` value points to on this machine.
+///
+/// Order (first existing regular file wins):
+/// 1. `file:` URLs are turned into paths (scheme and `localhost` stripped, `//` collapsed,
+///    percent-decoded; a raw `#` is noted and the path tried literally).
+/// 2. An absolute path as stored.
+/// 3. A relative path relative to the preset's directory.
+/// 4. AUSampler's TN2283 fallback: the tail from the first of `/Sounds/`, `/Sampler Files/`,
+///    `/Apple Loops/` (checked in that order; the whole tail kept, e.g. `Sounds/Tbone/1a#.caf`)
+///    under the preset's directory and each of its parents up to `/` (the stand-in for the app
+///    bundle), then under each search directory, then under the user directories
+///    (`$XDG_DATA_HOME/audiograph`, `~/Documents`, `~/Downloads` by default).
+///
+/// Control thread only (touches the file system through `fileExists`).
+public struct SamplePathResolver: Sendable {
+    /// TN2283's sub-paths, in the order AUSampler checks them.
+    public static let fallbackMarkers = ["/Sounds/", "/Sampler Files/", "/Apple Loops/"]
+
+    /// The preset file, absolute and normalised.
+    public let presetPath: String
+    public let searchDirectories: [String]
+    public let userDirectories: [String]
+    private let fileExists: @Sendable (String) -> Bool
+
+    /// - Parameters:
+    ///   - presetPath: the `.aupreset` file (relative paths are taken from the current directory).
+    ///   - searchDirectories: `--sample-path DIR` values and the instrument file's list, in order.
+    ///   - userDirectories: last-resort roots; `nil` = `SamplePathResolver.defaultUserDirectories()`.
+    ///   - fileExists: the existence test (default: a regular file at that path).
+    public init(
+        presetPath: String, searchDirectories: [String] = [], userDirectories: [String]? = nil,
+        fileExists: @escaping @Sendable (String) -> Bool = SamplePathResolver.isRegularFile
+    ) {
+        self.presetPath = PathUtilities.absolute(presetPath)
+        self.searchDirectories = searchDirectories.map(PathUtilities.absolute)
+        self.userDirectories = (userDirectories ?? Self.defaultUserDirectories()).map(PathUtilities.absolute)
+        self.fileExists = fileExists
+    }
+
+    /// The default existence test: a regular file (or a symlink to one) at `path`.
+    public static func isRegularFile(_ path: String) -> Bool { PathUtilities.isRegularFile(path) }
+
+    /// `$XDG_DATA_HOME/audiograph` (default `~/.local/share/audiograph`), `~/Documents`,
+    /// `~/Downloads`; without `$HOME` only an explicit `$XDG_DATA_HOME` is used.
+    public static func defaultUserDirectories() -> [String] {
+        let home = PathUtilities.environment("HOME")
+        var directories: [String] = []
+        if let data = PathUtilities.environment("XDG_DATA_HOME") ?? home.map({ $0 + "/.local/share" }) {
+            directories.append(data + "/audiograph")
+        }
+        if let home { directories += [home + "/Documents", home + "/Downloads"] }
+        return directories
+    }
+
+    /// Resolves one stored reference (a `file-references` value).
+    public func resolve(_ reference: String) -> SampleResolution {
+        var tried: [String] = []
+        for candidate in candidates(for: reference) where !tried.contains(candidate.path) {
+            tried.append(candidate.path)
+            if fileExists(candidate.path) { return .found(path: candidate.path, how: candidate.how) }
+        }
+        return .notFound(tried: tried)
+    }
+
+    /// Resolves the references the enabled zones of `preset` use, keyed by waveform ID. Zones
+    /// whose waveform has no reference are absent (the decoder already warned about them).
+    public func resolveUsedSamples(of preset: AUPreset) -> [Int: SampleResolution] {
+        var result: [Int: SampleResolution] = [:]
+        for waveform in preset.usedWaveforms {
+            if let reference = preset.fileReferences[waveform] { result[waveform] = resolve(reference) }
+        }
+        return result
+    }
+
+    private struct Candidate {
+        let path: String
+        let how: String
+    }
+
+    private func candidates(for reference: String) -> [Candidate] {
+        guard !reference.isEmpty else { return [] }
+        let decoded = FileReference(reference)
+        let prefix = decoded.form.map { "\($0): " } ?? ""
+        let presetDirectory = PathUtilities.directory(of: presetPath)
+        var result: [Candidate] = []
+        if decoded.path.hasPrefix("/") {
+            result.append(Candidate(path: PathUtilities.normalized(decoded.path), how: prefix + "stored path"))
+        } else {
+            result.append(
+                Candidate(path: PathUtilities.join(presetDirectory, decoded.path), how: prefix + "relative to the preset"))
+        }
+        guard let tail = Self.fallbackTail(of: decoded.path) else { return result }
+        let roots =
+            PathUtilities.selfAndAncestors(presetDirectory).map { ($0, "the preset's directory or a parent") }
+            + searchDirectories.map { ($0, "a search directory") } + userDirectories.map { ($0, "a user directory") }
+        for (root, kind) in roots {
+            result.append(
+                Candidate(path: PathUtilities.join(root, tail), how: prefix + "TN2283 fallback '\(tail)' under \(kind) \(root)"))
+        }
+        return result
+    }
+
+    /// The tail from the first TN2283 marker found (markers checked in order), without its
+    /// leading slash; a relative path that starts with the marker's folder counts too.
+    static func fallbackTail(of path: String) -> String? {
+        let rooted = path.hasPrefix("/") ? path : "/" + path
+        for marker in fallbackMarkers {
+            var start = rooted.startIndex
+            while start < rooted.endIndex {
+                if rooted[start...].hasPrefix(marker) { return String(rooted[rooted.index(after: start)...]) }
+                start = rooted.index(after: start)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,69 @@
+import Glibc
+
+/// A loop length (whole frames) holding a whole number of periods of a tone, chosen so that the
+/// tone's frequency changes by less than `maxDetuneCents` when made exactly periodic in it.
+struct PeriodicLoop {
+    let periods: Int
+    let frames: Int
+    let sampleRate: Double
+
+    /// The exact frequency whose `periods` periods fill `frames` frames.
+    var frequency: Double { Double(periods) * sampleRate / Double(frames) }
+
+    /// The smallest period count whose rounded length is within `maxDetuneCents` of `frequency`.
+    static func fitting(frequency: Double, sampleRate: Double, maxDetuneCents: Double = 0.05) -> PeriodicLoop? {
+        for periods in 1...2_000 {
+            let frames = Int((Double(periods) * sampleRate / frequency).rounded())
+            let loop = PeriodicLoop(periods: periods, frames: frames, sampleRate: sampleRate)
+            if abs(1200 * log2(loop.frequency / frequency)) < maxDetuneCents { return loop }
+        }
+        return nil
+    }
+}
+
+/// A harmonic tone for a sampler: an attack in which each harmonic moves from its attack level to its
+/// steady level, then a region that is EXACTLY periodic with the loop length (every sample equals the
+/// one `loop.frames` later, bit for bit), then a fade to silence for one-shot playback.
+struct HarmonicTone {
+    struct Partial {
+        var harmonic: Int
+        var attackAmplitude: Double
+        var steadyAmplitude: Double
+        var phase: Double
+    }
+
+    var partials: [Partial]
+    var attackSeconds: Double
+    /// Time at which every partial has reached its steady level; the sustain loop starts here.
+    var settleSeconds: Double
+    /// Number of `loop.frames` blocks in the sustain loop.
+    var loopRepeats: Int
+    var tailSeconds: Double
+
+    /// Returns the samples (peak-normalised to `peak`) and the sustain loop (exclusive end).
+    func render(loop: PeriodicLoop, peak: Double) -> (samples: [Float], loopStart: Int, loopEnd: Int) {
+        let sampleRate = loop.sampleRate
+        let loopStart = Int(settleSeconds * sampleRate)
+        let loopEnd = loopStart + loop.frames * loopRepeats
+        let tailFrames = Int(tailSeconds * sampleRate)
+        let length = loopEnd + tailFrames
+        let attackFrames = Int(attackSeconds * sampleRate)
+        var samples = [Double](repeating: 0, count: length)
+        for n in 0..<length {
+            // Phase from n mod L in integers, so samples one loop apart are computed identically.
+            let position = n % loop.frames
+            let settle = n >= loopStart ? 0 : pow(1 - Double(n) / Double(loopStart), 3)
+            var value = 0.0
+            for partial in partials {
+                let cycle = (partial.harmonic * loop.periods * position) % loop.frames
+                let amplitude = partial.steadyAmplitude + (partial.attackAmplitude - partial.steadyAmplitude) * settle
+                value += amplitude * sin(2 * Double.pi * Double(cycle) / Double(loop.frames) + partial.phase)
+            }
+            let tail = n < loopEnd ? 1 : fadeOut(n, length: length, fadeFrames: tailFrames)
+            samples[n] = value * attack(n, frames: attackFrames) * tail
+        }
+        let largest = samples.reduce(0) { max($0, abs($1)) }
+        let scale = largest > 0 ? peak / largest : 0
+        return (samples.map { Float($0 * scale) }, loopStart, loopEnd)
+    }
+}

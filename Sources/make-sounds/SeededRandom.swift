@@ -1,0 +1,16 @@
+/// Deterministic xorshift64* generator: every sound is reproducible from its seed.
+struct SeededRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed }
+
+    mutating func next() -> UInt64 {
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return state &* 0x2545_F491_4F6C_DD1D
+    }
+
+    /// Uniform in [−1, 1).
+    mutating func bipolar() -> Double { Double(next() >> 11) / Double(1 << 52) - 1 }
+}

@@ -1,0 +1,92 @@
+import AudioFiles
+import AudioTestSupport
+import Testing
+
+/// Checks the committed `Sounds/` content that `make-sounds` generates: formats, exact lengths,
+/// root keys, exactly periodic loops, pitch, and seams without clicks.
+@Suite struct BundledSoundsTests {
+    static let soundsDirectory: String = {
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/AudioFilesTests/<this file>
+        return parts.joined(separator: "/") + "/Sounds"
+    }()
+
+    /// A loop's pitch is made exact to ≈ 0.01 cent by choosing its length; allow 0.1 cent.
+    let pitchToleranceCents = 0.1
+
+    private func load(_ name: String) throws -> DecodedAudio {
+        try AudioFileReader.read(path: Self.soundsDirectory + "/" + name)
+    }
+
+    /// Largest third difference across the wrap from `end − 1` to `start` (what a looping player
+    /// hears), next to the largest anywhere inside the loop.
+    private func seam(_ x: [Float], start: Int, end: Int) -> (seam: Double, inside: Double) {
+        let joined = Array(x[(end - 8)..<end] + x[start..<(start + 8)])
+        return (Measure.maxDiscontinuity(joined), Measure.maxDiscontinuity(x[start..<end]))
+    }
+
+    @Test func beatLoopIsTwoBarsAt120BPMAndSeamless() throws {
+        let beat = try load("beat.wav")
+        #expect(beat.formatDescription == "WAV PCM 16-bit, 48000 Hz, mono")
+        #expect(beat.frameCount == 192_000)
+        let measured = seam(beat.channels[0], start: 0, end: beat.frameCount)
+        #expect(measured.seam <= measured.inside)
+        #expect(Measure.peak(beat.channels[0]) > 0.5)
+    }
+
+    @Test func guitarLoopIsStereo24BitAndSeamless() throws {
+        let guitar = try load("guitar.wav")
+        #expect(guitar.formatDescription == "WAV PCM 24-bit, 44100 Hz, stereo")
+        #expect(guitar.frameCount == 176_400)
+        for channel in guitar.channels {
+            let measured = seam(channel, start: 0, end: guitar.frameCount)
+            #expect(measured.seam <= measured.inside)
+            // The wrap carries the last strum's ring into the start: the first sample continues the last.
+            #expect(abs(Double(channel[0] - channel[guitar.frameCount - 1])) < 0.02)
+        }
+        #expect(guitar.channels[0] != guitar.channels[1])
+    }
+
+    @Test func leadHasRootKeyAndAnExactlyPeriodicSustainLoop() throws {
+        let lead = try load("lead.aif")
+        #expect(lead.formatDescription == "AIFF PCM 16-bit, 44100 Hz, mono")
+        #expect(lead.metadata.rootKey == 60)
+        let loop = try #require(lead.metadata.loops.first)
+        try expectPeriodicLoop(lead.channels[0], loop: loop, sampleRate: 44_100, note: 60)
+        #expect(abs(lead.durationSeconds - 2) < 0.1)
+    }
+
+    @Test(arguments: [48, 60, 72])
+    func keysSoftAndHardShareRootLoopAndPitch(root: Int) throws {
+        let soft = try load("Keys/keys-\(root)-soft.wav")
+        let hard = try load("Keys/keys-\(root)-hard.wav")
+        for sample in [soft, hard] {
+            #expect(sample.formatDescription == "WAV PCM 16-bit, 48000 Hz, mono")
+            #expect(sample.metadata.rootKey == root)
+            let loop = try #require(sample.metadata.loops.first)
+            try expectPeriodicLoop(sample.channels[0], loop: loop, sampleRate: 48_000, note: root)
+        }
+        // Soft is quieter and darker: lower level, and less 4th harmonic relative to the fundamental.
+        let frequency = Measure.noteFrequency(Double(root))
+        let region = 48_000..<96_000
+        #expect(Measure.decibels(Measure.rms(hard.channels[0][region])) - Measure.decibels(Measure.rms(soft.channels[0][region])) > 3)
+        func brightness(_ x: [Float]) -> Double {
+            Measure.amplitude(x[region], at: 4 * frequency, sampleRate: 48_000) / Measure.amplitude(x[region], at: frequency, sampleRate: 48_000)
+        }
+        #expect(brightness(soft.channels[0]) < 0.7 * brightness(hard.channels[0]))
+    }
+
+    private func expectPeriodicLoop(_ x: [Float], loop: SampleLoop, sampleRate: Double, note: Int) throws {
+        #expect(loop.startFrame > 0 && loop.endFrame <= x.count)
+        #expect(loop.lengthFrames > Int(sampleRate / 2))
+        // Exactly periodic: the frames after the loop end repeat the loop start bit for bit (the
+        // release fade only starts to bite a few frames later).
+        #expect(Array(x[loop.endFrame..<(loop.endFrame + 4)]) == Array(x[loop.startFrame..<(loop.startFrame + 4)]))
+        let measured = seam(x, start: loop.startFrame, end: loop.endFrame)
+        #expect(measured.seam <= measured.inside + 1e-6)
+        let expected = Measure.noteFrequency(Double(note))
+        let region = x[loop.startFrame..<loop.endFrame]
+        let frequency = try #require(Measure.frequency(region, sampleRate: sampleRate, guess: expected))
+        #expect(abs(Measure.cents(frequency, relativeTo: expected)) < pitchToleranceCents)
+    }
+}

@@ -1,1 +1,0 @@
-// AudioFilesTests: tests land here.

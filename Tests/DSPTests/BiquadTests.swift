@@ -1,0 +1,47 @@
+import AudioTestSupport
+import DSP
+import Foundation
+import Testing
+
+@Suite struct BiquadTests {
+    let rate = 48000.0
+
+    @Test(arguments: [BiquadCoefficients.Kind.lowPass, .highPass], [100.0, 1000.0, 8000.0])
+    func butterworthIsMinus3dBAtTheCutoff(kind: BiquadCoefficients.Kind, cutoff: Double) {
+        let c = BiquadCoefficients.design(kind, cutoffHz: cutoff, resonanceDecibels: 0, sampleRate: rate)
+        #expect(abs(Measure.decibels(c.magnitude(atHz: cutoff, sampleRate: rate)) + 3.0103) < 0.001)
+    }
+
+    @Test func resonanceRaisesTheCutoffGainDecibelForDecibel() {
+        for r in [-6.0, 3, 6, 12] {
+            let c = BiquadCoefficients.design(.lowPass, cutoffHz: 2000, resonanceDecibels: r, sampleRate: rate)
+            #expect(abs(Measure.decibels(c.magnitude(atHz: 2000, sampleRate: rate)) - (r - 3.0103)) < 0.001)
+        }
+    }
+
+    @Test func lowPassPassesDCAndStopsNyquist() {
+        let lp = BiquadCoefficients.design(.lowPass, cutoffHz: 1000, resonanceDecibels: 0, sampleRate: rate)
+        #expect(abs(lp.magnitude(atHz: 0, sampleRate: rate) - 1) < 1e-9)
+        #expect(lp.magnitude(atHz: rate / 2, sampleRate: rate) < 1e-6)
+        let hp = BiquadCoefficients.design(.highPass, cutoffHz: 1000, resonanceDecibels: 0, sampleRate: rate)
+        #expect(hp.magnitude(atHz: 0, sampleRate: rate) < 1e-9)
+        #expect(abs(hp.magnitude(atHz: rate / 2, sampleRate: rate) - 1) < 1e-6)
+    }
+
+    /// Filtering a steady sine scales it by exactly |H(f)| (after the transient).
+    @Test func processingMatchesTheTransferFunction() {
+        let c = BiquadCoefficients.design(.lowPass, cutoffHz: 1500, resonanceDecibels: 6, sampleRate: rate)
+        for f in [200.0, 1500, 3000, 9000] {
+            let x = Measure.sine(frequency: f, sampleRate: rate, count: 24000, amplitude: 0.5)
+            var left = x, right = x
+            var filter = StereoBiquad(coefficients: c)
+            left.withUnsafeMutableBufferPointer { l in
+                right.withUnsafeMutableBufferPointer { r in
+                    filter.process(StereoBlock(left: l.baseAddress!, right: r.baseAddress!, frames: x.count))
+                }
+            }
+            let measured = Measure.amplitude(left[8000...], at: f, sampleRate: rate) / 0.5
+            #expect(abs(Measure.decibels(measured) - Measure.decibels(c.magnitude(atHz: f, sampleRate: rate))) < 0.01)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// DSPTests: tests land here.

@@ -1,0 +1,34 @@
+import AudioTestSupport
+import Engine
+import MIDI
+import Testing
+
+@Suite struct EventTimingTests {
+    /// An event at frame offset k starts the note at frame k exactly, whatever the block size.
+    @Test(arguments: [1, 3, 64, 100, 256])
+    func noteStartsOnItsFrame(blockFrames: Int) throws {
+        for k in [0, 1, 37, 63, 64, 129, 1000] {
+            let rig = try EngineRig(blockFrames: blockFrames)
+            let out = rig.render(frames: 2000, events: [(k, .noteOn(channel: 1, note: 69, velocity: 127))])
+            let first = out.left.firstIndex { $0 != 0 }
+            #expect(first == k, "block \(blockFrames), event at \(k), sound from \(String(describing: first))")
+        }
+    }
+
+    @Test func renderingIsDeterministic() throws {
+        let events: [(Int, MIDIMessage)] = [
+            (10, .noteOn(channel: 1, note: 60, velocity: 90)), (500, .noteOn(channel: 1, note: 67, velocity: 70)),
+            (4000, .pitchBend(channel: 1, value: 3000)), (9000, .noteOff(channel: 1, note: 60, velocity: 0)),
+        ]
+        let a = try EngineRig(blockFrames: 100).render(frames: 20000, events: events)
+        let b = try EngineRig(blockFrames: 100).render(frames: 20000, events: events)
+        #expect(a.left == b.left && a.right == b.right)
+    }
+
+    @Test func unroutedChannelsStaySilentAndIdleCostsNothing() throws {
+        let rig = try EngineRig()
+        let out = rig.render(frames: 4800, events: [(0, .noteOn(channel: 9, note: 60, velocity: 100))])
+        #expect(Measure.peak(out.left) == 0)
+        #expect(rig.engine.isIdle)
+    }
+}

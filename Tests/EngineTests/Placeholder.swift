@@ -1,1 +1,0 @@
-// EngineTests: tests land here.

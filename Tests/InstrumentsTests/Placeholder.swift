@@ -1,1 +1,0 @@
-// InstrumentsTests: tests land here.

@@ -1,1 +1,0 @@
-// MIDITests: tests land here.

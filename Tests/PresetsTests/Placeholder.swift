@@ -1,1 +1,0 @@
-// PresetsTests: tests land here.
