@@ -44,7 +44,9 @@ enum PCMProbe {
                 }
                 switch device.write(left: left, right: right, frames: frames) {
                 case .complete: break
-                case .recovered: recovered += 1
+                case .recovered:
+                    recovered += 1
+                    say("recovered an xrun at frame \(done) (\(done * 1000 / config.sampleRateHz) ms)")
                 case .deviceLost(let code):
                     say("device lost (\(code)) after \(done) frames")
                     return 1
@@ -62,7 +64,9 @@ enum PCMProbe {
                 let frames = min(block, totalFrames - done)
                 switch device.read(left: left, right: right, frames: frames) {
                 case .complete: break
-                case .recovered: recovered += 1
+                case .recovered:
+                    recovered += 1
+                    say("recovered an xrun at frame \(done) (\(done * 1000 / config.sampleRateHz) ms)")
                 case .deviceLost(let code):
                     say("device lost (\(code)) after \(done) frames")
                     return 1
