@@ -48,12 +48,15 @@ public final class PCMDevice: @unchecked Sendable {
         silenceALSAErrorOutput()
         let stream = request.direction == .playback ? SND_PCM_STREAM_PLAYBACK : SND_PCM_STREAM_CAPTURE
         var opened: OpaquePointer?
+        // Open non-blocking so a device held by another program fails at once with -EBUSY
+        // instead of hanging here; then switch to blocking transfers.
         try alsaCheck(
-            snd_pcm_open(&opened, request.deviceName, stream, 0),
+            snd_pcm_open(&opened, request.deviceName, stream, SND_PCM_NONBLOCK),
             "snd_pcm_open(\"\(request.deviceName)\", \(request.direction.rawValue))")
         guard let pcm = opened else {
             throw ALSAError(operation: "snd_pcm_open(\"\(request.deviceName)\")", code: -EINVAL)
         }
+        snd_pcm_nonblock(pcm, 0)
         let negotiated: PCMConfiguration
         do {
             negotiated = try PCMHardwareSetup.configure(pcm, request)

@@ -81,6 +81,18 @@ until_true 50 has listen.txt "noteOff(channel: 0, note: 72" || true
 grep -q "noteOn(channel: 0, note: 72, velocity: 100)" listen.txt && grep -q "noteOff(channel: 0, note: 72" listen.txt \
     && pass "sender note 72 arrived (on + off)" || failc "sender note 72 missing"
 
+section "MIDI card unplugged (platform unbind of snd-virmidi) -> sourceGone for each of its ports"
+VIR1=$(awk -F'[ :]' "/'Virtual Raw MIDI 2-1'/{print \$2; exit}" aconnect.txt)
+amidi -p hw:VirMIDI,1 -S '90 30 40'
+until_true 50 has listen.txt "note: 48, velocity: 64) from $VIR1:0" || failc "nothing from VirMIDI 2-1"
+echo snd_virmidi.0 > /sys/bus/platform/drivers/snd_virmidi/unbind
+until_true 50 has listen.txt "gone $VIR1:0 " || true
+grep "^gone" listen.txt | tail -4
+grep "gone $VIR1:0 " listen.txt | grep -q 'noteOff(channel: 0, note: 48, velocity: 0)' \
+    && pass "unplugged card: sourceGone $VIR1:0 releases note 48" || failc "no sourceGone for unplugged $VIR1:0"
+n_gone=$(grep -c "^gone 2[4-7]:0 " listen.txt)
+[[ $n_gone == 4 ]] && pass "each VirMIDI port reported gone exactly once ($n_gone)" || failc "VirMIDI gone lines: $n_gone (want 4)"
+
 touch stop-listen; wait $listener
 echo "--- listener log"; cat listen.txt
 
@@ -115,6 +127,18 @@ cat xrun.txt
 xruns=$(xr xrun.txt)
 [[ $xrc == 0 && ${xruns:-0} -ge 1 ]] && grep -q "^play 192000 frames" xrun.txt \
     && pass "xrun recovered and counted ($xruns), all 192000 frames written" || failc "xrun test: rc $xrc xruns ${xruns:-?}"
+
+section "PCM device busy, then unplugged (platform unbind of snd-dummy) -> deviceLost"
+"$PROBE" play hw:Dummy,0,0 440 20 1024 3 > lost.txt 2>&1 &
+writer=$!
+until_true 100 pcm_running card1/pcm0p/sub0 || failc "dummy writer did not start"
+out=$(timeout 10 "$PROBE" play hw:Dummy,0,0 440 0.1 2>&1); rc=$?
+echo "$out"
+[[ $rc == 1 && $out == *"busy"* ]] && pass "second opener fails at once with EBUSY" || failc "second opener rc $rc"
+echo snd_dummy.0 > /sys/bus/platform/drivers/snd_dummy/unbind
+wait $writer; lrc=$?
+cat lost.txt
+[[ $lrc == 1 ]] && grep -q "device lost (-19)" lost.txt && pass "unplugged PCM reported deviceLost(-ENODEV)" || failc "unplug: rc $lrc"
 
 section "real-time thread"
 "$PROBE" rt | tee rt.txt
