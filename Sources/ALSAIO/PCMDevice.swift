@@ -26,6 +26,7 @@ public final class PCMDevice: @unchecked Sendable {
     private let channels: Int
     private let format: PCMSampleFormat
     private let isCapture: Bool
+    private var captureStarted = false
     /// Preallocated interleave buffer holding `chunkFrames` frames in the device format.
     private let interleaved: UnsafeMutableRawPointer
     private let chunkFrames: Int
@@ -41,9 +42,10 @@ public final class PCMDevice: @unchecked Sendable {
     /// Underruns (playback) or overruns (capture) recovered since opening. Any thread.
     public var xrunCount: Int { xruns.load(ordering: .relaxed) }
 
-    /// Opens and configures `request.deviceName`. Control thread; may block briefly.
-    /// Capture streams are started here (a capture stream configured through hw params
-    /// otherwise waits for a full buffer before starting).
+    /// Opens and configures `request.deviceName`. Control thread. A device another program
+    /// holds fails at once (`-EBUSY`). A capture stream is started explicitly by the first
+    /// `read` (with the default start threshold it would wait for a full buffer and a short
+    /// read would block forever), so setup time before the loop is not an overrun.
     public init(_ request: PCMRequest) throws(ALSAError) {
         silenceALSAErrorOutput()
         let stream = request.direction == .playback ? SND_PCM_STREAM_PLAYBACK : SND_PCM_STREAM_CAPTURE
@@ -60,9 +62,6 @@ public final class PCMDevice: @unchecked Sendable {
         let negotiated: PCMConfiguration
         do {
             negotiated = try PCMHardwareSetup.configure(pcm, request)
-            if request.direction == .capture {
-                try alsaCheck(snd_pcm_start(pcm), "snd_pcm_start(\"\(request.deviceName)\")")
-            }
         } catch {
             snd_pcm_close(pcm)
             throw error
@@ -119,6 +118,15 @@ public final class PCMDevice: @unchecked Sendable {
     /// On `.deviceLost` the buffers hold what was read before the failure, silence after.
     public func read(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> PCMTransferStatus {
         var status = PCMTransferStatus.complete
+        if !captureStarted {
+            captureStarted = true
+            let started = snd_pcm_start(handle)
+            if started < 0 && started != -EBADFD {  // EBADFD: already running
+                left.update(repeating: 0, count: frames)
+                right.update(repeating: 0, count: frames)
+                return .deviceLost(code: started)
+            }
+        }
         var recoveries = 0
         var done = 0
         while done < frames {
