@@ -1,6 +1,8 @@
 import DSP
 import Instruments
 import MIDI
+import MicEffects
+import Sampler
 
 /// Sizes fixed at prepare time.
 public struct EngineConfiguration: Sendable {
@@ -8,11 +10,17 @@ public struct EngineConfiguration: Sendable {
     /// The largest block `render` will be asked for.
     public var maxFrames: Int
     public var maxSynthVoices: Int
+    public var maxSamplerVoices: Int
+    /// `.high` (windowed sinc) for offline renders; `.realtime` (4-point) live.
+    public var samplerQuality: InterpolationQuality
 
-    public init(sampleRate: Double = 48000, maxFrames: Int = 1024, maxSynthVoices: Int = 64) {
+    public init(sampleRate: Double = 48000, maxFrames: Int = 1024, maxSynthVoices: Int = 64, maxSamplerVoices: Int = 128,
+                samplerQuality: InterpolationQuality = .realtime) {
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
         self.maxSynthVoices = maxSynthVoices
+        self.maxSamplerVoices = maxSamplerVoices
+        self.samplerQuality = samplerQuality
     }
 }
 
@@ -21,8 +29,12 @@ public struct EngineContent: Sendable {
     public var loops: [BusID: LoopSample]
     public var routing: ChannelRouting
     public var controls: [ControlMapping]
+    /// What the sampler plays first (nil: silent until a program is submitted).
+    public var samplerProgram: SamplerProgram?
 
-    public init(loops: [BusID: LoopSample] = [:], routing: ChannelRouting = ChannelRouting(), controls: [ControlMapping] = []) {
+    public init(loops: [BusID: LoopSample] = [:], routing: ChannelRouting = ChannelRouting(), controls: [ControlMapping] = [],
+                samplerProgram: SamplerProgram? = nil) {
+        self.samplerProgram = samplerProgram
         self.loops = loops
         self.routing = routing
         self.controls = controls
@@ -40,6 +52,9 @@ public final class AudioEngine: @unchecked Sendable {
     public let parameters: ParameterTable
     public let meters = EngineMeters()
     public let synth: SineSynth
+    public let sampler: SamplerInstrument
+    /// The mic/line input chain; its `readouts` carry input meters and detected pitch.
+    public let mic: MicChain
 
     let ids: EngineParameters
     var buses: [MixerBus]
@@ -60,6 +75,10 @@ public final class AudioEngine: @unchecked Sendable {
         parameters = ParameterTable()
         ids = EngineParameters(table: parameters, maxSynthVoices: configuration.maxSynthVoices)
         synth = SineSynth(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSynthVoices)
+        sampler = SamplerInstrument(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSamplerVoices)
+        sampler.quality = configuration.samplerQuality
+        if let program = content.samplerProgram { sampler.submit(program) }
+        mic = MicChain(sampleRate: rate, maxFrames: frames)
         buses = BusID.allCases.map { _ in MixerBus(sampleRate: rate, maxFrames: frames) }
         loopPlayers = BusID.allCases.map { bus in content.loops[bus].map { LoopPlayer(sample: $0, sampleRate: rate) } }
         routing = content.routing
@@ -113,7 +132,7 @@ public final class AudioEngine: @unchecked Sendable {
 
     /// True when no source can make sound: rendering then costs almost nothing.
     public var isIdle: Bool {
-        guard synth.isSilent, !master.isRinging else { return false }
+        guard synth.isSilent, sampler.isSilent, !master.isRinging else { return false }
         for player in loopPlayers where player?.isSilent == false { return false }
         return true
     }
@@ -123,5 +142,7 @@ extension AudioEngine {
     /// Work that must stay off the render thread but follows it closely: designing new filter
     /// kernels, releasing replaced sampler programs. Call from a control thread every ~10 ms live,
     /// and between blocks offline.
-    public func performControlWork() {}
+    public func performControlWork() {
+        sampler.collectGarbage()
+    }
 }

@@ -52,16 +52,20 @@ struct SineVoice {
     }
 
     /// Adds `frames` samples of this voice into `out` (mono), advancing by `increment` cycles per frame.
+    /// The sine comes from a complex rotator (z ← z·w, four multiplies a sample) re-anchored every
+    /// block from the exact phase, so rounding never accumulates beyond one block.
     mutating func render(into out: UnsafeMutablePointer<Float>, frames: Int, increment: Double) {
-        var p = phase
+        let delta = 2 * Double.pi * increment
+        let (wr, wi) = (cos(delta), sin(delta))
+        // Advance first, so a note's first sample is already non-zero: its onset frame is exact.
+        var (zr, zi) = (cos(2 * Double.pi * phase + delta), sin(2 * Double.pi * phase + delta))
         let a = amplitude
         for i in 0..<frames {
-            // Advance first, so a note's first sample is already non-zero: its onset frame is exact.
-            p += increment
-            if p >= 1 { p -= 1 }
-            out[i] += a * envelope.next() * sinf(Float(2 * Double.pi * p))
+            out[i] += a * envelope.next() * Float(zi)
+            (zr, zi) = (zr * wr - zi * wi, zr * wi + zi * wr)
         }
-        phase = p
+        phase += Double(frames) * increment
+        phase -= phase.rounded(.down)
         if envelope.isIdle { isActive = false }
     }
 }

@@ -5,7 +5,7 @@ public struct AudioGraphCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "audiograph",
         abstract: "A MIDI-driven sampler and synth instrument for Linux.",
-        subcommands: [RenderCommand.self, ParamsCommand.self])
+        subcommands: [RenderCommand.self, ParamsCommand.self, BenchCommand.self])
 
     public init() {}
 }

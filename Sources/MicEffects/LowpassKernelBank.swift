@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DSP
+
+/// Windowed-sinc low-pass kernels designed once, at init, on the control thread: one every
+/// 1/24 octave from 20 Hz to 4 kHz, each calibrated so its −6 dB point is exactly its cutoff.
+/// The render thread blends two neighbours linearly (the blend's response is the blend of the
+/// responses, so the −6 dB point moves smoothly between them, well within 1 %).
+///
+/// Why a bank rather than designing on a control thread: the cutoff is a smoothed parameter the
+/// engine sets at block start; with the bank, every intermediate cutoff of a glide is available
+/// at once on the render thread, offline and live behave identically, and there is no hand-over
+/// protocol to get wrong. It costs 185 × 101 floats (75 KB) and ~50 ms of design at init.
+final class LowpassKernelBank {
+    static let tapCount = 101
+    static let lowestHz = 20.0
+    static let highestHz = 4000.0
+    static let kernelsPerOctave = 24.0
+
+    let count: Int
+    /// `count` kernels of `tapCount` taps, back to back.
+    let taps: UnsafeMutablePointer<Float>
+
+    init(sampleRate: Double) {
+        count = Int((log2(Self.highestHz / Self.lowestHz) * Self.kernelsPerOctave).rounded(.up)) + 1
+        taps = .allocate(capacity: count * Self.tapCount)
+        for j in 0..<count {
+            let hz = Self.lowestHz * pow(2, Double(j) / Self.kernelsPerOctave)
+            let kernel = WindowedSinc.lowPass(halfGainHz: hz, sampleRate: sampleRate, taps: Self.tapCount)
+            (taps + j * Self.tapCount).initialize(from: kernel, count: Self.tapCount)
+        }
+    }
+
+    deinit { taps.deallocate() }
+
+    /// Fractional kernel index for a cutoff in Hz (clamped to the bank).
+    func position(forCutoffHz hz: Double) -> Float {
+        let clamped = min(max(hz.isFinite ? hz : Self.highestHz, Self.lowestHz), Self.highestHz)
+        return Float(min(log2(clamped / Self.lowestHz) * Self.kernelsPerOctave, Double(count - 1)))
+    }
+
+    /// Kernel `j` (0..<count).
+    func kernel(_ j: Int) -> UnsafeMutablePointer<Float> { taps + j * Self.tapCount }
+
+    /// Writes the blend of the kernels around `position` into `destination`.
+    func blend(at position: Float, into destination: UnsafeMutablePointer<Float>) {
+        let (j, t) = split(position)
+        let a = kernel(j), b = kernel(j + 1)
+        for k in 0..<Self.tapCount { destination[k] = a[k] + t * (b[k] - a[k]) }
+    }
+
+    /// Lower kernel index and blend weight of the upper one; index ≤ count − 2.
+    func split(_ position: Float) -> (Int, Float) {
+        let j = min(max(Int(position), 0), count - 2)
+        return (j, min(max(position - Float(j), 0), 1))
+    }
+}

@@ -1,1 +1,0 @@
-// MicEffects: placeholder until its first real file lands.

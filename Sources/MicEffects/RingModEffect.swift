@@ -1,0 +1,20 @@
+import DSP
+
+/// Stereo ring modulator (one carrier for both channels). RT-safe after init.
+final class RingModEffect {
+    private var modulator: RingModulator
+
+    init(sampleRate: Double) {
+        modulator = RingModulator(sampleRate: sampleRate, carrierHz: 440)
+    }
+
+    func setCarrierHz(_ hz: Double) { modulator.setCarrierHz(hz) }
+
+    func reset() { modulator.reset() }
+
+    /// Writes the modulated `input` to `output` (distinct buffers).
+    func process(input: StereoBlock, output: StereoBlock) {
+        output.copy(from: input)
+        modulator.process(output)
+    }
+}

@@ -1,1 +1,0 @@
-// Sampler: placeholder until its first real file lands.

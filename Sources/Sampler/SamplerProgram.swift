@@ -1,0 +1,95 @@
+import DSP
+
+/// Everything a voice needs about one zone, precomputed (gains linear, tunes folded). Plain data.
+struct ZonePlayback {
+    var minKey: Int
+    var maxKey: Int
+    var minVelocity: Int
+    var maxVelocity: Int
+    var layer: Int
+    var region: Int
+    /// Key + layer key offset − this = semitones of transposition (0 when pitch tracking is off).
+    var rootKey: Double
+    var pitchTracking: Bool
+    /// Zone + layer + global tune, cents.
+    var fixedCents: Double
+    /// Zone × layer × global gain, linear.
+    var gain: Float
+    /// Zone + global pan, −1…1 before CC10.
+    var pan: Double
+    var isOneShot: Bool
+}
+
+/// An immutable, ready-to-play instrument: padded sample regions, zones, layers and globals.
+/// Build it on the control thread (it allocates and copies sample data), hand it to
+/// `SamplerInstrument.submit(_:)`, and let `collectGarbage()` release it on the control thread.
+public final class SamplerProgram: @unchecked Sendable {
+    public let layers: [SamplerLayer]
+    public let zones: [SamplerZone]
+    public let globals: SamplerGlobals
+
+    let storage = RegionStorage()
+    /// Render-side copies in raw memory so the render thread touches no Swift arrays (no ARC).
+    let zonePlayback: UnsafeMutableBufferPointer<ZonePlayback>
+    let regionTable: UnsafeMutableBufferPointer<PlaybackRegion>
+    let layerTable: UnsafeMutableBufferPointer<SamplerLayer>
+
+    /// Control thread. Validates ranges and loops; throws naming the first bad zone or layer.
+    public init(layers: [SamplerLayer], zones: [SamplerZone], globals: SamplerGlobals = SamplerGlobals()) throws(SamplerProgramError) {
+        guard !layers.isEmpty else { throw .invalidLayer(index: 0, reason: "a program needs at least one layer") }
+        for (index, layer) in layers.enumerated() where layer.minKey > layer.maxKey {
+            throw .invalidLayer(index: index, reason: "key range \(layer.minKey)...\(layer.maxKey) is empty")
+        }
+        var playback: [ZonePlayback] = []
+        for (index, zone) in zones.enumerated() {
+            guard layers.indices.contains(zone.layerIndex) else {
+                throw .invalidZone(index: index, reason: "layer index \(zone.layerIndex) but the program has \(layers.count) layers")
+            }
+            if let loop = zone.loop, !loop.fits(frameCount: zone.waveform.frameCount) {
+                throw .invalidZone(index: index, reason: "loop \(loop) outside the waveform's \(zone.waveform.frameCount) frames")
+            }
+            guard zone.isEnabled else { continue }
+            let layer = layers[zone.layerIndex]
+            let oneShot = zone.isOneShot || layer.isOneShot
+            let region = storage.region(for: zone.waveform, loop: oneShot ? nil : zone.loop)
+            let gainDecibels = zone.gainDecibels + layer.gainDecibels + globals.gainDecibels
+            playback.append(ZonePlayback(
+                minKey: zone.minKey, maxKey: zone.maxKey,
+                minVelocity: zone.minVelocity, maxVelocity: zone.maxVelocity,
+                layer: zone.layerIndex, region: region, rootKey: Double(zone.rootKey),
+                pitchTracking: zone.pitchTracking,
+                fixedCents: zone.tuneCents + layer.tuneCents + globals.tuneCents,
+                gain: Float(Decibels.gain(gainDecibels)),
+                pan: zone.pan + globals.pan, isOneShot: oneShot))
+        }
+        self.layers = layers
+        self.zones = zones
+        self.globals = globals
+        zonePlayback = .allocate(capacity: playback.count)
+        _ = zonePlayback.initialize(from: playback)
+        regionTable = .allocate(capacity: storage.regions.count)
+        _ = regionTable.initialize(from: storage.regions)
+        layerTable = .allocate(capacity: layers.count)
+        _ = layerTable.initialize(from: layers)
+    }
+
+    /// A one-layer program playing `waveform` across the keyboard (tests, the built-in sine).
+    public static func single(
+        _ waveform: SamplerWaveform, rootKey: Int, layer: SamplerLayer = SamplerLayer(),
+        globals: SamplerGlobals = SamplerGlobals()
+    ) -> SamplerProgram {
+        // Cannot fail: one layer with the default full key range, the zone uses layer 0 and the
+        // waveform's own (already validated) loop.
+        try! SamplerProgram(layers: [layer], zones: [SamplerZone(waveform: waveform, rootKey: rootKey)], globals: globals)
+    }
+
+    /// Number of padded sample regions held: one per distinct (waveform, loop) pair, however many
+    /// zones share it.
+    public var storedRegionCount: Int { regionTable.count }
+
+    deinit {
+        zonePlayback.deallocate()
+        regionTable.deallocate()
+        layerTable.deinitialize().deallocate()
+    }
+}

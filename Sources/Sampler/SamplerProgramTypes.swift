@@ -1,0 +1,105 @@
+import DSP
+
+/// One sample mapped onto a key and velocity range, as an AUSampler zone. Value type filled on the
+/// control thread and handed to `SamplerProgram.init`.
+public struct SamplerZone: Sendable {
+    public var waveform: SamplerWaveform
+    /// Inclusive key range (after the layer's key offset is applied to the played key).
+    public var minKey: Int = 0
+    public var maxKey: Int = 127
+    /// Inclusive note-on velocity range.
+    public var minVelocity: Int = 1
+    public var maxVelocity: Int = 127
+    /// Key at which the waveform plays unshifted.
+    public var rootKey: Int = 60
+    /// Fine tuning, cents (coarse tune folds in as 100 cents per semitone).
+    public var tuneCents: Double = 0
+    /// False: every key plays at the root pitch (drum pads).
+    public var pitchTracking: Bool = true
+    public var gainDecibels: Double = 0
+    /// −1 hard left … +1 hard right.
+    public var pan: Double = 0
+    /// Sustain loop; nil plays the waveform once to its end. Defaults to the waveform's own loop.
+    public var loop: SamplerLoop?
+    /// Ignores note-off and plays to the end of the waveform (loops are not entered).
+    public var isOneShot: Bool = false
+    /// Index into the program's `layers`.
+    public var layerIndex: Int = 0
+    /// Disabled zones are kept (for inspection) but never sound.
+    public var isEnabled: Bool = true
+
+    public init(waveform: SamplerWaveform, layerIndex: Int = 0, rootKey: Int = 60) {
+        self.waveform = waveform
+        self.layerIndex = layerIndex
+        self.rootKey = rootKey
+        self.loop = waveform.naturalLoop
+    }
+}
+
+/// How note-on velocity sets the voice gain.
+public enum SamplerVelocityCurve: Sendable, Equatable {
+    /// DLS default articulation (velocity → attenuation, −96 dB, concave, inverted):
+    /// gain = 40·log10(v/127) dB, floored at −96 dB. 127 → 0 dB, 64 → −11.9 dB, 32 → −23.9 dB.
+    case dlsConcave
+    /// Amplitude proportional to velocity: 20·log10(v/127) dB.
+    case linear
+    /// Velocity does not change the level.
+    case ignored
+}
+
+/// The per-layer resonant low-pass filter (AUSampler `Filters`, type 40).
+public struct SamplerFilterSettings: Sendable, Equatable {
+    public var isEnabled: Bool
+    public var cutoffHz: Double
+    public var resonanceDecibels: Double
+
+    public init(isEnabled: Bool = false, cutoffHz: Double = 20_000, resonanceDecibels: Double = 0) {
+        self.isEnabled = isEnabled
+        self.cutoffHz = cutoffHz
+        self.resonanceDecibels = resonanceDecibels
+    }
+}
+
+/// Settings shared by the zones of one layer: envelope, filter, controller response, vibrato.
+public struct SamplerLayer: Sendable {
+    public var ampEnvelope = EnvelopeSettings(attackSeconds: 0, decaySeconds: 0, sustainLevel: 1, releaseSeconds: 0.5)
+    /// Added to the played key before zone lookup and pitch (AUSampler `key offset`), semitones.
+    public var keyOffset: Int = 0
+    /// Inclusive range of played keys the layer answers (before the key offset).
+    public var minKey: Int = 0
+    public var maxKey: Int = 127
+    public var gainDecibels: Double = 0
+    public var tuneCents: Double = 0
+    public var filter = SamplerFilterSettings()
+    public var velocityCurve: SamplerVelocityCurve = .dlsConcave
+    /// CC7 volume and CC11 expression scale the level with the DLS concave curve when true.
+    public var respondsToVolume = true
+    public var respondsToExpression = true
+    /// CC10 moves the pan when true.
+    public var respondsToPan = true
+    /// Full pitch-bend deflection, semitones (DLS default: 2).
+    public var pitchBendRangeSemitones: Double = 2
+    /// Vibrato LFO (sine) rate, Hz, and its depth in cents with the mod wheel (CC1) at 127.
+    public var vibratoRateHz: Double = 5
+    public var vibratoDepthCents: Double = 50
+    /// Every zone of the layer is one-shot (AUSampler `trigger mode` 11).
+    public var isOneShot = false
+
+    public init() {}
+}
+
+/// Program-wide parameters (AUSampler top-level `gain`, `pan`, `coarse/fine tune`, `voice count`).
+public struct SamplerGlobals: Sendable, Equatable {
+    public var gainDecibels: Double = 0
+    public var pan: Double = 0
+    public var tuneCents: Double = 0
+    /// Polyphony: the most voices sounding at once before the oldest/quietest is stolen.
+    public var voiceCount: Int = 64
+
+    public init(gainDecibels: Double = 0, pan: Double = 0, tuneCents: Double = 0, voiceCount: Int = 64) {
+        self.gainDecibels = gainDecibels
+        self.pan = pan
+        self.tuneCents = tuneCents
+        self.voiceCount = voiceCount
+    }
+}

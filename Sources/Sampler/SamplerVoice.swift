@@ -1,0 +1,159 @@
+import DSP
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What every voice reads while rendering one chunk: scratch memory, tables and the channel's
+/// controller values. Built by the instrument per chunk; plain pointers and numbers.
+struct VoiceRenderContext {
+    var scratchLeft: UnsafeMutablePointer<Float>
+    var scratchRight: UnsafeMutablePointer<Float>
+    /// Zeros, filtered in place of the missing right channel of a mono voice.
+    var filterDiscard: UnsafeMutablePointer<Float>
+    /// Per-frame envelope levels while the envelope moves.
+    var levels: UnsafeMutablePointer<Float>
+    /// 1, 2, 3, … chunkFrames: per-frame ramp positions shared by every voice.
+    var ramp: UnsafePointer<Float>
+    var hermite: UnsafePointer<SIMD4<Float>>
+    var sinc: UnsafePointer<Float>
+    var quality: InterpolationQuality
+    var outputSampleRate: Double
+    /// Pitch-bend position −1…1, mod wheel 0…1.
+    var bend: Double
+    var modWheel: Double
+    /// Smoothed CC7 and CC11 gains and CC10 pan offset, at the end of this chunk.
+    var volumeGain: Float
+    var expressionGain: Float
+    var controllerPan: Double
+}
+
+/// One sounding zone: playback position, pitch, envelope, filter and gains. Lives in the
+/// instrument's preallocated voice pool; started and rendered on the render thread.
+struct SamplerVoice {
+    var isActive = false
+    var key = 0
+    /// Incremented per note-on; the smallest active value is the oldest voice.
+    var age: UInt64 = 0
+    var isKeyDown = false
+    var isHeldBySustain = false
+    /// Fading out after a steal, re-strike, program swap or all-sound-off; not counted as polyphony.
+    var isStolen = false
+    var isOneShot = false
+    /// Which program's memory the region points into (its object address).
+    var programID = 0
+
+    var region: PlaybackRegion?
+    var phase: UInt64 = 0
+    var sourceRateRatio = 1.0
+    var fixedCents = 0.0
+    var bendRangeCents = 0.0
+    var vibratoRateHz = 0.0
+    var vibratoDepthCents = 0.0
+    var vibratoPhase = 0.0
+    var envelope: Envelope
+    var staticGain: Float = 0
+    var pan = 0.0
+    var respondsToVolume = true
+    var respondsToExpression = true
+    var respondsToPan = true
+    /// Controller × zone × pan gains (no envelope) reached at the end of the previous chunk, and
+    /// the envelope level there; each chunk ramps linearly from them.
+    var controlGainLeft: Float = 0
+    var controlGainRight: Float = 0
+    var lastLevel: Float = 0
+    /// Set at note-on: the first chunk starts at its control gains instead of ramping up from 0.
+    var startsFresh = true
+    var filterEnabled = false
+    var filter = StereoBiquad()
+
+    init(sampleRate: Double) {
+        envelope = Envelope(sampleRate: sampleRate)
+    }
+
+    /// Fades out in `seconds` and stops counting toward polyphony.
+    mutating func steal(fadeSeconds: Double) {
+        isStolen = true
+        isHeldBySustain = false
+        envelope.fastRelease(seconds: fadeSeconds)
+    }
+
+    /// Renders `frames` (≤ the chunk size) and ADDS them to `output`; clears `isActive` when the
+    /// envelope or a one-shot sample has ended.
+    mutating func render(into output: StereoBlock, context: VoiceRenderContext) {
+        guard let region else { isActive = false; return }
+        let frames = output.frames
+        let increment = phaseIncrement(frames: frames, context: context)
+        let reachedEnd = read(region, frames: frames, increment: increment, context: context)
+        if filterEnabled {
+            let right = region.isStereo ? context.scratchRight : context.filterDiscard
+            // Keep the unused right-channel state fed with silence so it never grows.
+            if !region.isStereo { right.update(repeating: 0, count: frames) }
+            filter.process(StereoBlock(left: context.scratchLeft, right: right, frames: frames))
+        }
+        var gain = staticGain
+        if respondsToVolume { gain *= context.volumeGain }
+        if respondsToExpression { gain *= context.expressionGain }
+        let panGains = PanLaw.gains(pan: pan + (respondsToPan ? context.controllerPan : 0))
+        let target = (left: gain * Float(panGains.left), right: gain * Float(panGains.right))
+        mix(into: output, stereo: region.isStereo, controlGains: target, context: context)
+        if reachedEnd || envelope.isIdle { isActive = false }
+    }
+
+    /// 32.32 step for this chunk from the fixed tuning, pitch bend and vibrato.
+    private mutating func phaseIncrement(frames: Int, context: VoiceRenderContext) -> UInt64 {
+        var cents = fixedCents + context.bend * bendRangeCents
+        if vibratoDepthCents != 0 && context.modWheel > 0 {
+            cents += vibratoDepthCents * context.modWheel * sin(2 * Double.pi * vibratoPhase)
+        }
+        vibratoPhase += vibratoRateHz * Double(frames) / context.outputSampleRate
+        vibratoPhase -= vibratoPhase.rounded(.down)
+        // Up to 6 octaves up and 10 down: beyond that nothing audible is left to play.
+        let ratio = min(max(sourceRateRatio * exp2(cents / 1200), 1.0 / 1024), 64)
+        return UInt64(ratio * 4_294_967_296)
+    }
+
+    /// Interpolates `frames` into the scratch buffers, segment by segment between loop wraps.
+    /// Returns true when a non-looped region ran out (the rest of the chunk is silence).
+    private mutating func read(_ region: PlaybackRegion, frames: Int, increment: UInt64, context: VoiceRenderContext) -> Bool {
+        var written = 0
+        while written < frames {
+            let frame = Int(truncatingIfNeeded: phase >> 32)
+            let segmentEnd = region.segmentEndFrame
+            if frame >= segmentEnd {
+                guard region.isLooped else {
+                    context.scratchLeft.advanced(by: written).update(repeating: 0, count: frames - written)
+                    context.scratchRight.advanced(by: written).update(repeating: 0, count: frames - written)
+                    return true
+                }
+                // Back by whole loop lengths into [segmentEnd − loopLength, segmentEnd).
+                let loops = (frame - segmentEnd) / region.loopLength + 1
+                phase = UInt64(frame - loops * region.loopLength) << 32 | (phase & 0xFFFF_FFFF)
+                continue
+            }
+            let remaining = (UInt64(segmentEnd) << 32) &- phase
+            let count = min(frames - written, Int(truncatingIfNeeded: (remaining &+ increment &- 1) / increment))
+            let left = context.scratchLeft + written
+            let start = phase
+            phase = interpolate(region.left, into: left, count: count, phase: start, increment: increment, context: context)
+            if region.isStereo {
+                _ = interpolate(region.right, into: context.scratchRight + written, count: count, phase: start, increment: increment, context: context)
+            }
+            written += count
+        }
+        return false
+    }
+
+    @inline(__always)
+    private func interpolate(
+        _ source: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
+        phase: UInt64, increment: UInt64, context: VoiceRenderContext
+    ) -> UInt64 {
+        switch context.quality {
+        case .realtime:
+            ResamplingKernels.hermite(source, into: output, count: count, phase: phase, increment: increment, table: context.hermite)
+        case .high:
+            ResamplingKernels.sinc(source, into: output, count: count, phase: phase, increment: increment, table: context.sinc)
+        }
+    }
+}

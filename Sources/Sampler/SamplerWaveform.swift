@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Decoded sample frames a zone plays: planar Float channels (1 or 2) at their own sample rate.
+/// Built on the control thread, immutable afterwards, shared by every zone that uses the file.
+public final class SamplerWaveform: @unchecked Sendable {
+    /// One array per channel, all `frameCount` long. Mono or stereo.
+    public let channels: [[Float]]
+    /// Rate the frames were recorded at, Hz. The voice resamples to the output rate.
+    public let sampleRate: Double
+    public let frameCount: Int
+    /// Loop stored in the waveform itself (e.g. the built-in sine); zones may override it.
+    public let naturalLoop: SamplerLoop?
+
+    /// Control thread. Fails when there are no channels, more than two, channels of unequal
+    /// length, no frames, or a non-positive sample rate.
+    public init(channels: [[Float]], sampleRate: Double, naturalLoop: SamplerLoop? = nil) throws(SamplerProgramError) {
+        guard let first = channels.first, (1...2).contains(channels.count),
+              channels.allSatisfy({ $0.count == first.count }) else {
+            throw .invalidWaveform(reason: "needs 1 or 2 channels of equal length, got \(channels.map(\.count))")
+        }
+        guard !first.isEmpty else { throw .invalidWaveform(reason: "has no frames") }
+        guard sampleRate > 0, sampleRate.isFinite else { throw .invalidWaveform(reason: "sample rate \(sampleRate) Hz") }
+        if let naturalLoop, !naturalLoop.fits(frameCount: first.count) {
+            throw .invalidWaveform(reason: "loop \(naturalLoop) outside \(first.count) frames")
+        }
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.frameCount = first.count
+        self.naturalLoop = naturalLoop
+    }
+
+    /// One looped cycle of a sine, `frames` long, whose declared sample rate makes it sound at
+    /// `frequencyHz` when played unshifted: the built-in "Sine 440" of AUSampler (`waveform −2`)
+    /// is `sineCycle(frequencyHz: 440)` with root key 69. A long table keeps interpolation error
+    /// far below audibility (2048 frames: < −120 dB for cubic interpolation).
+    public static func sineCycle(frequencyHz: Double = 440, frames: Int = 2048) -> SamplerWaveform {
+        let n = max(frames, 16)
+        let table = (0..<n).map { Float(sin(2 * Double.pi * Double($0) / Double(n))) }
+        // Cannot fail: one channel of n ≥ 16 frames, positive rate, loop = whole table.
+        return try! SamplerWaveform(
+            channels: [table], sampleRate: frequencyHz * Double(n),
+            naturalLoop: SamplerLoop(startFrame: 0, endFrame: n))
+    }
+}
+
+/// A sustain loop in sample frames: `startFrame` ..< `endFrame` (end exclusive).
+public struct SamplerLoop: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public var startFrame: Int
+    public var endFrame: Int
+
+    public init(startFrame: Int, endFrame: Int) {
+        self.startFrame = startFrame
+        self.endFrame = endFrame
+    }
+
+    public var description: String { "\(startFrame)..<\(endFrame)" }
+
+    /// At least 2 frames long and inside the waveform.
+    public func fits(frameCount: Int) -> Bool {
+        startFrame >= 0 && endFrame <= frameCount && endFrame - startFrame >= 2
+    }
+}
+
+/// Problems found while assembling a program (control thread): the description names the zone,
+/// layer or waveform and the reason.
+public enum SamplerProgramError: Error, Sendable, Equatable, CustomStringConvertible {
+    case invalidWaveform(reason: String)
+    case invalidZone(index: Int, reason: String)
+    case invalidLayer(index: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalidWaveform(let reason): "waveform \(reason)"
+        case .invalidZone(let index, let reason): "zone \(index): \(reason)"
+        case .invalidLayer(let index, let reason): "layer \(index): \(reason)"
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Spectral: placeholder until its first real file lands.

@@ -1,0 +1,25 @@
+// Benchmarks the sampler's render loop.
+//   sampler-bench [voices] [seconds] [realtime|high]        prints ns per voice-sample and ×real time
+//   sampler-bench --render-only [voices] [seconds]          only renders (for valgrind --tool=callgrind:
+//                                                           run with 64 and 0 voices and subtract)
+import DSP
+import Sampler
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let renderOnly = arguments.first == "--render-only"
+let numbers = arguments.filter { $0 != "--render-only" }
+let voices = numbers.count > 0 ? Int(numbers[0]) ?? 64 : 64
+let seconds = numbers.count > 1 ? Double(numbers[1]) ?? 2 : 2
+let quality: InterpolationQuality = numbers.count > 2 && numbers[2] == "high" ? .high : .realtime
+let sampleRate = 48_000.0
+
+if renderOnly {
+    let blockFrames = 256
+    let sampler = SamplerBenchmark.prepare(voices: voices, sampleRate: sampleRate, blockFrames: blockFrames)
+    let output = StereoBuffer(capacity: blockFrames)
+    SamplerBenchmark.renderBlocks(sampler, into: output, blocks: Int(seconds * sampleRate) / blockFrames)
+    print("rendered \(voices) voices × \(Int(seconds * sampleRate) / blockFrames * blockFrames) frames; active \(sampler.activeVoiceCount)")
+} else {
+    let result = SamplerBenchmark.run(voices: voices, seconds: seconds, sampleRate: sampleRate, quality: quality)
+    print("voices \(voices), \(quality): \(result.nanosecondsPerVoiceSample) ns per voice-sample, \(result.realTimeFactor)× real time")
+}

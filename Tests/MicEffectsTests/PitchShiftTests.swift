@@ -1,0 +1,51 @@
+import AudioTestSupport
+import Foundation
+import Spectral
+import Testing
+import MicEffects
+
+@Suite struct PitchShiftTests {
+    let fs = ChainHarness.sampleRate
+
+    func shifted(_ x: [Float], semitones: Double) -> [Float] {
+        let chain = ChainHarness.chain(.pitchshift) { $0.setPitchShiftSemitones(semitones) }
+        return ChainHarness.run(chain, left: x).left
+    }
+
+    @Test(arguments: [7.0, -5.0, 12.0, -12.0, 0.0])
+    func harmonicToneLandsWithinTwoCents(semitones: Double) {
+        let f0 = 220.0
+        let x = PitchDetectorTests.harmonicTone(f0, harmonics: 6, count: 72_000, sampleRate: fs)
+        let out = Array(shifted(x, semitones: semitones)[12_000...])
+        let expected = f0 * pow(2, semitones / 12)
+        let toleranceCents = 2.0  // brief
+        let measured = Measure.frequency(out, sampleRate: fs, guess: expected) ?? 0
+        #expect(abs(Measure.cents(measured, relativeTo: expected)) < toleranceCents, "Measure: \(measured)")
+        let track = PitchDetector.analyze(samples: out, sampleRate: fs, hop: 2_000).map(\.estimate)
+        let median = track.map(\.frequencyHz).sorted()[track.count / 2]
+        #expect(track.filter { !$0.voiced }.isEmpty)
+        #expect(abs(Measure.cents(median, relativeTo: expected)) < toleranceCents, "detector: \(median)")
+        // The partials keep their level: output RMS within 1.5 dB of the input's.
+        #expect(abs(Measure.decibels(Measure.rms(out) / Measure.rms(x))) < 1.5)
+    }
+
+    @Test func shiftSweepHasNoSteps() {
+        let x = Measure.sine(frequency: 150, sampleRate: fs, count: 96_000)
+        let chain = ChainHarness.chain(.pitchshift) { $0.setPitchShiftSemitones(-12) }
+        let out = ChainHarness.run(chain, left: x) { start in
+            chain.setPitchShiftSemitones(-12 + 24 * Double(start) / 96_000)
+        }.left
+        #expect(Measure.maxDiscontinuity(out[4_000...]) < 0.001)
+    }
+
+    @Test func readoutReportsInputAndShiftedPitch() {
+        let x = PitchDetectorTests.harmonicTone(196, harmonics: 4, count: 24_000, sampleRate: fs)
+        let chain = ChainHarness.chain(.pitchshift) { $0.setPitchShiftSemitones(7) }
+        _ = ChainHarness.run(chain, left: x)
+        let pitch = chain.readouts.pitch.value
+        #expect(pitch.voiced)
+        #expect(abs(Measure.cents(pitch.frequencyHz, relativeTo: 196)) < 1)
+        let shiftedHz = Double(chain.readouts.shiftedPitchHz.value)
+        #expect(abs(Measure.cents(shiftedHz, relativeTo: 196 * pow(2, 7.0 / 12))) < 1)
+    }
+}

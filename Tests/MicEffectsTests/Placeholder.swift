@@ -1,1 +1,0 @@
-// MicEffectsTests: tests land here.

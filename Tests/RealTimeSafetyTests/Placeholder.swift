@@ -1,1 +1,0 @@
-// RealTimeSafetyTests: tests land here.

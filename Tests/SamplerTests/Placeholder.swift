@@ -1,1 +1,0 @@
-// SamplerTests: tests land here.

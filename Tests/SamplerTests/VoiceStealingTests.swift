@@ -1,0 +1,60 @@
+import AudioTestSupport
+import Sampler
+import Testing
+
+/// Polyphony limit and stealing: stolen voices fade out while their replacements start.
+@Suite struct VoiceStealingTests {
+    func program(voiceCount: Int) -> SamplerProgram {
+        // −24 dB per voice so 2 × 8 overlapping voices stay well below full scale.
+        SamplerProgram.single(
+            .sineCycle(frequencyHz: 440), rootKey: 69, layer: plainLayer(attackSeconds: 0.01, releaseSeconds: 0.3),
+            globals: SamplerGlobals(gainDecibels: -24, voiceCount: voiceCount))
+    }
+
+    @Test func twicePolyphonyInOneBlockNeverSteps() throws {
+        let polyphony = 8
+        let sampler = instrument(playing: program(voiceCount: polyphony), maxVoices: 16)
+        var events = (0..<polyphony).map { At(0, noteOn(48 + $0)) }
+        // 2 × the limit arrive together in one block while the first chord sustains.
+        events += (0..<2 * polyphony).map { At(9_600, noteOn(60 + $0)) }
+        let out = render(sampler, frames: 19_200, events: events)
+        #expect(Measure.maxDiscontinuity(out.left) < 0.001)
+        #expect(Measure.maxDiscontinuity(out.right) < 0.001)
+        #expect(sampler.activeVoiceCount == polyphony)
+    }
+
+    @Test func activeVoicesNeverExceedThePoolAndSettleAtTheLimit() throws {
+        let sampler = instrument(playing: program(voiceCount: 4), maxVoices: 8)
+        let events = (0..<40).map { At($0 * 100, noteOn(40 + $0)) }
+        _ = render(sampler, frames: 9_600, events: events)
+        #expect(sampler.activeVoiceCount == 4)
+    }
+
+    @Test func polyphonyOverrideWins() throws {
+        let sampler = instrument(playing: program(voiceCount: 32), maxVoices: 16)
+        sampler.polyphonyLimit = 2
+        _ = render(sampler, frames: 4_800, events: (0..<6).map { At(0, noteOn(60 + $0)) })
+        #expect(sampler.effectivePolyphony == 2)
+        #expect(sampler.activeVoiceCount == 2)
+    }
+
+    @Test func releasedVoiceIsStolenBeforeAHeldOne() throws {
+        let sampler = instrument(playing: program(voiceCount: 2), maxVoices: 4)
+        // 0.85 s of tail separates the partials 2 semitones apart (Hann resolution ~2.4 Hz).
+        // 60 held, 62 released (long release still sounding), then 64 arrives: 62 must go.
+        let out = render(sampler, frames: 48_000, events: [
+            At(0, noteOn(60)), At(0, noteOn(62)), At(2_400, noteOff(62)), At(4_800, noteOn(64)),
+        ])
+        let tail = Array(out.left[7_200...])
+        let f60 = Measure.noteFrequency(60), f62 = Measure.noteFrequency(62)
+        #expect(Measure.amplitude(tail, at: f60, sampleRate: testSampleRate) > 0.01)
+        #expect(Measure.amplitude(tail, at: f62, sampleRate: testSampleRate) < 1e-3)
+    }
+
+    @Test func restruckKeyFadesTheOldVoice() throws {
+        let sampler = instrument(playing: program(voiceCount: 8))
+        let out = render(sampler, frames: 9_600, events: [At(0, noteOn(60)), At(4_801, noteOn(60))])
+        #expect(sampler.activeVoiceCount == 1)
+        #expect(Measure.maxDiscontinuity(Array(out.left[2_400...])) < 0.001)
+    }
+}
