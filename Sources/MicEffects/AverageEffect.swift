@@ -6,14 +6,14 @@ import DSP
 final class AverageEffect {
     static let pointRange = 3...101
 
-    private let averagers: [MovingAverage]  // [left A, right A, left B, right B]
+    private let pairA = (left: MovingAverage(points: 5), right: MovingAverage(points: 5))
+    private let pairB = (left: MovingAverage(points: 5), right: MovingAverage(points: 5))
     private var activeIsB = false
     private var targetPoints: Int
     private var fade: Crossfade
 
     init(sampleRate: Double) {
         targetPoints = 5
-        averagers = (0..<4).map { _ in MovingAverage(points: 5) }
         fade = Crossfade(sampleRate: sampleRate, seconds: 0.020)
     }
 
@@ -22,16 +22,22 @@ final class AverageEffect {
     }
 
     func reset() {
-        for a in averagers {
-            a.reset()
-            a.setPoints(targetPoints)
-        }
+        // No array literal here: reset runs on the render thread when the effect is switched on.
+        restart(pairA.left)
+        restart(pairA.right)
+        restart(pairB.left)
+        restart(pairB.right)
         fade.finish()
     }
 
+    private func restart(_ average: MovingAverage) {
+        average.reset()
+        average.setPoints(targetPoints)
+    }
+
     func process(input: StereoBlock, output: StereoBlock) {
-        let (newL, newR) = activeIsB ? (averagers[2], averagers[3]) : (averagers[0], averagers[1])
-        let (oldL, oldR) = activeIsB ? (averagers[0], averagers[1]) : (averagers[2], averagers[3])
+        let (newL, newR) = activeIsB ? pairB : pairA
+        let (oldL, oldR) = activeIsB ? pairA : pairB
         if !fade.isActive && newL.points != targetPoints {
             // Swap roles: the idle pair takes the new length and fades in.
             oldL.setPoints(targetPoints)

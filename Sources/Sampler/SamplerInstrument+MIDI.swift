@@ -123,6 +123,8 @@ extension SamplerInstrument {
         voice.respondsToExpression = layer.respondsToExpression
         voice.respondsToPan = layer.respondsToPan
         voice.lastLevel = 0
+        voice.lastCents = .nan
+        voice.lastPanPosition = .nan
         voice.startsFresh = true
         voice.filterEnabled = layer.filter.isEnabled
         voice.filter.reset()

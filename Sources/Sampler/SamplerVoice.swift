@@ -62,6 +62,11 @@ struct SamplerVoice {
     var controlGainLeft: Float = 0
     var controlGainRight: Float = 0
     var lastLevel: Float = 0
+    /// Caches: pitch and pan are recomputed only when they change. NaN forces the first computation.
+    var lastCents = Double.nan
+    var lastIncrement: UInt64 = 0
+    var lastPanPosition = Double.nan
+    var lastPanGains: (left: Float, right: Float) = (0, 0)
     /// Set at note-on: the first chunk starts at its control gains instead of ramping up from 0.
     var startsFresh = true
     var filterEnabled = false
@@ -94,8 +99,8 @@ struct SamplerVoice {
         var gain = staticGain
         if respondsToVolume { gain *= context.volumeGain }
         if respondsToExpression { gain *= context.expressionGain }
-        let panGains = PanLaw.gains(pan: pan + (respondsToPan ? context.controllerPan : 0))
-        let target = (left: gain * Float(panGains.left), right: gain * Float(panGains.right))
+        let panGains = panGains(context: context)
+        let target = (left: gain * panGains.left, right: gain * panGains.right)
         mix(into: output, stereo: region.isStereo, controlGains: target, context: context)
         if reachedEnd || envelope.isIdle { isActive = false }
     }
@@ -107,10 +112,26 @@ struct SamplerVoice {
             cents += vibratoDepthCents * context.modWheel * sin(2 * Double.pi * vibratoPhase)
         }
         vibratoPhase += vibratoRateHz * Double(frames) / context.outputSampleRate
-        vibratoPhase -= vibratoPhase.rounded(.down)
-        // Up to 6 octaves up and 10 down: beyond that nothing audible is left to play.
-        let ratio = min(max(sourceRateRatio * exp2(cents / 1200), 1.0 / 1024), 64)
-        return UInt64(ratio * 4_294_967_296)
+        if vibratoPhase >= 1 { vibratoPhase -= 1 }
+        // exp2 only when the pitch moved (bend, vibrato): a held note reuses its step.
+        if cents != lastCents {
+            lastCents = cents
+            // Up to 6 octaves up and 10 down: beyond that nothing audible is left to play.
+            let ratio = min(max(sourceRateRatio * exp2(cents / 1200), 1.0 / 1024), 64)
+            lastIncrement = UInt64(ratio * 4_294_967_296)
+        }
+        return lastIncrement
+    }
+
+    /// Equal-power pan gains, recomputed only when the pan position moved.
+    private mutating func panGains(context: VoiceRenderContext) -> (left: Float, right: Float) {
+        let position = pan + (respondsToPan ? context.controllerPan : 0)
+        if position != lastPanPosition {
+            lastPanPosition = position
+            let gains = PanLaw.gains(pan: position)
+            lastPanGains = (Float(gains.left), Float(gains.right))
+        }
+        return lastPanGains
     }
 
     /// Interpolates `frames` into the scratch buffers, segment by segment between loop wraps.

@@ -2,10 +2,24 @@
 //   sampler-bench [voices] [seconds] [realtime|high]        prints ns per voice-sample and ×real time
 //   sampler-bench --render-only [voices] [seconds]          only renders (for valgrind --tool=callgrind:
 //                                                           run with 64 and 0 voices and subtract)
+//   sampler-bench --fluidsynth-fixture DIR [voices] [seconds]
+//                                                           writes DIR/tone.sf2, notes.mid, silence.mid
+//                                                           for the same measurement on fluidsynth
 import DSP
 import Sampler
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--fluidsynth-fixture", arguments.count >= 2 {
+    let voices = arguments.count > 2 ? Int(arguments[2]) ?? 64 : 64
+    let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 2 : 2
+    let written = FluidSynthFixture.write(directory: arguments[1], voices: voices, seconds: seconds)
+    print(written ? "wrote \(arguments[1])/tone.sf2, notes.mid, silence.mid" : "could not write into \(arguments[1])")
+    exit(written ? 0 : 1)
+}
 let renderOnly = arguments.first == "--render-only"
 let numbers = arguments.filter { $0 != "--render-only" }
 let voices = numbers.count > 0 ? Int(numbers[0]) ?? 64 : 64
