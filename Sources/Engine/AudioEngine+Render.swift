@@ -12,14 +12,16 @@ extension AudioEngine {
         let p = parameters
         for bus in BusID.allCases {
             let id = ids.buses[bus.rawValue]
-            buses[bus.rawValue].set(gainDecibels: p.value(id.gain), muted: p.value(id.mute) >= 0.5, pan: p.value(id.pan))
+            buses[bus.rawValue].set(gainDecibels: p.value(id.gain), muted: p.value(id.mute) >= 0.5, pan: p.value(id.pan), snap: snap)
             if let play = ids.loopPlay[bus], let player = loopPlayers[bus.rawValue] {
                 player.setPlaying(p.value(play) >= 0.5)
             }
         }
-        master.gain.setTarget(Float(Decibels.gain(p.value(ids.masterGain))))
+        let fading = fadeOutRequested.load(ordering: .relaxed)
+        master.gain.setTarget(fading ? 0 : Float(Decibels.gain(p.value(ids.masterGain))))
+        if snap { master.gain.snap(to: master.gain.target) }
         func set(_ filter: inout SmoothedFilter, _ f: EngineParameters.Filter) {
-            filter.set(cutoffHz: p.value(f.cutoff), resonanceDecibels: p.value(f.resonance), enabled: p.value(f.enabled) >= 0.5)
+            filter.set(cutoffHz: p.value(f.cutoff), resonanceDecibels: p.value(f.resonance), enabled: p.value(f.enabled) >= 0.5, snap: snap)
         }
         set(&master.lowPass, ids.masterLowPass)
         set(&master.highPass, ids.masterHighPass)

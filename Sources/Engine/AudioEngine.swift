@@ -1,3 +1,4 @@
+import Atomics
 import DSP
 import Instruments
 import MIDI
@@ -66,7 +67,10 @@ public final class AudioEngine: @unchecked Sendable {
     let master: MasterStage
     let scratch: StereoBuffer
     /// Blocks rendered since the last sound; the master tail is skipped once filters have rung out.
-    var silentFrames = 0
+    /// Set from any thread to fade the output to silence (10 ms) before the audio stops.
+    let fadeOutRequested = ManagedAtomic<Bool>(false)
+    /// The first block starts at the configured values instead of gliding to them from defaults.
+    var isFirstBlock = true
 
     /// Builds the graph and allocates every buffer. Control thread.
     public init(configuration: EngineConfiguration, content: EngineContent = EngineContent()) throws(ParameterError) {
@@ -93,7 +97,6 @@ public final class AudioEngine: @unchecked Sendable {
         fileHighPass = SmoothedFilter(kind: .highPass, sampleRate: rate, cutoffHz: 800, resonanceDecibels: 0, enabled: true)
         master = MasterStage(sampleRate: rate, maxFrames: frames)
         scratch = StereoBuffer(capacity: frames)
-        applyParameters(snap: true)
     }
 
     /// Renders one block into `output` (overwritten), applying `events` at their frame offsets.
@@ -102,7 +105,8 @@ public final class AudioEngine: @unchecked Sendable {
     public func render(output: StereoBlock, input: StereoBlock? = nil, events: UnsafeBufferPointer<TimedMIDIMessage>) {
         let frames = min(output.frames, configuration.maxFrames)
         let out = StereoBlock(left: output.left, right: output.right, frames: frames)
-        applyParameters(snap: false)
+        applyParameters(snap: isFirstBlock)
+        isFirstBlock = false
         for i in buses.indices { buses[i].isActive = false }
 
         // Split the block at event frames so every event lands on its exact frame.
@@ -139,6 +143,9 @@ public final class AudioEngine: @unchecked Sendable {
 }
 
 extension AudioEngine {
+    /// Any thread: fades the master output to silence within 10 ms (shutdown without a click).
+    public func fadeOut() { fadeOutRequested.store(true, ordering: .relaxed) }
+
     /// Work that must stay off the render thread but follows it closely: designing new filter
     /// kernels, releasing replaced sampler programs. Call from a control thread every ~10 ms live,
     /// and between blocks offline.

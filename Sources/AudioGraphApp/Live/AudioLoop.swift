@@ -72,14 +72,22 @@ final class AudioLoop: @unchecked Sendable {
     private func collectEvents(arrivedBefore now: UInt64, periodStart: UInt64) -> Int {
         var count = 0
         let span = Double(max(now &- periodStart, 1))
-        while count < events.count, let next = inbox.ring.peek(), next.arrivalNanoseconds <= now {
-            _ = inbox.ring.pop()
+        while count < events.count, let next = earliest(before: now) {
             let elapsed = next.arrivalNanoseconds > periodStart ? Double(next.arrivalNanoseconds - periodStart) : 0
             let frame = min(Int(elapsed / span * Double(periodFrames)), periodFrames - 1)
             events[count] = TimedMIDIMessage(frameOffset: frame, message: next.message)
             count += 1
         }
         return count
+    }
+
+    /// Pops whichever ring holds the earlier message that arrived before `now` (the two are
+    /// merged so frame offsets stay in order).
+    private func earliest(before now: UInt64) -> StampedMessage? {
+        let live = inbox.ring.peek(), song = inbox.songRing.peek()
+        let liveTime = live.map(\.arrivalNanoseconds) ?? .max, songTime = song.map(\.arrivalNanoseconds) ?? .max
+        guard min(liveTime, songTime) <= now else { return nil }
+        return liveTime <= songTime ? inbox.ring.pop() : inbox.songRing.pop()
     }
 
     /// The device vanished (unplugged, driver gone). Keep rendering at the period's pace into

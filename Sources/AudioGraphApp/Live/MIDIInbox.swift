@@ -7,6 +7,8 @@ import MIDI
 struct StampedMessage {
     var message: MIDIMessage
     var arrivalNanoseconds: UInt64
+
+    static let placeholder = StampedMessage(message: .noteOff(channel: 0, note: 0, velocity: 0), arrivalNanoseconds: 0)
 }
 
 /// Where sequencer input lands (runs on the sequencer thread): channel messages go to the audio
@@ -14,7 +16,10 @@ struct StampedMessage {
 /// disappears mid-chord its notes are released and its sustain pedal lifted (no stuck notes);
 /// program changes are also left for the control thread, which loads presets.
 final class MIDIInbox: @unchecked Sendable {
-    let ring = EventRing<StampedMessage>(capacity: 4096, filler: StampedMessage(message: .noteOff(channel: 0, note: 0, velocity: 0), arrivalNanoseconds: 0))
+    /// Sequencer thread → audio thread.
+    let ring = EventRing<StampedMessage>(capacity: 4096, filler: .placeholder)
+    /// Song player thread → audio thread (a second ring: each ring has one producer).
+    let songRing = EventRing<StampedMessage>(capacity: 4096, filler: .placeholder)
     private var tracker = SourceNoteTracker(maxSources: 64)
     /// Last program change seen (+1; 0 = none pending), for the control thread.
     let pendingProgram = ManagedAtomic<Int>(0)
