@@ -152,6 +152,14 @@ public final class PCMDevice: @unchecked Sendable {
         return status
     }
 
+    /// Frames between the application and the converter right now: for playback, how long
+    /// until a frame written now is heard; nil if ALSA cannot tell (stream not running).
+    /// Any single thread at a time; no allocation.
+    public func delayFrames() -> Int? {
+        var delay: snd_pcm_sframes_t = 0
+        return snd_pcm_delay(handle, &delay) < 0 ? nil : Int(delay)
+    }
+
     /// Plays out what is queued, then stops (playback). Control thread; blocks up to one buffer.
     public func drain() {
         if !isCapture { snd_pcm_drain(handle) }

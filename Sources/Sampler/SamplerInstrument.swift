@@ -6,7 +6,11 @@ import MIDI
 /// `handle`, `render`, `reset`, `isSilent` and `activeVoiceCount` run on the render thread and
 /// never allocate, lock or free. Programs arrive through `submit(_:)` (control thread) and leave
 /// through `collectGarbage()` (control thread). Omni: the engine routes channels to it.
-public final class SamplerInstrument {
+///
+/// `@unchecked Sendable` because the control thread holds it too: only `submit(_:)` and
+/// `collectGarbage()` may be called there (they touch nothing but the atomic mailbox); every other
+/// member belongs to the render thread.
+public final class SamplerInstrument: @unchecked Sendable {
     /// Voices render in chunks of at most this many frames; envelope, controller and pitch changes
     /// are applied as linear ramps per chunk (1.3 ms at 48 kHz).
     public static let chunkFrames = 64

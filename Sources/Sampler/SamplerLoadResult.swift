@@ -64,6 +64,8 @@ public enum SamplerLoadError: Error, Sendable, Equatable, CustomStringConvertibl
             var lines = ["\(preset): no zone can play; every sample failed to load:"]
             for sample in samples {
                 switch sample.status {
+                case .notFound(let tried) where sample.reference.isEmpty && tried.isEmpty:
+                    lines.append("  Sample:\(sample.waveformID) has no file-references entry")
                 case .notFound(let tried):
                     lines.append("  Sample:\(sample.waveformID) \"\(sample.reference)\" not found; tried:")
                     lines += tried.map { "    \($0)" }

@@ -116,8 +116,9 @@ struct SamplerVoice {
         // exp2 only when the pitch moved (bend, vibrato): a held note reuses its step.
         if cents != lastCents {
             lastCents = cents
-            // Up to 6 octaves up and 10 down: beyond that nothing audible is left to play.
-            let ratio = min(max(sourceRateRatio * exp2(cents / 1200), 1.0 / 1024), 64)
+            // Bounded so the 32.32 step never overflows; one-cycle tables (the built-in sine is
+            // declared at 440 × 2048 Hz) legitimately step hundreds of frames per output frame.
+            let ratio = min(max(sourceRateRatio * exp2(cents / 1200), 1.0 / 65_536), 65_536)
             lastIncrement = UInt64(ratio * 4_294_967_296)
         }
         return lastIncrement

@@ -47,3 +47,27 @@ import Testing
         #expect(abs(gains[479] - 0.5) < 0.01)
     }
 }
+
+@Suite struct MovingAverageBlockTests {
+    @Test func blockProcessingMatchesPerSampleAcrossRefreshes() {
+        let perSample = MovingAverage(points: 23), perBlock = MovingAverage(points: 23)
+        var s: UInt32 = 9
+        let x: [Float] = (0..<10_000).map { _ in
+            s = s &* 1_664_525 &+ 1_013_904_223
+            return Float(s >> 8) / Float(1 << 24) - 0.5
+        }
+        let expected = x.map { perSample.process($0) }
+        var got = [Float](repeating: 0, count: x.count)
+        x.withUnsafeBufferPointer { input in
+            got.withUnsafeMutableBufferPointer { output in
+                var start = 0
+                while start < x.count {
+                    let n = min(77, x.count - start)
+                    perBlock.process(input.baseAddress! + start, into: output.baseAddress! + start, count: n)
+                    start += n
+                }
+            }
+        }
+        #expect(got == expected)
+    }
+}

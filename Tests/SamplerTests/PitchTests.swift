@@ -11,7 +11,7 @@ import Glibc
     /// 2⁻³² frames, so anything beyond this is a tuning bug.
     let pitchToleranceCents = 0.5
 
-    @Test(arguments: [12, -12, 7, -7, 0])
+    @Test(arguments: [12, -12, 7, -7, 0, 36, -36])
     func transposedSineIsInTune(semitones: Int) throws {
         let program = SamplerProgram.single(.sineCycle(frequencyHz: 440), rootKey: 69, layer: plainLayer())
         let sampler = instrument(playing: program)
