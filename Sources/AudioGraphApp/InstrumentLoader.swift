@@ -9,7 +9,7 @@ import Sampler
 /// Turns an instrument file into a ready engine: decodes the loop files at the engine rate, builds
 /// channel routing and control mappings, applies parameter values (file first, then `--set`).
 /// Control thread; may take a while (file I/O, resampling).
-public struct InstrumentLoader {
+public struct InstrumentLoader: Sendable {
     public var instrumentPath: String
     public var file: InstrumentFile
     /// `--set name=value` overrides, applied after the file's parameters.

@@ -27,6 +27,9 @@ public struct OfflineRenderSummary: Sendable {
 public final class OfflineRenderer {
     public let engine: AudioEngine
     public let blockFrames: Int
+    /// Called between blocks for each program change, on the frame it is due (load a preset
+    /// and submit it; the sampler takes it at the start of the next block).
+    public var programChange: ((Int) -> Void)?
     /// The tail after the last event is cut here even if something still sounds (e.g. a loop left on).
     public var maxTailSeconds = 10.0
     private let output: StereoBuffer
@@ -58,9 +61,19 @@ public final class OfflineRenderer {
         let lastFrame = musicFrames + Int(maxTailSeconds * rate)
         var frame = 0, next = 0, peak: Float = 0
         while frame < lastFrame {
-            let n = min(blockFrames, lastFrame - frame)
+            var n = min(blockFrames, lastFrame - frame)
             var count = 0
             while next < scheduled.count && scheduled[next].frame < frame + n && count < events.count {
+                if case .programChange(_, let program) = scheduled[next].message, programChange != nil {
+                    // End the block here; the program is switched before the frame it is due on.
+                    if scheduled[next].frame > frame {
+                        n = scheduled[next].frame - frame
+                        break
+                    }
+                    programChange?(Int(program))
+                    next += 1
+                    continue
+                }
                 events[count] = TimedMIDIMessage(frameOffset: scheduled[next].frame - frame, message: scheduled[next].message)
                 count += 1
                 next += 1

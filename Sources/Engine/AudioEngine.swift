@@ -71,6 +71,8 @@ public final class AudioEngine: @unchecked Sendable {
     let fadeOutRequested = ManagedAtomic<Bool>(false)
     /// The first block starts at the configured values instead of gliding to them from defaults.
     var isFirstBlock = true
+    /// Meters already show silence (set while idle blocks are skipped).
+    var publishedSilence = false
 
     /// Builds the graph and allocates every buffer. Control thread.
     public init(configuration: EngineConfiguration, content: EngineContent = EngineContent()) throws(ParameterError) {
@@ -107,6 +109,16 @@ public final class AudioEngine: @unchecked Sendable {
         let out = StereoBlock(left: output.left, right: output.right, frames: frames)
         applyParameters(snap: isFirstBlock)
         isFirstBlock = false
+        // Nothing can sound and nothing arrives: skip the DSP (an idle instrument costs ~nothing).
+        if events.isEmpty && input == nil && isIdle {
+            out.clear()
+            if !publishedSilence {
+                meters.publish(peak: (-160, -160), rms: (-160, -160), voices: 0)
+                publishedSilence = true
+            }
+            return
+        }
+        publishedSilence = false
         for i in buses.indices { buses[i].isActive = false }
 
         // Split the block at event frames so every event lands on its exact frame.

@@ -110,8 +110,9 @@ struct DemoCommand: ParsableCommand {
             LiveSession.log("no sound card: rendering the demo through the full graph instead")
             let summary = try RenderCommand.render(midiPath: song, outPath: out, inputPath: nil, block: 256,
                                                    options: engineOptions, progressOnTerminal: true)
-            print(summary.line(outputPath: out))
-            print("listen: aplay \(out)   (or any audio player)")
+            let path = URL(fileURLWithPath: out).standardizedFileURL.path
+            print(summary.line(outputPath: path))
+            print("listen: aplay \(path)   (or any audio player)")
         }
     }
 }

@@ -50,6 +50,8 @@ struct RenderCommand: ParsableCommand {
         let writer = try WAVFileWriter(path: outPath, sampleRate: Int(rate), channels: 2, encoding: .float32)
         defer { writer.close() }
         let renderer = OfflineRenderer(engine: engine, blockFrames: block)
+        let switcher = ProgramSwitcher(loader: loader, engine: engine, log: { LiveSession.log($0) })
+        renderer.programChange = { switcher.switchTo(program: $0) }
         let bar = ProgressBar(enabled: progressOnTerminal)
         let summary = try renderer.render(
             midi: song.events, input: input,

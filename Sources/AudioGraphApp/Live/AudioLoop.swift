@@ -92,13 +92,13 @@ final class AudioLoop: @unchecked Sendable {
 
     /// The device vanished (unplugged, driver gone). Keep rendering at the period's pace into
     /// nowhere so MIDI state stays current (note-offs are not lost), and try to reopen with
-    /// back-off from 100 ms to 2 s. No deadline is being kept here, so opening a device is fine.
+    /// back-off (100 ms doubling to 5 s). No deadline is being kept here, so opening a device is fine.
     private func recoverLostOutput(periodNanoseconds: UInt64) {
         stats.deviceLosses.wrappingIncrement(ordering: .relaxed)
         guard let reopenOutput else { return }
         let out = outputBuffer.block(frames: periodFrames)
-        var backoff: UInt64 = 100_000_000
-        var nextAttempt = MonotonicClock.nanoseconds() + backoff
+        var backoff = ReopenBackoff()
+        var nextAttempt = MonotonicClock.nanoseconds() + UInt64(backoff.nextDelaySeconds() * 1e9)
         var previousStart = MonotonicClock.nanoseconds()
         while running.load(ordering: .relaxed) {
             let start = MonotonicClock.nanoseconds()
@@ -111,8 +111,7 @@ final class AudioLoop: @unchecked Sendable {
                     stats.reopens.wrappingIncrement(ordering: .relaxed)
                     return
                 }
-                backoff = min(backoff * 2, 2_000_000_000)
-                nextAttempt = start + backoff
+                nextAttempt = start + UInt64(backoff.nextDelaySeconds() * 1e9)
             }
             var ts = timespec(tv_sec: Int(periodNanoseconds / 1_000_000_000), tv_nsec: Int(periodNanoseconds % 1_000_000_000))
             nanosleep(&ts, nil)

@@ -3,12 +3,19 @@ import Foundation
 
 /// Program change → the preset at that index of the instrument's program list, loaded on the
 /// control thread and handed to the sampler without stopping the audio (old voices fade out).
-struct ProgramSwitcher {
+public struct ProgramSwitcher: Sendable {
     let loader: InstrumentLoader
     let engine: AudioEngine
-    let log: (String) -> Void
+    let log: @Sendable (String) -> Void
 
-    func switchTo(program: Int) {
+    public init(loader: InstrumentLoader, engine: AudioEngine, log: @escaping @Sendable (String) -> Void) {
+        self.loader = loader
+        self.engine = engine
+        self.log = log
+    }
+
+    /// Control thread (or between offline blocks).
+    public func switchTo(program: Int) {
         let paths = loader.programPaths
         guard paths.indices.contains(program) else {
             log("program \(program) ignored: the instrument lists \(paths.count) program\(paths.count == 1 ? "" : "s")")

@@ -1,0 +1,52 @@
+import AudioGraphApp
+import Engine
+import Foundation
+import Testing
+
+@Suite struct InstrumentFileTests {
+    func write(_ json: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ag-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("i.json").path
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func error(_ json: String) -> String {
+        do {
+            let path = try write(json)
+            _ = try InstrumentLoader(instrumentPath: path).makeEngine(configuration: EngineConfiguration(maxFrames: 64))
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"name": "x", "parameters": {"bus.synth.gain": 40}}"#, "bus.synth.gain must be between -60 dB and 12 dB"),
+        (#"{"name": "x", "parameters": {"no.such": 1}}"#, "unknown parameter 'no.such'"),
+        (#"{"name": "x", "parameters": {"mic.effect": "flanger"}}"#, "mic.effect is one of off, ringmod"),
+        (#"{"name": "x", "loops": {"drums": "a.wav"}}"#, "unknown loop bus 'drums'"),
+        (#"{"name": "x", "loops": {"beat": "missing.wav"}}"#, "missing.wav"),
+        (#"{"name": "x", "channels": {"sampler": [17]}}"#, "MIDI channel 17 is not 1–16"),
+        (#"{"name": "x", "controls": [{"cc": 200, "parameter": "master.gain"}]}"#, "needs exactly one of cc or note"),
+        (#"{"name": "x", "controls": [{"cc": 1, "parameter": "nope"}]}"#, "unknown parameter 'nope'"),
+        (#"{"name": "x", "preset": "missing.aupreset"}"#, "missing.aupreset"),
+        (#"{"parameters": {}}"#, "missing key 'name'"),
+        (#"{"name": "x", "#, "not valid JSON"),
+    ])
+    func mistakesAreNamedClearly(json: String, message: String) {
+        let e = error(json)
+        #expect(e.contains(message), "got: \(e)")
+    }
+
+    @Test func parameterValuesFromTheFileApplyAndSetOverridesThem() throws {
+        let path = try write(#"{"name": "x", "parameters": {"bus.synth.gain": -12, "mic.effect": "delay"}}"#)
+        var loader = try InstrumentLoader(instrumentPath: path)
+        loader.assignments = ["bus.synth.gain=-3"]
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(maxFrames: 64))
+        let t = engine.parameters
+        #expect(t.value(t.index(of: "bus.synth.gain")!) == -3)
+        #expect(t.formattedValue(t.index(of: "mic.effect")!) == "delay")
+    }
+}

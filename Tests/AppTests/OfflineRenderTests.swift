@@ -1,0 +1,69 @@
+import AudioFiles
+import AudioGraphApp
+import AudioTestSupport
+import DSP
+import Engine
+import Foundation
+import MIDI
+import Testing
+
+/// The offline renderer driven the way `audiograph render` drives it, on the bundled instrument.
+@Suite struct OfflineRenderTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let defaultInstrument = "\(repository)/Instruments/default.json"
+    let rate = 48000.0
+
+    func render(_ events: [MIDIFileEvent], settings: [String] = [], input: DecodedAudio? = nil, block: Int = 256) throws -> [Float] {
+        var loader = try InstrumentLoader(instrumentPath: Self.defaultInstrument)
+        loader.assignments = settings
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block))
+        var left: [Float] = []
+        _ = try OfflineRenderer(engine: engine, blockFrames: block).render(midi: events, input: input) { b throws(AudioFileError) in
+            left.append(contentsOf: UnsafeBufferPointer(start: b.left, count: b.frames))
+        }
+        return left
+    }
+
+    @Test(arguments: ["default.json", "headless.json"])
+    func bundledInstrumentsLoadAndPlayTheirPreset(file: String) throws {
+        let out = try render([MIDIFileEvent(seconds: 0, track: 0, message: .noteOn(channel: 0, note: 60, velocity: 100)),
+                              MIDIFileEvent(seconds: 0.5, track: 0, message: .noteOff(channel: 0, note: 60, velocity: 0))])
+        #expect(Measure.rms(out[4800..<24000]) > 0.01, "the sampler plays the instrument's preset")
+        _ = try InstrumentLoader(instrumentPath: "\(Self.repository)/Instruments/\(file)").makeEngine(configuration: EngineConfiguration())
+    }
+
+    /// Two renders give identical samples, and the render runs on until the release has finished.
+    @Test func renderIsDeterministicAndKeepsTheReleaseTail() throws {
+        let song = [MIDIFileEvent(seconds: 0.1, track: 0, message: .noteOn(channel: 1, note: 69, velocity: 100)),
+                    MIDIFileEvent(seconds: 0.5, track: 0, message: .noteOff(channel: 1, note: 69, velocity: 0))]
+        let settings = ["synth.release=0.4", "master.lowpass.enabled=off", "master.highpass.enabled=off"]
+        let a = try render(song, settings: settings)
+        let b = try render(song, settings: settings)
+        #expect(a == b)
+        let lastSound = a.lastIndex { abs($0) > 1e-4 }!
+        #expect(abs(Double(lastSound) / rate - 0.9) < 0.005, "the 0.4 s release after the note-off at 0.5 s is rendered")
+        #expect(a.count > lastSound, "rendering stopped once the graph fell silent, not before")
+        #expect(Double(a.count) / rate < 1.5, "and did not run on for the maximum tail")
+    }
+
+    /// `--input` feeds the mic bus: the delay effect repeats an impulse exactly `time` later.
+    @Test func inputFileGoesThroughTheMicEffect() throws {
+        var impulse = [Float](repeating: 0, count: 48000)
+        impulse[1000] = 0.5
+        let input = DecodedAudio(sampleRate: rate, channels: [impulse], frameCount: impulse.count, metadata: SampleMetadata(), formatDescription: "test")
+        let out = try render([], settings: ["mic.effect=delay", "mic.delay.time=0.1", "mic.delay.feedback=0", "mic.delay.mix=0.5",
+                                            "master.lowpass.enabled=off", "master.highpass.enabled=off"], input: input)
+        let echoes = out.indices.filter { abs(out[$0]) > 0.05 }
+        #expect(echoes == [1000, 5800], "dry impulse at 1000 and its echo 0.1 s = 4800 frames later, nothing else")
+    }
+
+    @Test func theDemoSongRendersEveryBarWithoutClipping() throws {
+        let demo = try MIDIFile.read(path: "\(Self.repository)/Sounds/demo.mid")
+        let out = try render(demo.events)
+        #expect(Double(out.count) / rate >= demo.durationSeconds)
+        #expect(Measure.peak(out) < 1, "no clipping")
+        for second in 0..<Int(demo.durationSeconds) {
+            #expect(Measure.rms(out[(second * 48000)..<((second + 1) * 48000)]) > 0.01, "sound in second \(second)")
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// AppTests: tests land here.
