@@ -47,7 +47,7 @@ final class AudioLoop: @unchecked Sendable {
     func run() {
         let out = outputBuffer.block(frames: periodFrames)
         let periodNanoseconds = UInt64(Double(periodFrames) / sampleRate * 1e9)
-        var previousStart = MonotonicClock.nanoseconds()
+        var clock = PeriodClock(periodNanoseconds: Double(periodNanoseconds), now: MonotonicClock.nanoseconds())
         while running.load(ordering: .relaxed) {
             var inputBlock: StereoBlock?
             if let input {
@@ -56,11 +56,13 @@ final class AudioLoop: @unchecked Sendable {
                 inputBlock = block
             }
             let start = MonotonicClock.nanoseconds()
-            let count = collectEvents(arrivedBefore: start, periodStart: previousStart)
+            let periodStart = UInt64(clock.boundary)
+            clock.advance(wokeAt: start)
+            // Messages that arrived after the smoothed boundary wait for the next period.
+            let count = collectEvents(arrivedBefore: min(UInt64(clock.boundary), start), periodStart: periodStart)
             engine.render(output: out, input: inputBlock, events: UnsafeBufferPointer(rebasing: events[0..<count]))
             let renderNanoseconds = MonotonicClock.nanoseconds() - start
             stats.record(renderNanoseconds: renderNanoseconds, periodNanoseconds: periodNanoseconds)
-            previousStart = start
             if case .deviceLost = output.write(left: out.left, right: out.right, frames: periodFrames) {
                 recoverLostOutput(periodNanoseconds: periodNanoseconds)
             }
@@ -68,7 +70,8 @@ final class AudioLoop: @unchecked Sendable {
     }
 
     /// Moves the messages that arrived before `now` into the event buffer. A message that
-    /// arrived a fraction f of the way through the previous period lands at frame f × period.
+    /// arrived a fraction f of the way through the previous period (`periodStart` to `now`, as
+    /// kept by `PeriodClock`) lands at frame f × period.
     private func collectEvents(arrivedBefore now: UInt64, periodStart: UInt64) -> Int {
         var count = 0
         let span = Double(max(now &- periodStart, 1))
