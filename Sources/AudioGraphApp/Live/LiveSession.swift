@@ -107,9 +107,11 @@ final class LiveSession: @unchecked Sendable {
     private func startSequencer(inbox: MIDIInbox) -> SequencerClient? {
         do {
             let client = try SequencerClient(options: SequencerClientOptions(autoconnect: options.autoconnect, pollTimeoutMilliseconds: 20))
-            try client.start { inbox.receive($0) }
+            // Arrival stamps are every note's timing reference: the reader must wake as promptly
+            // as the audio thread (just below it), or its scheduling delay becomes onset jitter.
+            let reader = try client.start(priority: options.realtimePriority.map { max($0 - 5, 1) }) { inbox.receive($0) }
             Self.log("MIDI input: \(client.options.clientName):\(client.options.portName) at \(client.inputAddress)"
-                     + (options.autoconnect != nil ? " (autoconnect on)" : ""))
+                     + (options.autoconnect != nil ? " (autoconnect on)" : "") + ", reader thread: \(reader)")
             for spec in options.connect {
                 do {
                     let port = try client.connect(spec: spec)
