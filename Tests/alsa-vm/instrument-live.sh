@@ -109,8 +109,8 @@ mark source-quiet-end
 section "6. latency and jitter: 20 notes, 150 ms apart, from a sequencer client"
 "$AG" status --json > status.json 2>/dev/null; echo "xruns-before-stream $(json_int status.json xruns)" >> figures.txt
 mark stream-start
-python3 "$HELPER" stream "$AGC:0" 2 81 20 0.15 0.06 > stream.txt 2>&1 || failc "stream sender rc $?"
-grep -c "^note " stream.txt | grep -qx 20 && pass "stream sent 20 notes" || failc "stream sent $(grep -c '^note ' stream.txt) notes"
+python3 "$HELPER" stream "$AGC:0" 2 81 30 0.15 0.06 > stream.txt 2>&1 || failc "stream sender rc $?"
+grep -c "^note " stream.txt | grep -qx 30 && pass "stream sent 30 notes" || failc "stream sent $(grep -c '^note ' stream.txt) notes"
 nap 0.3
 mark stream-end
 "$AG" status --json > status.json 2>/dev/null; echo "xruns-after-stream $(json_int status.json xruns)" >> figures.txt
