@@ -106,7 +106,7 @@ grep "MIDI source $SRC gone" ag.txt | grep -q "released 3 held notes" && pass "l
 nap 0.4
 mark source-quiet-end
 
-section "6. latency and jitter: 20 notes, 150 ms apart, from a sequencer client"
+section "6. latency and jitter: 30 notes ~150 ms apart (seeded +-25 ms), from a sequencer client"
 "$AG" status --json > status.json 2>/dev/null; echo "xruns-before-stream $(json_int status.json xruns)" >> figures.txt
 mark stream-start
 python3 "$HELPER" stream "$AGC:0" 2 81 30 0.15 0.06 > stream.txt 2>&1 || failc "stream sender rc $?"

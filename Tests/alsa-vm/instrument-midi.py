@@ -10,7 +10,8 @@ Stdlib only (ctypes on libasound), so it runs unchanged inside the alsa-vm guest
                                     then holds them until it is killed
   stream DEST CHANNEL NOTE COUNT INTERVAL LENGTH
                                     connects a port to DEST (client:port) and sends COUNT notes,
-                                    INTERVAL s apart, LENGTH s long, logging each note-on's send time
+                                    INTERVAL +- 25 ms apart (seeded), LENGTH s long, logging each
+                                    note-on's send time (CLOCK_MONOTONIC before and after the send)
   clock STATUSFILE STOPFILE         samples a PCM substream's /proc status: hw_ptr between two
                                     CLOCK_MONOTONIC reads, plus CLOCK_REALTIME, until STOPFILE exists
 
@@ -19,6 +20,7 @@ MIDI send times and capture frames on one time line.
 """
 import ctypes
 import os
+import random
 import struct
 import sys
 import time
@@ -126,9 +128,14 @@ def run_stream(dest, channel, note, count, interval, length):
     seq = Sequencer("rig-stream")
     client, port = (int(x) for x in dest.split(":"))
     seq.connect_to(client, port)
-    start = mono() + 300_000_000
+    # Intervals spread +-25 ms around INTERVAL (fixed seed): a steady 150 ms is almost exactly
+    # 7 periods of 1024 frames, so even period-quantised onsets would keep nearly constant
+    # intervals; spread intervals make every note land at a different phase of the period.
+    spread = random.Random(20261122)
+    on_at = mono() + 300_000_000
     for i in range(count):
-        on_at = start + int(i * interval * 1e9)
+        if i:
+            on_at += int((interval + spread.uniform(-0.025, 0.025)) * 1e9)
         sleep_until(on_at)
         before = mono()
         seq.note(True, channel, note, 100)
