@@ -15,6 +15,8 @@ struct VoiceRenderContext {
     var levels: UnsafeMutablePointer<Float>
     /// 1, 2, 3, … chunkFrames: per-frame ramp positions shared by every voice.
     var ramp: UnsafePointer<Float>
+    /// The last value of every controller 0…127.
+    var controllerValues: UnsafePointer<UInt8>
     var hermite: UnsafePointer<SIMD4<Float>>
     var sinc: UnsafePointer<Float>
     var quality: InterpolationQuality
@@ -69,11 +71,11 @@ struct SamplerVoice {
     var lastPanGains: (left: Float, right: Float) = (0, 0)
     /// Set at note-on: the first chunk starts at its control gains instead of ramping up from 0.
     var startsFresh = true
-    var filterEnabled = false
-    var filter = StereoBiquad()
+    var filter: VoiceFilter
 
     init(sampleRate: Double) {
         envelope = Envelope(sampleRate: sampleRate)
+        filter = VoiceFilter(sampleRate: sampleRate)
     }
 
     /// Fades out in `seconds` and stops counting toward polyphony.
@@ -90,11 +92,11 @@ struct SamplerVoice {
         let frames = output.frames
         let increment = phaseIncrement(frames: frames, context: context)
         let reachedEnd = read(region, frames: frames, increment: increment, context: context)
-        if filterEnabled {
+        if filter.isEnabled {
             let right = region.isStereo ? context.scratchRight : context.filterDiscard
             // Keep the unused right-channel state fed with silence so it never grows.
             if !region.isStereo { right.update(repeating: 0, count: frames) }
-            filter.process(StereoBlock(left: context.scratchLeft, right: right, frames: frames))
+            filter.process(StereoBlock(left: context.scratchLeft, right: right, frames: frames), controllerValues: context.controllerValues)
         }
         var gain = staticGain
         if respondsToVolume { gain *= context.volumeGain }
