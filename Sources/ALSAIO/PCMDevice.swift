@@ -22,6 +22,11 @@ public final class PCMDevice: @unchecked Sendable {
     public let configuration: PCMConfiguration
 
     private let handle: OpaquePointer
+    // Copies of the negotiated values the audio thread reads (no String-bearing struct on the hot path).
+    private let channels: Int
+    private let format: PCMSampleFormat
+    private let isCapture: Bool
+    private var captureStarted = false
     /// Preallocated interleave buffer holding `chunkFrames` frames in the device format.
     private let interleaved: UnsafeMutableRawPointer
     private let chunkFrames: Int
@@ -37,31 +42,35 @@ public final class PCMDevice: @unchecked Sendable {
     /// Underruns (playback) or overruns (capture) recovered since opening. Any thread.
     public var xrunCount: Int { xruns.load(ordering: .relaxed) }
 
-    /// Opens and configures `request.deviceName`. Control thread; may block briefly.
-    /// Capture streams are started here (a capture stream configured through hw params
-    /// otherwise waits for a full buffer before starting).
+    /// Opens and configures `request.deviceName`. Control thread. A device another program
+    /// holds fails at once (`-EBUSY`). A capture stream is started explicitly by the first
+    /// `read` (with the default start threshold it would wait for a full buffer and a short
+    /// read would block forever), so setup time before the loop is not an overrun.
     public init(_ request: PCMRequest) throws(ALSAError) {
         silenceALSAErrorOutput()
         let stream = request.direction == .playback ? SND_PCM_STREAM_PLAYBACK : SND_PCM_STREAM_CAPTURE
         var opened: OpaquePointer?
+        // Open non-blocking so a device held by another program fails at once with -EBUSY
+        // instead of hanging here; then switch to blocking transfers.
         try alsaCheck(
-            snd_pcm_open(&opened, request.deviceName, stream, 0),
+            snd_pcm_open(&opened, request.deviceName, stream, SND_PCM_NONBLOCK),
             "snd_pcm_open(\"\(request.deviceName)\", \(request.direction.rawValue))")
         guard let pcm = opened else {
             throw ALSAError(operation: "snd_pcm_open(\"\(request.deviceName)\")", code: -EINVAL)
         }
+        snd_pcm_nonblock(pcm, 0)
         let negotiated: PCMConfiguration
         do {
             negotiated = try PCMHardwareSetup.configure(pcm, request)
-            if request.direction == .capture {
-                try alsaCheck(snd_pcm_start(pcm), "snd_pcm_start(\"\(request.deviceName)\")")
-            }
         } catch {
             snd_pcm_close(pcm)
             throw error
         }
         handle = pcm
         configuration = negotiated
+        channels = negotiated.channels
+        format = negotiated.format
+        isCapture = negotiated.direction == .capture
         chunkFrames = max(negotiated.bufferFrames, negotiated.periodFrames, 1)
         bytesPerFrame = negotiated.channels * negotiated.format.bytesPerSample
         interleaved = UnsafeMutableRawPointer.allocate(byteCount: chunkFrames * bytesPerFrame, alignment: 16)
@@ -83,7 +92,7 @@ public final class PCMDevice: @unchecked Sendable {
             let chunk = min(frames - done, chunkFrames)
             PCMSampleConverter.interleave(
                 left: left + done, right: right + done, frames: chunk, into: interleaved,
-                channels: configuration.channels, format: configuration.format)
+                channels: channels, format: format)
             var offset = 0
             while offset < chunk {
                 let result = snd_pcm_writei(
@@ -109,6 +118,15 @@ public final class PCMDevice: @unchecked Sendable {
     /// On `.deviceLost` the buffers hold what was read before the failure, silence after.
     public func read(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> PCMTransferStatus {
         var status = PCMTransferStatus.complete
+        if !captureStarted {
+            captureStarted = true
+            let started = snd_pcm_start(handle)
+            if started < 0 && started != -EBADFD {  // EBADFD: already running
+                left.update(repeating: 0, count: frames)
+                right.update(repeating: 0, count: frames)
+                return .deviceLost(code: started)
+            }
+        }
         var recoveries = 0
         var done = 0
         while done < frames {
@@ -116,8 +134,7 @@ public final class PCMDevice: @unchecked Sendable {
             let result = snd_pcm_readi(handle, interleaved, snd_pcm_uframes_t(wanted))
             if result >= 0 {
                 PCMSampleConverter.deinterleave(
-                    from: interleaved, frames: Int(result), channels: configuration.channels,
-                    format: configuration.format, left: left + done, right: right + done)
+                    from: interleaved, frames: Int(result), channels: channels, format: format, left: left + done, right: right + done)
                 done += Int(result)
                 continue
             }
@@ -135,9 +152,17 @@ public final class PCMDevice: @unchecked Sendable {
         return status
     }
 
+    /// Frames between the application and the converter right now: for playback, how long
+    /// until a frame written now is heard; nil if ALSA cannot tell (stream not running).
+    /// Any single thread at a time; no allocation.
+    public func delayFrames() -> Int? {
+        var delay: snd_pcm_sframes_t = 0
+        return snd_pcm_delay(handle, &delay) < 0 ? nil : Int(delay)
+    }
+
     /// Plays out what is queued, then stops (playback). Control thread; blocks up to one buffer.
     public func drain() {
-        if configuration.direction == .playback { snd_pcm_drain(handle) }
+        if !isCapture { snd_pcm_drain(handle) }
     }
 
     private enum Recovery { case retry, recovered, giveUpOnBlock, lost(Int32) }
@@ -168,7 +193,7 @@ public final class PCMDevice: @unchecked Sendable {
                 restart = snd_pcm_prepare(handle)
                 if restart < 0 { return .lost(restart) }
             }
-            if configuration.direction == .capture {
+            if isCapture {
                 let started = snd_pcm_start(handle)
                 if started < 0 { return .lost(started) }
             }

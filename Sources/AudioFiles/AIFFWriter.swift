@@ -28,6 +28,9 @@ public enum AIFFWriter {
         guard let first = channels.first, channels.allSatisfy({ $0.count == first.count }) else {
             throw AudioFileError(path: path, reason: "channels missing or of different lengths")
         }
+        guard channels.count <= Int(UInt16.max), first.count <= Int(UInt32.max) else {
+            throw AudioFileError(path: path, reason: "too many channels or frames for an AIFF file")
+        }
         guard [8, 16, 24, 32].contains(bitDepth) else {
             throw AudioFileError(path: path, reason: "AIFF bit depth must be 8, 16, 24 or 32, not \(bitDepth)")
         }

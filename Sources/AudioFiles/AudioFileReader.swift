@@ -48,14 +48,16 @@ public enum AudioFileReader {
     }
 
     /// Control thread. Like `read(path:)`, then converted to `sampleRate` with libsamplerate
-    /// (SRC_SINC_BEST_QUALITY) when the file's rate differs; loop points are scaled and rounded.
-    /// `formatDescription` still describes the file as stored.
-    public static func read(path: String, convertingTo sampleRate: Double) throws(AudioFileError) -> DecodedAudio {
+    /// (SRC_SINC_BEST_QUALITY unless `quality` says otherwise) when the file's rate differs; loop
+    /// points are scaled and rounded. `formatDescription` still describes the file as stored.
+    public static func read(
+        path: String, convertingTo sampleRate: Double, quality: ConversionQuality = .best
+    ) throws(AudioFileError) -> DecodedAudio {
         var audio = try read(path: path)
         guard sampleRate != audio.sampleRate else { return audio }
         let converted: [[Float]]
         do {
-            converted = try SampleRateConverter.convert(audio.channels, from: audio.sampleRate, to: sampleRate)
+            converted = try SampleRateConverter.convert(audio.channels, from: audio.sampleRate, to: sampleRate, quality: quality)
         } catch {
             throw AudioFileError(path: path, reason: error.reason)
         }

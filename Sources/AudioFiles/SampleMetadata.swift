@@ -26,7 +26,9 @@ public struct SampleMetadata: Sendable, Equatable {
     public var keyRange: ClosedRange<Int>?
     /// Velocities the file says it is meant for (AIFF `INST`, CAF `inst`); nil when absent.
     public var velocityRange: ClosedRange<Int>?
-    /// Loops in file order, the sustain loop first. Frame positions are in the file's own rate
+    /// Loops in file order, the sustain loop first (backward and alternating loops are listed too:
+    /// direction is not kept, players loop forward). Loops reaching past the audio are dropped.
+    /// Frame positions are in the file's own rate
     /// (or the converted rate after `AudioFileReader.read(path:convertingTo:)`).
     public var loops: [SampleLoop]
 

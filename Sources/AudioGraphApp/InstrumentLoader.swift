@@ -3,6 +3,8 @@ import Engine
 import Foundation
 import Instruments
 import MIDI
+import Presets
+import Sampler
 
 /// Turns an instrument file into a ready engine: decodes the loop files at the engine rate, builds
 /// channel routing and control mappings, applies parameter values (file first, then `--set`).
@@ -62,6 +64,11 @@ public struct InstrumentLoader {
             cache[path] = sample
             content.loops[bus] = sample
         }
+        if let presetPath {
+            let loaded = try loadPreset(path: presetPath, sampleRate: configuration.sampleRate)
+            content.samplerProgram = loaded.program
+            for w in loaded.warnings { warn("\((presetPath as NSString).lastPathComponent): \(w)") }
+        }
         content.routing = try routing()
         content.controls = try controls()
         let engine: AudioEngine
@@ -76,6 +83,24 @@ public struct InstrumentLoader {
         }
         return engine
     }
+
+    /// Parses a preset and loads its samples into a program for the sampler bus. Partial failures
+    /// (some samples missing) are warnings: the preset plays what it can.
+    public func loadPreset(path: String, sampleRate: Double) throws(InstrumentError) -> SamplerLoadResult {
+        do {
+            let preset = try AUPreset.load(path: path)
+            return try SamplerProgramBuilder.build(preset: preset, presetPath: path, searchDirectories: samplePaths, sampleRate: sampleRate)
+        } catch let error as PresetError {
+            throw InstrumentError(error.description)
+        } catch let error as SamplerLoadError {
+            throw InstrumentError(error.description)
+        } catch {
+            throw InstrumentError("\(path): \(error)")
+        }
+    }
+
+    /// Warnings go to stderr so that stdout stays clean for summaries and JSON.
+    public var warn: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
 
     private func loadLoop(path: String, bus: String, sampleRate: Double) throws(InstrumentError) -> LoopSample {
         let audio: DecodedAudio

@@ -26,9 +26,26 @@ public final class FIRFilter {
 
     @inlinable
     func dot(_ taps: UnsafePointer<Float>) -> Float {
-        let h = history + position
-        var acc: Float = 0
-        for k in 0..<tapCount { acc += taps[k] * h[k] }
+        Self.dot(taps, UnsafePointer(history + position), count: tapCount)
+    }
+
+    /// Σ a[k]·b[k], eight lanes at a time (the compiler will not reorder a Float sum by itself).
+    @inlinable
+    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
+        var lanes = SIMD8<Float>()
+        var k = 0
+        let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+        while k + 8 <= count {
+            let va = ra.loadUnaligned(fromByteOffset: k * 4, as: SIMD8<Float>.self)
+            let vb = rb.loadUnaligned(fromByteOffset: k * 4, as: SIMD8<Float>.self)
+            lanes += va * vb
+            k += 8
+        }
+        var acc = lanes.sum()
+        while k < count {
+            acc += a[k] * b[k]
+            k += 1
+        }
         return acc
     }
 
@@ -44,6 +61,21 @@ public final class FIRFilter {
     public func process(_ x: Float, taps a: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> (Float, Float) {
         push(x)
         return (dot(a), dot(b))
+    }
+
+    /// Filters `count` samples from `input` into `output` (may alias) with one kernel, the
+    /// write position held in a register for the block. RT-safe.
+    public func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, taps: UnsafePointer<Float>) {
+        let n = tapCount, h = history
+        var p = position
+        for i in 0..<count {
+            p = p == 0 ? n - 1 : p - 1
+            let x = input[i]
+            h[p] = x
+            h[p + n] = x
+            output[i] = Self.dot(taps, UnsafePointer(h + p), count: n)
+        }
+        position = p
     }
 
     public func reset() {

@@ -53,6 +53,41 @@ public final class MovingAverage {
         return sum * scale
     }
 
+    /// Averages `count` samples from `input` into `output` (may alias). Same result as calling
+    /// `process(_:)` per sample, with the state held in registers for the block. RT-safe.
+    public func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int) {
+        var done = 0
+        while done < count {
+            // Run up to the next exact refresh in one tight loop.
+            let run = min(count - done, Self.refreshInterval - sinceRefresh)
+            var w = writeIndex, s = sum
+            let h = history, n = points, k = scale
+            for i in done..<(done + run) {
+                let x = input[i]
+                s += x - h[(w &- n) & mask]
+                h[w] = x
+                w = (w &+ 1) & mask
+                output[i] = s * k
+            }
+            writeIndex = w
+            sum = s
+            sinceRefresh += run
+            done += run
+            if sinceRefresh >= Self.refreshInterval {
+                refresh()
+                // The refreshed sum is exact; restate the last output from it.
+                output[done - 1] = sum * scale
+            }
+        }
+    }
+
+    /// Takes over `other`'s input history (so a new length can start exact without having
+    /// been fed). Same capacity on both sides; RT-safe.
+    public func copyHistory(from other: MovingAverage) {
+        history.update(from: other.history, count: 128)
+        writeIndex = other.writeIndex
+    }
+
     public func reset() {
         history.update(repeating: 0, count: 128)
         sum = 0

@@ -1,6 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import DSP
 import Instruments
 import MIDI
+import MicEffects
 
 extension AudioEngine {
     /// Reads the parameter table (atomics) into the units' smoothers. Block start, render thread.
@@ -8,14 +12,16 @@ extension AudioEngine {
         let p = parameters
         for bus in BusID.allCases {
             let id = ids.buses[bus.rawValue]
-            buses[bus.rawValue].set(gainDecibels: p.value(id.gain), muted: p.value(id.mute) >= 0.5, pan: p.value(id.pan))
+            buses[bus.rawValue].set(gainDecibels: p.value(id.gain), muted: p.value(id.mute) >= 0.5, pan: p.value(id.pan), snap: snap)
             if let play = ids.loopPlay[bus], let player = loopPlayers[bus.rawValue] {
                 player.setPlaying(p.value(play) >= 0.5)
             }
         }
-        master.gain.setTarget(Float(Decibels.gain(p.value(ids.masterGain))))
+        let fading = fadeOutRequested.load(ordering: .relaxed)
+        master.gain.setTarget(fading ? 0 : Float(Decibels.gain(p.value(ids.masterGain))))
+        if snap { master.gain.snap(to: master.gain.target) }
         func set(_ filter: inout SmoothedFilter, _ f: EngineParameters.Filter) {
-            filter.set(cutoffHz: p.value(f.cutoff), resonanceDecibels: p.value(f.resonance), enabled: p.value(f.enabled) >= 0.5)
+            filter.set(cutoffHz: p.value(f.cutoff), resonanceDecibels: p.value(f.resonance), enabled: p.value(f.enabled) >= 0.5, snap: snap)
         }
         set(&master.lowPass, ids.masterLowPass)
         set(&master.highPass, ids.masterHighPass)
@@ -25,6 +31,32 @@ extension AudioEngine {
             sustainLevel: p.value(ids.synthSustain), releaseSeconds: p.value(ids.synthRelease))
         synth.pitchBendRangeSemitones = p.value(ids.synthBend)
         synth.voiceLimit = Int(p.value(ids.synthVoices))
+        applyMicParameters()
+    }
+
+    private func applyMicParameters() {
+        let p = parameters, m = ids.mic
+        mic.setEffect(MicEffectKind(rawValue: Int(p.value(m.effect))) ?? .off)
+        mic.setMix(p.value(m.mix))
+        mic.setRingFrequencyHz(p.value(m.ringFrequency))
+        mic.setDelaySeconds(p.value(m.delayTime))
+        mic.setDelayFeedback(p.value(m.delayFeedback))
+        mic.setDelayMix(p.value(m.delayMix))
+        mic.setAveragePoints(Int(p.value(m.averagePoints)))
+        mic.setLowpassCutoffHz(p.value(m.lowpassCutoff))
+        mic.setPitchShiftSemitones(p.value(m.pitchShift))
+        let following = p.value(ids.followEnabled) >= 0.5
+        mic.pitchTrackingEnabled = following
+        if following {
+            // The follower sings the detected pitch (transposed) at the input's level, and falls
+            // silent (with a fade) when the input is unvoiced.
+            let pitch = mic.readouts.pitch.value
+            let level = Decibels.gain(Double(max(mic.readouts.inputRMSDecibels.left.value, mic.readouts.inputRMSDecibels.right.value)))
+            let hz = pitch.frequencyHz * pow(2, p.value(ids.followInterval) / 12)
+            synth.follow(frequencyHz: hz, level: pitch.voiced ? Float(min(1, 2 * level)) : 0)
+        } else {
+            synth.follow(frequencyHz: 0, level: 0)
+        }
     }
 
     /// Routes one message: mapped controls first (consumed), then the instruments its channel plays.
@@ -36,6 +68,7 @@ extension AudioEngine {
         }
         let targets = routing.targets(channel: m.channel)
         if targets.contains(.synth) { synth.handle(m) }
+        if targets.contains(.sampler) { sampler.handle(m) }
     }
 
     private func applyControl(_ mapping: ControlMapping, parameter index: Int, message: MIDIMessage) {
@@ -73,6 +106,10 @@ extension AudioEngine {
             let block = activate(.synth, blockFrames: blockFrames)
             synth.render(into: block.slice(from: start, count: count))
         }
+        if !sampler.isSilent {
+            let block = activate(.sampler, blockFrames: blockFrames)
+            sampler.render(into: block.slice(from: start, count: count))
+        }
     }
 
     /// The bus's whole-block buffer, cleared the first time a source touches it in this block.
@@ -85,7 +122,13 @@ extension AudioEngine {
         return block
     }
 
-    func renderMic(input: StereoBlock?, frames: Int) {}
+    /// The mic chain runs whenever there is input (its meters and pitch readout need it), even
+    /// with the bus muted; without input it costs nothing.
+    func renderMic(input: StereoBlock?, frames: Int) {
+        guard let input else { return }
+        let block = activate(.mic, blockFrames: frames)
+        mic.process(input: StereoBlock(left: input.left, right: input.right, frames: frames), output: block)
+    }
 
     func mixAndMaster(into out: StereoBlock) {
         out.clear()
@@ -102,6 +145,6 @@ extension AudioEngine {
         meters.publish(
             peak: (master.meters.left.peakDecibels, master.meters.right.peakDecibels),
             rms: (master.meters.left.rmsDecibels, master.meters.right.rmsDecibels),
-            voices: synth.activeVoiceCount)
+            voices: synth.activeVoiceCount + sampler.activeVoiceCount)
     }
 }

@@ -1,6 +1,9 @@
+import Atomics
 import DSP
 import Instruments
 import MIDI
+import MicEffects
+import Sampler
 
 /// Sizes fixed at prepare time.
 public struct EngineConfiguration: Sendable {
@@ -8,11 +11,17 @@ public struct EngineConfiguration: Sendable {
     /// The largest block `render` will be asked for.
     public var maxFrames: Int
     public var maxSynthVoices: Int
+    public var maxSamplerVoices: Int
+    /// `.high` (windowed sinc) for offline renders; `.realtime` (4-point) live.
+    public var samplerQuality: InterpolationQuality
 
-    public init(sampleRate: Double = 48000, maxFrames: Int = 1024, maxSynthVoices: Int = 64) {
+    public init(sampleRate: Double = 48000, maxFrames: Int = 1024, maxSynthVoices: Int = 64, maxSamplerVoices: Int = 128,
+                samplerQuality: InterpolationQuality = .realtime) {
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
         self.maxSynthVoices = maxSynthVoices
+        self.maxSamplerVoices = maxSamplerVoices
+        self.samplerQuality = samplerQuality
     }
 }
 
@@ -21,8 +30,12 @@ public struct EngineContent: Sendable {
     public var loops: [BusID: LoopSample]
     public var routing: ChannelRouting
     public var controls: [ControlMapping]
+    /// What the sampler plays first (nil: silent until a program is submitted).
+    public var samplerProgram: SamplerProgram?
 
-    public init(loops: [BusID: LoopSample] = [:], routing: ChannelRouting = ChannelRouting(), controls: [ControlMapping] = []) {
+    public init(loops: [BusID: LoopSample] = [:], routing: ChannelRouting = ChannelRouting(), controls: [ControlMapping] = [],
+                samplerProgram: SamplerProgram? = nil) {
+        self.samplerProgram = samplerProgram
         self.loops = loops
         self.routing = routing
         self.controls = controls
@@ -40,6 +53,9 @@ public final class AudioEngine: @unchecked Sendable {
     public let parameters: ParameterTable
     public let meters = EngineMeters()
     public let synth: SineSynth
+    public let sampler: SamplerInstrument
+    /// The mic/line input chain; its `readouts` carry input meters and detected pitch.
+    public let mic: MicChain
 
     let ids: EngineParameters
     var buses: [MixerBus]
@@ -51,7 +67,12 @@ public final class AudioEngine: @unchecked Sendable {
     let master: MasterStage
     let scratch: StereoBuffer
     /// Blocks rendered since the last sound; the master tail is skipped once filters have rung out.
-    var silentFrames = 0
+    /// Set from any thread to fade the output to silence (10 ms) before the audio stops.
+    let fadeOutRequested = ManagedAtomic<Bool>(false)
+    /// The first block starts at the configured values instead of gliding to them from defaults.
+    var isFirstBlock = true
+    /// Meters already show silence (set while idle blocks are skipped).
+    var publishedSilence = false
 
     /// Builds the graph and allocates every buffer. Control thread.
     public init(configuration: EngineConfiguration, content: EngineContent = EngineContent()) throws(ParameterError) {
@@ -60,6 +81,10 @@ public final class AudioEngine: @unchecked Sendable {
         parameters = ParameterTable()
         ids = EngineParameters(table: parameters, maxSynthVoices: configuration.maxSynthVoices)
         synth = SineSynth(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSynthVoices)
+        sampler = SamplerInstrument(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSamplerVoices)
+        sampler.quality = configuration.samplerQuality
+        if let program = content.samplerProgram { sampler.submit(program) }
+        mic = MicChain(sampleRate: rate, maxFrames: frames)
         buses = BusID.allCases.map { _ in MixerBus(sampleRate: rate, maxFrames: frames) }
         loopPlayers = BusID.allCases.map { bus in content.loops[bus].map { LoopPlayer(sample: $0, sampleRate: rate) } }
         routing = content.routing
@@ -74,7 +99,6 @@ public final class AudioEngine: @unchecked Sendable {
         fileHighPass = SmoothedFilter(kind: .highPass, sampleRate: rate, cutoffHz: 800, resonanceDecibels: 0, enabled: true)
         master = MasterStage(sampleRate: rate, maxFrames: frames)
         scratch = StereoBuffer(capacity: frames)
-        applyParameters(snap: true)
     }
 
     /// Renders one block into `output` (overwritten), applying `events` at their frame offsets.
@@ -83,7 +107,18 @@ public final class AudioEngine: @unchecked Sendable {
     public func render(output: StereoBlock, input: StereoBlock? = nil, events: UnsafeBufferPointer<TimedMIDIMessage>) {
         let frames = min(output.frames, configuration.maxFrames)
         let out = StereoBlock(left: output.left, right: output.right, frames: frames)
-        applyParameters(snap: false)
+        applyParameters(snap: isFirstBlock)
+        isFirstBlock = false
+        // Nothing can sound and nothing arrives: skip the DSP (an idle instrument costs ~nothing).
+        if events.isEmpty && input == nil && isIdle {
+            out.clear()
+            if !publishedSilence {
+                meters.publish(peak: (-160, -160), rms: (-160, -160), voices: 0)
+                publishedSilence = true
+            }
+            return
+        }
+        publishedSilence = false
         for i in buses.indices { buses[i].isActive = false }
 
         // Split the block at event frames so every event lands on its exact frame.
@@ -113,15 +148,20 @@ public final class AudioEngine: @unchecked Sendable {
 
     /// True when no source can make sound: rendering then costs almost nothing.
     public var isIdle: Bool {
-        guard synth.isSilent, !master.isRinging else { return false }
+        guard synth.isSilent, sampler.isSilent, !master.isRinging else { return false }
         for player in loopPlayers where player?.isSilent == false { return false }
         return true
     }
 }
 
 extension AudioEngine {
+    /// Any thread: fades the master output to silence within 10 ms (shutdown without a click).
+    public func fadeOut() { fadeOutRequested.store(true, ordering: .relaxed) }
+
     /// Work that must stay off the render thread but follows it closely: designing new filter
     /// kernels, releasing replaced sampler programs. Call from a control thread every ~10 ms live,
     /// and between blocks offline.
-    public func performControlWork() {}
+    public func performControlWork() {
+        sampler.collectGarbage()
+    }
 }

@@ -12,7 +12,6 @@ struct EngineParameters {
     var fileHighPass: Filter
     var synthAttack = 0, synthDecay = 0, synthSustain = 0, synthRelease = 0, synthBend = 0, synthVoices = 0
     var followEnabled = 0, followInterval = 0
-    var samplerBend = 0
     var mic = MicParameters()
 
     struct MicParameters {
@@ -58,7 +57,6 @@ struct EngineParameters {
                                          summary: "pitch follower: a synth voice sings the mic's detected pitch"))
         followInterval = t.register(.init("synth.follow.interval", unit: "semitones", range: -24...24, default: 0, kind: .integer,
                                           summary: "pitch follower transposition"))
-        samplerBend = t.register(.init("sampler.bendrange", unit: "semitones", range: 0...24, default: 2, kind: .integer, summary: "sampler pitch-bend range"))
 
         mic.effect = t.register(.init("mic.effect", range: 0...Double(Self.micEffectNames.count - 1), default: 0,
                                       kind: .choice(Self.micEffectNames), summary: "effect on the mic/line input"))

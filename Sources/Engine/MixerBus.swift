@@ -35,11 +35,15 @@ struct MixerBus {
         rightGain = LinearSmoother(value: 1, sampleRate: sampleRate)
     }
 
-    mutating func set(gainDecibels: Double, muted: Bool, pan: Double) {
+    mutating func set(gainDecibels: Double, muted: Bool, pan: Double, snap: Bool) {
         let g = muted ? 0 : Decibels.gain(gainDecibels)
         let angle = (min(max(pan, -1), 1) + 1) * Double.pi / 4
         leftGain.setTarget(Float(g * min(1, 2.0.squareRoot() * cos(angle))))
         rightGain.setTarget(Float(g * min(1, 2.0.squareRoot() * sin(angle))))
+        if snap {
+            leftGain.snap(to: leftGain.target)
+            rightGain.snap(to: rightGain.target)
+        }
     }
 
     /// Adds the bus, gained and panned, into `out`.

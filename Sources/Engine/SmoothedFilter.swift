@@ -26,10 +26,15 @@ struct SmoothedFilter {
         wet = LinearSmoother(value: enabled ? 1 : 0, sampleRate: sampleRate, rampSeconds: 0.01)
     }
 
-    mutating func set(cutoffHz: Double, resonanceDecibels: Double, enabled: Bool) {
+    mutating func set(cutoffHz: Double, resonanceDecibels: Double, enabled: Bool, snap: Bool) {
         logCutoff.setTarget(Float(log2(max(cutoffHz, 1))))
         resonance.setTarget(Float(resonanceDecibels))
         wet.setTarget(enabled ? 1 : 0)
+        if snap {
+            logCutoff.snap(to: logCutoff.target)
+            resonance.snap(to: resonance.target)
+            wet.snap(to: wet.target)
+        }
     }
 
     /// True while it changes the signal (on, or fading in or out).

@@ -4,8 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes type-1 Standard MIDI Files: a conductor track (tempo changes) followed by one `MTrk` per
-/// `Track`. Minimal and explicit: every event carries its status byte (no running status).
+/// Writes type-1 Standard MIDI Files: a conductor track named "tempo" (tempo changes) followed by one
+/// `MTrk` per `Track`, so when read back `Track` i is file track i + 1. Minimal and explicit: every
+/// event carries its status byte (no running status).
 /// Control/offline thread only.
 public enum MIDIFileWriter {
     /// A channel message at a tick (ticks from the start of the song, not deltas).

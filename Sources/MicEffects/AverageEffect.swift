@@ -1,20 +1,22 @@
 import DSP
 
-/// Stereo moving average, 3–101 points. Two averagers per channel see the same input all the
-/// time; a new length is set on the idle pair (its running sum is recomputed from its history,
-/// so it is exact at once) and a 20 ms crossfade moves the output over. RT-safe after init.
+/// Stereo moving average, 3–101 points. A new length is set on the idle pair of averagers, which
+/// first takes over the active pair's input history (so its running sum is exact at once); a
+/// 20 ms crossfade then moves the output over. Only while fading do both pairs run. RT-safe
+/// after init.
 final class AverageEffect {
     static let pointRange = 3...101
 
-    private let averagers: [MovingAverage]  // [left A, right A, left B, right B]
+    private let pairA = (left: MovingAverage(points: 5), right: MovingAverage(points: 5))
+    private let pairB = (left: MovingAverage(points: 5), right: MovingAverage(points: 5))
     private var activeIsB = false
-    private var targetPoints: Int
+    private var targetPoints = 5
     private var fade: Crossfade
+    private let fadingOut: StereoBuffer
 
-    init(sampleRate: Double) {
-        targetPoints = 5
-        averagers = (0..<4).map { _ in MovingAverage(points: 5) }
+    init(sampleRate: Double, maxFrames: Int) {
         fade = Crossfade(sampleRate: sampleRate, seconds: 0.020)
+        fadingOut = StereoBuffer(capacity: maxFrames)
     }
 
     func setPoints(_ points: Int) {
@@ -22,31 +24,41 @@ final class AverageEffect {
     }
 
     func reset() {
-        for a in averagers {
-            a.reset()
-            a.setPoints(targetPoints)
-        }
+        // No array literal here: reset runs on the render thread when the effect is switched on.
+        restart(pairA.left)
+        restart(pairA.right)
+        restart(pairB.left)
+        restart(pairB.right)
         fade.finish()
     }
 
+    private func restart(_ average: MovingAverage) {
+        average.reset()
+        average.setPoints(targetPoints)
+    }
+
     func process(input: StereoBlock, output: StereoBlock) {
-        let (newL, newR) = activeIsB ? (averagers[2], averagers[3]) : (averagers[0], averagers[1])
-        let (oldL, oldR) = activeIsB ? (averagers[0], averagers[1]) : (averagers[2], averagers[3])
-        if !fade.isActive && newL.points != targetPoints {
-            // Swap roles: the idle pair takes the new length and fades in.
-            oldL.setPoints(targetPoints)
-            oldR.setPoints(targetPoints)
+        var (active, idle) = activeIsB ? (pairB, pairA) : (pairA, pairB)
+        if !fade.isActive && active.left.points != targetPoints {
+            idle.left.copyHistory(from: active.left)
+            idle.right.copyHistory(from: active.right)
+            idle.left.setPoints(targetPoints)
+            idle.right.setPoints(targetPoints)
             activeIsB.toggle()
+            (active, idle) = (idle, active)
             fade.start()
-            process(input: input, output: output)
-            return
         }
-        for i in 0..<input.frames {
-            let l = newL.process(input.left[i]), r = newR.process(input.right[i])
-            let ol = oldL.process(input.left[i]), or = oldR.process(input.right[i])
+        let frames = input.frames
+        active.left.process(input.left, into: output.left, count: frames)
+        active.right.process(input.right, into: output.right, count: frames)
+        guard fade.isActive else { return }
+        let old = fadingOut.block(frames: frames)
+        idle.left.process(input.left, into: old.left, count: frames)
+        idle.right.process(input.right, into: old.right, count: frames)
+        for i in 0..<frames {
             let g = fade.next()
-            output.left[i] = ol + g * (l - ol)
-            output.right[i] = or + g * (r - or)
+            output.left[i] = old.left[i] + g * (output.left[i] - old.left[i])
+            output.right[i] = old.right[i] + g * (output.right[i] - old.right[i])
         }
     }
 }

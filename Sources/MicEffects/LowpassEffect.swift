@@ -49,10 +49,8 @@ final class LowpassEffect {
             restingPosition = position.current
             bank.blend(at: restingPosition, into: restingKernel)
         }
-        let h = UnsafePointer(restingKernel)
-        for n in i..<input.frames {
-            output.left[n] = left.process(input.left[n], taps: h)
-            output.right[n] = right.process(input.right[n], taps: h)
-        }
+        let h = UnsafePointer(restingKernel), rest = input.frames - i
+        left.process(input.left + i, into: output.left + i, count: rest, taps: h)
+        right.process(input.right + i, into: output.right + i, count: rest, taps: h)
     }
 }

@@ -18,7 +18,7 @@ final class MicEffectSet {
     init(sampleRate: Double, maxFrames: Int) {
         ring = RingModEffect(sampleRate: sampleRate)
         echo = EchoEffect(sampleRate: sampleRate)
-        average = AverageEffect(sampleRate: sampleRate)
+        average = AverageEffect(sampleRate: sampleRate, maxFrames: maxFrames)
         lowpass = LowpassEffect(sampleRate: sampleRate)
         spectralPass = SpectralPassEffect(sampleRate: sampleRate)
         pitchShift = PitchShiftEffect(sampleRate: sampleRate)

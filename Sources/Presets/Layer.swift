@@ -25,6 +25,8 @@ public struct Layer: Sendable, Equatable {
     /// `Zones`, in file order (disabled ones included).
     public var zones: [Zone]
 
+    /// Pass `connections: nil` for a layer whose file has no `Connections` list: it gets the DLS
+    /// defaults and `usesDefaultConnections` is set.
     public init(
         id: Int, minKey: Int = 0, maxKey: Int = 127, keyOffset: Int = 0, gainDecibels: Double = 0,
         triggerMode: TriggerMode = .normal, filter: Filter = Filter(), envelopes: [Envelope] = [Envelope(id: 0)],
@@ -49,6 +51,13 @@ public struct Layer: Sendable, Equatable {
 
     /// The enabled zones, in file order.
     public var enabledZones: [Zone] { zones.filter(\.enabled) }
+
+    /// The key to match zones against for a played MIDI key: `key + keyOffset` when the played
+    /// key lies in the layer's range, else `nil` (the layer is silent for it). Pitch is then
+    /// computed from this key and the zone's root key [GUESS, format notes §4.2].
+    public func zoneKey(forPlayedKey key: Int) -> Int? {
+        minKey <= key && key <= maxKey ? key + keyOffset : nil
+    }
 }
 
 /// `trigger mode` of a layer.

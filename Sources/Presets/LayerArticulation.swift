@@ -24,12 +24,12 @@ public struct Envelope: Sendable, Equatable {
 
     public var id: Int
     public var enabled: Bool
-    public var delaySeconds: Double      // stage 0
-    public var attackSeconds: Double     // stage 1
-    public var holdSeconds: Double       // stage 2
-    public var decaySeconds: Double      // stage 3
-    public var sustainLevel: Double      // stage 4 (`level`)
-    public var releaseSeconds: Double    // stage 5
+    public var delaySeconds: Double  // stage 0
+    public var attackSeconds: Double  // stage 1
+    public var holdSeconds: Double  // stage 2
+    public var decaySeconds: Double  // stage 3
+    public var sustainLevel: Double  // stage 4 (`level`)
+    public var releaseSeconds: Double  // stage 5
     /// Stage 6: always 5 ms in real files; [GUESS] a fast release used when a voice is stolen.
     public var fastReleaseSeconds: Double
     /// `curve` of the attack stage: 22 (AU's default attack shape) or 20 (linear [GUESS]).
@@ -64,7 +64,9 @@ public struct LFO: Sendable, Equatable {
     public var delaySeconds: Double
     public var waveform: LFOWaveform
 
-    public init(id: Int, enabled: Bool = true, rateHz: Double = 3, delaySeconds: Double = 0, waveform: LFOWaveform = .triangle) {
+    public init(
+        id: Int, enabled: Bool = true, rateHz: Double = 3, delaySeconds: Double = 0, waveform: LFOWaveform = .triangle
+    ) {
         self.id = id
         self.enabled = enabled
         self.rateHz = rateHz

@@ -26,7 +26,8 @@ extension PresetDecoder {
         }
         if zones.isEmpty { warn(reader.path("Zones"), "no zones: the layer makes no sound") }
         return Layer(
-            id: id, minKey: minKey, maxKey: maxKey, keyOffset: try reader.integer("key offset") ?? 0,
+            id: id, minKey: minKey, maxKey: maxKey,
+            keyOffset: clamped(try reader.integer("key offset") ?? 0, to: -127...127, reader.path("key offset")),
             gainDecibels: try reader.double("gain") ?? 0, triggerMode: triggerMode,
             filter: try decodeFilter(reader), envelopes: try decodeEnvelopes(reader),
             lfos: try decodeLFOs(reader), connections: connections, zones: zones)
@@ -41,7 +42,9 @@ extension PresetDecoder {
 
     /// A MIDI key or velocity bound, clamped to 0…127. A stored 128 (seen in a real preset as
     /// "up to the top") is clamped silently; other out-of-range values with a warning.
-    mutating func midiRange(_ reader: PlistDictionaryReader, _ key: String, default fallback: Int) throws(PresetError) -> Int {
+    mutating func midiRange(_ reader: PlistDictionaryReader, _ key: String, default fallback: Int) throws(PresetError)
+        -> Int
+    {
         guard let value = try reader.integer(key) else { return fallback }
         let clamped = min(max(value, 0), 127)
         if clamped != value && value != 128 { warn(reader.path(key), "\(value) is outside 0…127; using \(clamped)") }
@@ -66,9 +69,12 @@ extension PresetDecoder {
         guard let readers = try layer.dictionaries(inArray: "Envelopes") else { return [Envelope(id: 0)] }
         var envelopes: [Envelope] = []
         for (index, reader) in readers.enumerated() {
-            var envelope = Envelope(id: try identifier(reader, index: index), enabled: try reader.bool("enabled") ?? true)
+            var envelope = Envelope(
+                id: try identifier(reader, index: index), enabled: try reader.bool("enabled") ?? true)
             if envelope.id != 0 {
-                warn(reader.keyPath, "envelope ID \(envelope.id) (a filter envelope in converted presets) is not applied yet")
+                warn(
+                    reader.keyPath,
+                    "envelope ID \(envelope.id) (a filter envelope in converted presets) is not applied yet")
             }
             for stage in try reader.dictionaries(inArray: "Stages") ?? [] { try decodeStage(stage, into: &envelope) }
             envelopes.append(envelope)
@@ -76,7 +82,8 @@ extension PresetDecoder {
         return envelopes
     }
 
-    private mutating func decodeStage(_ stage: PlistDictionaryReader, into envelope: inout Envelope) throws(PresetError) {
+    private mutating func decodeStage(_ stage: PlistDictionaryReader, into envelope: inout Envelope) throws(PresetError)
+    {
         guard let number = try stage.integer("stage") else {
             warn(stage.keyPath, "no stage number; ignored")
             return
@@ -111,7 +118,9 @@ extension PresetDecoder {
         for (index, reader) in readers.enumerated() {
             let waveform = LFOWaveform(rawValue: try reader.integer("waveform") ?? 0)
             if waveform != .triangle && waveform != .sine {
-                warn(reader.path("waveform"), "LFO waveform \(waveform.rawValue) is not supported yet; a triangle is used")
+                warn(
+                    reader.path("waveform"),
+                    "LFO waveform \(waveform.rawValue) is not supported yet; a triangle is used")
             }
             var rateHz = try reader.double("rate") ?? 3
             if rateHz < 0 {

@@ -9,7 +9,8 @@ struct PlistDictionaryReader {
 
     init(_ value: PropertyList, keyPath: String, file: String) throws(PresetError) {
         guard case .dictionary(let entries) = value else {
-            throw .invalidValue(path: file, keyPath: keyPath.isEmpty ? "(root)" : keyPath, expected: "dict", found: value.typeName)
+            throw .invalidValue(
+                path: file, keyPath: keyPath.isEmpty ? "(root)" : keyPath, expected: "dict", found: value.typeName)
         }
         self.file = file
         self.keyPath = keyPath
@@ -35,7 +36,9 @@ struct PlistDictionaryReader {
 
     func double(_ key: String) throws(PresetError) -> Double? {
         guard let found = value(key) else { return nil }
-        guard let number = found.doubleValue, number.isFinite else { throw mismatch(key, expected: "a number", found: found) }
+        guard let number = found.doubleValue, number.isFinite else {
+            throw mismatch(key, expected: "a number", found: found)
+        }
         return number
     }
 

@@ -11,7 +11,21 @@ struct PresetDecoder {
 
     init(file: String) { self.file = file }
 
+    /// More voices than any sampler preset asks for; a larger stored count is an error in the file
+    /// that would make the sampler preallocate without bound.
+    static let maximumVoiceCount = 256
+
     mutating func warn(_ keyPath: String, _ message: String) { warnings.append("\(keyPath): \(message)") }
+
+    /// `value` limited to `range`, with a warning naming `keyPath` when it was outside. Values that
+    /// feed pitch or allocation arithmetic go through here so absurd input cannot overflow later.
+    mutating func clamped<Value: Comparable>(_ value: Value, to range: ClosedRange<Value>, _ keyPath: String) -> Value {
+        let result = min(max(value, range.lowerBound), range.upperBound)
+        if result != value {
+            warn(keyPath, "\(value) is outside \(range.lowerBound)…\(range.upperBound); using \(result)")
+        }
+        return result
+    }
 
     mutating func decode(_ root: PropertyList) throws(PresetError) -> AUPreset {
         let top = try PlistDictionaryReader(root, keyPath: "", file: file)
@@ -37,6 +51,7 @@ struct PresetDecoder {
             warn("voice count", "\(voiceCount) is not a polyphony; using 64")
             voiceCount = 64
         }
+        voiceCount = clamped(voiceCount, to: 1...Self.maximumVoiceCount, "voice count")
         let fileReferences = try decodeFileReferences(top)
         var layers: [Layer] = []
         if let layerReaders = try instrument.dictionaries(inArray: "Layers") {
@@ -62,10 +77,12 @@ struct PresetDecoder {
                 warn("data", "\(bytes.count)-byte parameter blob has an unexpected layout; ignored")
             }
         }
-        globals.gainDecibels = try top.double("gain") ?? globals.gainDecibels
-        globals.pan = try top.double("pan") ?? globals.pan
-        globals.coarseTuneSemitones = try top.double("coarse tune") ?? globals.coarseTuneSemitones
-        globals.fineTuneCents = try top.double("fine tune") ?? globals.fineTuneCents
+        // Ranges of AUSampler's parameters 900–903 (QA1632).
+        globals.gainDecibels = clamped(try top.double("gain") ?? globals.gainDecibels, to: -90...12, "gain")
+        globals.pan = clamped(try top.double("pan") ?? globals.pan, to: -1...1, "pan")
+        globals.coarseTuneSemitones = clamped(
+            try top.double("coarse tune") ?? globals.coarseTuneSemitones, to: -24...24, "coarse tune")
+        globals.fineTuneCents = clamped(try top.double("fine tune") ?? globals.fineTuneCents, to: -99...99, "fine tune")
         return globals
     }
 
@@ -93,8 +110,11 @@ struct PresetDecoder {
     /// Zones whose sample has no reference cannot sound; unused references are harmless.
     private mutating func checkReferences(layers: [Layer], fileReferences: [Int: String]) {
         for layer in layers {
-            for zone in layer.zones where zone.enabled && !zone.usesBuiltInSine && fileReferences[zone.waveform] == nil {
-                let detail = zone.waveform < 0 ? "unknown built-in waveform" : "no file-references entry \"Sample:\(zone.waveform)\""
+            for zone in layer.zones where zone.enabled && !zone.usesBuiltInSine && fileReferences[zone.waveform] == nil
+            {
+                let detail =
+                    zone.waveform < 0
+                    ? "unknown built-in waveform" : "no file-references entry \"Sample:\(zone.waveform)\""
                 warn("layer \(layer.id) zone \(zone.id)", "waveform \(zone.waveform): \(detail); the zone is silent")
             }
         }
@@ -127,7 +147,9 @@ enum GlobalParameterBlob {
             return bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
         }
         while offset < bytes.count {
-            guard let scope = word(), let element = word(), let count = word(), count <= bytes.count / 8 else { return nil }
+            guard let scope = word(), let element = word(), let count = word(), count <= bytes.count / 8 else {
+                return nil
+            }
             for _ in 0..<count {
                 guard let parameterID = word(), let bits = word() else { return nil }
                 guard scope == 0, element == 0 else { continue }

@@ -18,6 +18,7 @@ extension PropertyList {
         guard let length = Int32(exactly: data.count) else {
             throw .malformedXML(path: path, line: 0, message: "file too large (\(data.count) bytes)")
         }
+        _ = libxml2Initialized
         guard let context = xmlNewParserCtxt() else {
             throw .malformedXML(path: path, line: 0, message: "libxml2 could not create a parser")
         }
@@ -50,6 +51,10 @@ extension PropertyList {
         }
         return try walker.value(of: values[0])
     }
+
+    /// libxml2's global set-up is not safe to race on first use (tests parse in parallel), so it
+    /// runs exactly once, guarded by Swift's thread-safe lazy static initialisation.
+    private static let libxml2Initialized: Void = xmlInitParser()
 
     private static func malformedXMLError(context: xmlParserCtxtPtr, path: String) -> PresetError {
         guard let error = xmlCtxtGetLastError(context) else {

@@ -19,6 +19,11 @@ public enum SampleResolution: Sendable, Equatable {
 ///    bundle), then under each search directory, then under the user directories
 ///    (`$XDG_DATA_HOME/audiograph`, `~/Documents`, `~/Downloads` by default).
 ///
+/// AudioGraph extensions (not AUSampler behaviour), so that `--sample-path DIR` may name the
+/// sample folder itself: a relative reference is also tried under each search directory, and
+/// under a search directory the tail is also tried without its marker folder
+/// (`Sounds/Keys/a.wav` → `DIR/Keys/a.wav`). There is no search by file name.
+///
 /// Control thread only (touches the file system through `fileExists`).
 public struct SamplePathResolver: Sendable {
     /// TN2283's sub-paths, in the order AUSampler checks them.
@@ -95,15 +100,31 @@ public struct SamplePathResolver: Sendable {
             result.append(Candidate(path: PathUtilities.normalized(decoded.path), how: prefix + "stored path"))
         } else {
             result.append(
-                Candidate(path: PathUtilities.join(presetDirectory, decoded.path), how: prefix + "relative to the preset"))
+                Candidate(
+                    path: PathUtilities.join(presetDirectory, decoded.path), how: prefix + "relative to the preset"))
+            for directory in searchDirectories {
+                result.append(
+                    Candidate(
+                        path: PathUtilities.join(directory, decoded.path),
+                        how: prefix + "relative to the search directory \(directory)"))
+            }
         }
         guard let tail = Self.fallbackTail(of: decoded.path) else { return result }
-        let roots =
-            PathUtilities.selfAndAncestors(presetDirectory).map { ($0, "the preset's directory or a parent") }
-            + searchDirectories.map { ($0, "a search directory") } + userDirectories.map { ($0, "a user directory") }
-        for (root, kind) in roots {
-            result.append(
-                Candidate(path: PathUtilities.join(root, tail), how: prefix + "TN2283 fallback '\(tail)' under \(kind) \(root)"))
+        let fallback = { (root: String, relative: String, kind: String) in
+            Candidate(
+                path: PathUtilities.join(root, relative),
+                how: prefix + "TN2283 fallback '\(relative)' under \(kind) \(root)")
+        }
+        for directory in PathUtilities.selfAndAncestors(presetDirectory) {
+            result.append(fallback(directory, tail, "the preset's directory or a parent"))
+        }
+        let insideMarkerFolder = String(tail.drop { $0 != "/" }.dropFirst())
+        for directory in searchDirectories {
+            result.append(fallback(directory, tail, "the search directory"))
+            result.append(fallback(directory, insideMarkerFolder, "the search directory"))
+        }
+        for directory in userDirectories {
+            result.append(fallback(directory, tail, "the user directory"))
         }
         return result
     }

@@ -14,7 +14,8 @@ public struct Zone: Sendable, Equatable {
     public var name: String?
     /// `waveform`: the key of `AUPreset.fileReferences` ("Sample:<n>"), or `builtInSineWaveform`.
     public var waveform: Int
-    /// `root key`: the MIDI key at which the sample plays unshifted; may lie outside the key range.
+    /// `root key`: the MIDI key at which the sample plays unshifted; may lie outside the key range
+    /// (drum kits) but the decoder clamps it to 0…127.
     /// `nil` when the file leaves it out: use the sample file's base note, else 60.
     public var rootKey: Int?
     /// `min key`/`max key`, inclusive; absent = whole keyboard. A stored 128 is clamped to 127.

@@ -10,10 +10,7 @@ extension PresetDecoder {
         var zone = Zone(id: id, waveform: waveform)
         zone.enabled = try reader.bool("enabled") ?? true
         zone.name = try reader.string("name")
-        zone.rootKey = try reader.integer("root key")
-        if let root = zone.rootKey, !(0...127).contains(root) {
-            warn(reader.path("root key"), "\(root) is outside 0…127; kept for the pitch calculation")
-        }
+        zone.rootKey = try reader.integer("root key").map { clamped($0, to: 0...127, reader.path("root key")) }
         zone.minKey = try midiRange(reader, "min key", default: 0)
         zone.maxKey = try midiRange(reader, "max key", default: 127)
         zone.minVelocity = try midiRange(reader, "min vel", default: 0)
@@ -29,23 +26,29 @@ extension PresetDecoder {
             warn(reader.keyPath, "zone \(id): loop start \(start) is not before loop end \(end - 1)")
         }
         zone.gainDecibels = try reader.double("gain") ?? 0
-        zone.coarseTuneSemitones = try reader.integer("coarse tune") ?? 0
+        zone.coarseTuneSemitones = clamped(
+            try reader.integer("coarse tune") ?? 0, to: -127...127, reader.path("coarse tune"))
         zone.fineTuneCents = try reader.double("fine tune") ?? 0
         zone.pitchTracking = try reader.bool("pitch tracking") ?? true
         return zone
     }
 
+    /// 2^40 frames is over 200 days at 48 kHz: anything larger is corrupt (and would overflow `+ 1`).
+    static let maximumFrame = 1 << 40
+
     private mutating func frame(_ reader: PlistDictionaryReader, _ key: String) throws(PresetError) -> Int? {
         guard let value = try reader.integer(key) else { return nil }
-        guard value >= 0 else {
-            warn(reader.path(key), "negative frame \(value); ignored (the file's loop is used)")
+        guard (0...Self.maximumFrame).contains(value) else {
+            warn(reader.path(key), "frame \(value) is impossible; ignored (the file's loop is used)")
             return nil
         }
         return value
     }
 
     /// A connection, or `nil` (with a warning) when it has no destination.
-    mutating func decodeConnection(_ reader: PlistDictionaryReader, index: Int, layerID: Int) throws(PresetError) -> Connection? {
+    mutating func decodeConnection(_ reader: PlistDictionaryReader, index: Int, layerID: Int) throws(PresetError)
+        -> Connection?
+    {
         let id = try identifier(reader, index: index)
         guard let destinationCode = try reader.integer("destination") else {
             warn(reader.keyPath, "connection \(id) has no destination; skipped")
@@ -63,14 +66,22 @@ extension PresetDecoder {
     }
 
     private mutating func checkSupported(_ connection: Connection, at keyPath: String, layerID: Int) {
-        if case .unknown(let code) = connection.source { warn(keyPath, "unknown source code \(code); connection ignored") }
-        if case .unknown(let code) = connection.control { warn(keyPath, "unknown control code \(code); connection ignored") }
+        if case .unknown(let code) = connection.source {
+            warn(keyPath, "unknown source code \(code); connection ignored")
+        }
+        if case .unknown(let code) = connection.control {
+            warn(keyPath, "unknown control code \(code); connection ignored")
+        }
         if case .unknown(let code) = connection.destination {
-            warn(keyPath, "unknown destination code \(code) (0x\(String(code, radix: 16, uppercase: true))); connection ignored")
+            warn(
+                keyPath,
+                "unknown destination code \(code) (0x\(String(code, radix: 16, uppercase: true))); connection ignored")
         } else if connection.destinationLayerID != layerID {
             warn(keyPath, "destination belongs to layer \(connection.destinationLayerID), not \(layerID)")
         }
-        if case .unknown(let raw) = connection.transform { warn(keyPath, "unknown transform \(raw); treated as linear") }
+        if case .unknown(let raw) = connection.transform {
+            warn(keyPath, "unknown transform \(raw); treated as linear")
+        }
         if connection.scale == nil && (connection.minValue == nil || connection.maxValue == nil) {
             warn(keyPath, "neither scale nor min/max value; the connection has no effect")
         }

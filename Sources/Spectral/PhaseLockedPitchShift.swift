@@ -165,13 +165,14 @@ final class PhaseLockStorage {
     /// order, so the search resumes where it stopped).
     func previousPeakPhase(near bin: Int) -> Double? {
         while searchFrom < lastCount && lastBins[searchFrom] < bin - 1 { searchFrom += 1 }
-        var best: Int?
+        var best = -1, bestDistance = Int.max
         var i = searchFrom
         while i < lastCount && lastBins[i] <= bin + 1 {
-            if best == nil || abs(lastBins[i] - bin) < abs(lastBins[best!] - bin) { best = i }
+            let distance = abs(lastBins[i] - bin)
+            if distance < bestDistance { (best, bestDistance) = (i, distance) }
             i += 1
         }
-        return best.map { lastPhases[$0] }
+        return best >= 0 ? lastPhases[best] : nil
     }
 
     func recordPeak(bin: Int, phase: Double) {

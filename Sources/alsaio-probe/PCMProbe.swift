@@ -11,7 +11,7 @@ enum PCMProbe {
 
     static func run(_ command: String, _ arguments: [String]) throws -> Int32 {
         let isPlay = command == "play"
-        guard arguments.count >= (isPlay ? 3 : 3), let seconds = Double(arguments[isPlay ? 2 : 1]) else {
+        guard arguments.count >= 3, let seconds = Double(arguments[isPlay ? 2 : 1]) else {
             return ProbeCommand.usage()
         }
         let tail = Array(arguments.dropFirst(3))
@@ -44,7 +44,9 @@ enum PCMProbe {
                 }
                 switch device.write(left: left, right: right, frames: frames) {
                 case .complete: break
-                case .recovered: recovered += 1
+                case .recovered:
+                    recovered += 1
+                    say("recovered an xrun at frame \(done) (\(done * 1000 / config.sampleRateHz) ms)")
                 case .deviceLost(let code):
                     say("device lost (\(code)) after \(done) frames")
                     return 1
@@ -54,13 +56,17 @@ enum PCMProbe {
             }
             device.drain()
         } else {
-            let writer = try WAVWriter(path: arguments[2], sampleRateHz: config.sampleRateHz)
+            // The capture is kept in memory and written at the end: file writes (9p in the rig)
+            // inside the read loop would stall it into overruns that are not PCMDevice's.
+            let writer = try WAVWriter(path: arguments[2], sampleRateHz: config.sampleRateHz, capacityFrames: totalFrames)
             say("recording")
             while done < totalFrames {
                 let frames = min(block, totalFrames - done)
                 switch device.read(left: left, right: right, frames: frames) {
                 case .complete: break
-                case .recovered: recovered += 1
+                case .recovered:
+                    recovered += 1
+                    say("recovered an xrun at frame \(done) (\(done * 1000 / config.sampleRateHz) ms)")
                 case .deviceLost(let code):
                     say("device lost (\(code)) after \(done) frames")
                     return 1
@@ -76,32 +82,33 @@ enum PCMProbe {
     }
 }
 
-/// A 16-bit stereo WAV written with plain stdio (the probe has no libsndfile).
+/// A 16-bit stereo WAV collected in memory and written with plain stdio by `finish()`
+/// (the probe has no libsndfile).
 final class WAVWriter {
     private let file: UnsafeMutablePointer<FILE>
     private let sampleRateHz: Int
+    private var samples: [Int16]
     private var frames = 0
 
-    init(path: String, sampleRateHz: Int) throws {
+    init(path: String, sampleRateHz: Int, capacityFrames: Int) throws {
         guard let file = fopen(path, "wb") else { throw ProbeError(description: "cannot create \(path)") }
         self.file = file
         self.sampleRateHz = sampleRateHz
-        writeHeader()
+        samples = []
+        samples.reserveCapacity(capacityFrames * 2)
     }
 
     func append(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames count: Int) {
-        var samples = [Int16](repeating: 0, count: count * 2)
         for frame in 0..<count {
-            samples[2 * frame] = Int16(max(-1, min(1, left[frame])) * 32767)
-            samples[2 * frame + 1] = Int16(max(-1, min(1, right[frame])) * 32767)
+            samples.append(Int16(max(-1, min(1, left[frame])) * 32767))
+            samples.append(Int16(max(-1, min(1, right[frame])) * 32767))
         }
-        samples.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
         frames += count
     }
 
     func finish() {
-        rewind(file)
         writeHeader()
+        samples.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
         fclose(file)
     }
 

@@ -32,6 +32,10 @@ enum ProbeCommand {
                 return try sendNote(rest)
             case "play", "record":
                 return try PCMProbe.run(command, rest)
+            case "tracker":
+                return TrackerProbe.run(rest)
+            case "paced":
+                return try PacedProbe.run(rest)
             case "rt":
                 let (thread, status) = try RealtimeThread.start(name: "probe-rt", priority: 80) {}
                 thread.join()
@@ -49,7 +53,7 @@ enum ProbeCommand {
     static func usage() -> Int32 {
         say("usage: alsaio-probe ports | pcm-list | listen SECONDS [--until-file F] [--connect SPEC] [--no-autoconnect]")
         say("       | source NAME | send NOTE [SECONDS] [--to SPEC] | play DEVICE HZ SECONDS [PERIOD PERIODS]")
-        say("       | record DEVICE SECONDS FILE.wav [PERIOD PERIODS] | rt")
+        say("       | record DEVICE SECONDS FILE.wav [PERIOD PERIODS] | paced SECONDS PERIOD [PRIORITY] | tracker ROUNDS | rt")
         return 2
     }
 

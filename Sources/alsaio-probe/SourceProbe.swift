@@ -18,12 +18,13 @@ enum SourceProbe {
         }
         snd_seq_set_client_name(seq, name)
         let capabilities = UInt32(SND_SEQ_PORT_CAP_READ | SND_SEQ_PORT_CAP_SUBS_READ | SND_SEQ_PORT_CAP_WRITE | SND_SEQ_PORT_CAP_SUBS_WRITE)
+        let createdNanoseconds = MonotonicClock.nanoseconds()  // taken before the port exists
         let port = snd_seq_create_simple_port(seq, "session", capabilities, UInt32(SND_SEQ_PORT_TYPE_MIDI_GENERIC))
         guard port >= 0 else {
             say("source: cannot create a port")
             return 1
         }
-        say("source ready \(snd_seq_client_id(seq)):\(port) at \(MonotonicClock.nanoseconds())")
+        say("source ready \(snd_seq_client_id(seq)):\(port) at \(createdNanoseconds)")
         while true {  // blocking reads: wait until someone subscribes to us
             var event: UnsafeMutablePointer<snd_seq_event_t>?
             guard snd_seq_event_input(seq, &event) >= 0, let event else { continue }

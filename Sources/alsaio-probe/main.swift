@@ -8,6 +8,8 @@
 //   alsaio-probe send NOTE [SECONDS] [--to SPEC]   play one note through SequencerSender
 //   alsaio-probe play DEVICE HZ SECONDS [PERIOD_FRAMES PERIODS]   sine through PCMDevice
 //   alsaio-probe record DEVICE SECONDS FILE.wav [PERIOD_FRAMES PERIODS]  capture through PCMDevice
+//   alsaio-probe paced SECONDS PERIOD [PRIORITY]   PacedNullDevice loop, prints wake-up lateness
+//   alsaio-probe tracker ROUNDS                 SourceNoteTracker workload (for a malloc counter)
 //   alsaio-probe rt                             try a SCHED_FIFO thread, print the status
 #if canImport(Glibc)
 import Glibc

@@ -54,7 +54,7 @@ enum DemoSong {
         (11, 0, 8, 81),
     ]
 
-    /// Melody notes; long notes get a bend up a whole step and back (±8191 = ±2 semitones by default).
+    /// Melody notes; long notes bend up a semitone and back (4095 is half of the default ±2-semitone range).
     static func lead() -> [MIDIFileWriter.TimedEvent] {
         var events: [MIDIFileWriter.TimedEvent] = []
         for note in melody {

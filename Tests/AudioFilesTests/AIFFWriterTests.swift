@@ -42,6 +42,21 @@ import Testing
         }
     }
 
+    @Test func instDetuneIsReadAsSignedPlaybackCorrection() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("detuned.aif")
+        try AIFFWriter.write(path: path, channels: [[Float](repeating: 0.1, count: 100)], sampleRate: 44_100, rootKey: 67, sustainLoop: nil)
+        var bytes = readBytes(path)
+        let inst = try #require((0..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array("INST".utf8) })
+        bytes[inst + 8 + 1] = UInt8(bitPattern: -7)  // detune byte follows the base note
+        writeBytes(bytes, to: path)
+        let audio = try AudioFileReader.read(path: path)
+        #expect(audio.metadata.rootKey == 67)
+        #expect(audio.metadata.fineTuneCents == -7)
+        #expect(audio.metadata.loops.isEmpty)
+    }
+
     @Test func rejectsLoopOutsideTheSample() {
         let dir = TemporaryDirectory()
         defer { dir.remove() }

@@ -30,6 +30,32 @@ import Testing
         #expect(audio.metadata.loops == [SampleLoop(startFrame: 500, endFrame: 1500)])
     }
 
+    @Test func markChunkLoopAndReleaseLoopInLittleEndianMarkers() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("marks.caf")
+        let markers = [("slbg", 100.0), ("slen", 900.0), ("rlbg", 1000.0), ("rlen", 1800.0)]
+        writeBytes(caf(instBigEndian: false, baseNote: 72, markers: markers, markersInMarkChunk: true, markersBigEndian: false), to: path)
+        let audio = try AudioFileReader.read(path: path)
+        #expect(audio.metadata.rootKey == 72)
+        #expect(audio.metadata.loops == [SampleLoop(startFrame: 100, endFrame: 900), SampleLoop(startFrame: 1000, endFrame: 1800)])
+    }
+
+    @Test func garbageMetadataChunksAreIgnoredNotFatal() throws {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.file("garbage.caf")
+        // An implausible base note in both byte orders, and a region count far larger than the chunk.
+        var bytes = caf(instBigEndian: true, baseNote: -3, markers: [("slbg", 1), ("slen", 2)])
+        if let regn = (0..<bytes.count - 4).first(where: { Array(bytes[$0..<$0 + 4]) == Array("regn".utf8) }) {
+            bytes[regn + 12 + 4] = 0x7F  // region count high byte
+        }
+        writeBytes(bytes, to: path)
+        let audio = try AudioFileReader.read(path: path)
+        #expect(audio.frameCount == frames)
+        #expect(audio.metadata == SampleMetadata())
+    }
+
     @Test func samplesDecodeFromHandBuiltData() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
@@ -39,8 +65,12 @@ import Testing
         #expect(audio.channels[0][1000] == Float(1000 * 16) / 32768)
     }
 
-    /// 44.1 kHz mono 16-bit big-endian CAF: desc, inst, optional regn with one region, data (a ramp).
-    private func caf(instBigEndian: Bool, baseNote: Float, markers: [(String, Double)]) -> [UInt8] {
+    /// 44.1 kHz mono 16-bit big-endian CAF: desc, inst, optional markers (in one `regn` region or a
+    /// `mark` chunk), data (a ramp).
+    private func caf(
+        instBigEndian: Bool, baseNote: Float, markers: [(String, Double)], markersInMarkChunk: Bool = false,
+        markersBigEndian: Bool = true
+    ) -> [UInt8] {
         var out = ByteBuilder()
         out.ascii("caff"); out.uint16(1); out.uint16(0)
         out.ascii("desc"); out.uint64(32)
@@ -52,14 +82,18 @@ import Testing
         inst.float32(0); inst.uint32(0); inst.uint32(0); inst.uint32(0); inst.uint32(0)
         out.ascii("inst"); out.uint64(UInt64(inst.bytes.count)); out.bytes += inst.bytes
         if !markers.isEmpty {
-            var regn = ByteBuilder()
-            regn.uint32(0); regn.uint32(1)  // SMPTE type, one region
-            regn.uint32(1); regn.uint32(0); regn.uint32(UInt32(markers.count))  // id, flags, marker count
+            var regn = ByteBuilder(bigEndian: markersBigEndian)
+            regn.uint32(0)  // SMPTE time type
+            if !markersInMarkChunk {
+                regn.uint32(1)  // one region: id, flags, then its marker list
+                regn.uint32(1); regn.uint32(0)
+            }
+            regn.uint32(UInt32(markers.count))
             for (type, position) in markers {
-                regn.ascii(type); regn.float64(position); regn.uint32(0)
+                regn.uint32(type.utf8.reduce(0) { $0 << 8 | UInt32($1) }); regn.float64(position); regn.uint32(0)
                 regn.uint64(0); regn.uint32(0)  // SMPTE time, channel
             }
-            out.ascii("regn"); out.uint64(UInt64(regn.bytes.count)); out.bytes += regn.bytes
+            out.ascii(markersInMarkChunk ? "mark" : "regn"); out.uint64(UInt64(regn.bytes.count)); out.bytes += regn.bytes
         }
         out.ascii("data"); out.uint64(UInt64(4 + frames * 2)); out.uint32(0)  // edit count
         for frame in 0..<frames { out.int16(Int16(frame * 16)) }

@@ -7,15 +7,25 @@ import Testing
     let pitchToleranceCents = 0.1
     let levelToleranceDecibels = 0.1
 
-    @Test func sineKeepsFrequencyAndLevelFrom44kTo48k() throws {
+    @Test(arguments: [ConversionQuality.best, .medium, .fastest])
+    func sineKeepsFrequencyAndLevelFrom44kTo48k(quality: ConversionQuality) throws {
         let input = Measure.sine(frequency: 1000, sampleRate: 44_100, count: 44_100, amplitude: 0.5)
-        let output = try SampleRateConverter.convert([input], from: 44_100, to: 48_000)[0]
+        let output = try SampleRateConverter.convert([input], from: 44_100, to: 48_000, quality: quality)[0]
         #expect(output.count == 48_000)
         let middle = output[4000..<44_000]  // away from the filter's start and end transients
         let frequency = try #require(Measure.frequency(middle, sampleRate: 48_000, guess: 1000))
         #expect(abs(Measure.cents(frequency, relativeTo: 1000)) < pitchToleranceCents)
         let level = Measure.decibels(Measure.amplitude(middle, at: 1000, sampleRate: 48_000))
         #expect(abs(level - Measure.decibels(0.5)) < levelToleranceDecibels)
+    }
+
+    /// SRC_SINC_BEST_QUALITY's stop band is specified at 97 dB; a 23 kHz tone has no place below
+    /// 44.1 kHz's 22.05 kHz Nyquist and must not alias back (it would land at 21.1 kHz).
+    @Test func downsamplingRemovesContentAboveTheNewNyquist() throws {
+        let input = Measure.sine(frequency: 23_000, sampleRate: 48_000, count: 48_000, amplitude: 0.5)
+        let output = try SampleRateConverter.convert([input], from: 48_000, to: 44_100)[0]
+        let middle = output[4000..<40_000]
+        #expect(Measure.decibels(Measure.rms(middle)) < -90)
     }
 
     @Test func readConvertingScalesLoopsAndKeepsChannelsAligned() throws {

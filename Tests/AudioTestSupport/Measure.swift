@@ -145,7 +145,7 @@ public enum Measure {
         var s = seed | 1
         return (0..<count).map { _ in
             s ^= s << 13; s ^= s >> 7; s ^= s << 17
-            return amplitude * (Float(s >> 40) / Float(1 << 23) * 2 - 1)
+            return amplitude * (Float(s >> 40) / Float(1 << 24) * 2 - 1)
         }
     }
 }

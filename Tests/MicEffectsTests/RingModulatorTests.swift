@@ -31,3 +31,22 @@ import MicEffects
         #expect(Measure.peak(out.left) > 0.3)  // max of ½·sin 2θ·cos θ is ≈ 0.385
     }
 }
+
+@Suite struct RingModulatorSweepTests {
+    let fs = ChainHarness.sampleRate
+
+    /// The ring modulator's output is itself high-frequency (sidebands up to fc + f), so its third
+    /// difference is compared with the same tone modulated at a fixed carrier at the top of the
+    /// sweep: a click would add 0.001 (−60 dBFS) on top.
+    @Test func carrierSweepAddsNoSteps() {
+        let input = Measure.sine(frequency: 100, sampleRate: fs, count: 96_000)
+        let topHz = 2_000.0
+        let steady = ChainHarness.chain(.ringmod) { $0.setRingFrequencyHz(topHz) }
+        let reference = Measure.maxDiscontinuity(ChainHarness.run(steady, left: input).left[4_800...])
+        let swept = ChainHarness.chain(.ringmod) { $0.setRingFrequencyHz(0) }
+        let out = ChainHarness.run(swept, left: input) { start in
+            swept.setRingFrequencyHz(topHz * Double(start) / 96_000)
+        }.left
+        #expect(Measure.maxDiscontinuity(out[4_800...]) < reference + 0.001)
+    }
+}

@@ -24,7 +24,8 @@ struct AwkwardFormsTests {
                 </array></dict></array>
                 <key>Filters</key><dict><key>cutoff</key><integer>125</integer><key>resonance</key><integer>-3</integer></dict>
                 """,
-            zones: F.zone(id: 1, waveform: -2, "<key>root key</key><real>69</real><key>fine tune</key><integer>-7</integer>"))
+            zones: F.zone(
+                id: 1, waveform: -2, "<key>root key</key><real>69</real><key>fine tune</key><integer>-7</integer>"))
         let preset = try F.decode(F.sampler(layers: layer, top: "<key>fine tune</key><integer>5</integer>"))
         #expect(preset.globals.fineTuneCents == 5)
         let decoded = try #require(preset.layers.first)
@@ -49,9 +50,9 @@ struct AwkwardFormsTests {
         let zones =
             F.zone(id: 10, waveform: 3, "<key>max key</key><integer>59</integer>")
             + F.zone(id: 2, waveform: 1, "<key>min key</key><integer>60</integer>")
-            + """
-            <dict><key>ID</key><integer>7</integer><key>enabled</key><false/><key>waveform</key><integer>2</integer></dict>
-            """
+                + """
+                <dict><key>ID</key><integer>7</integer><key>enabled</key><false/><key>waveform</key><integer>2</integer></dict>
+                """
         let preset = try F.decode(
             F.sampler(
                 layers: F.layer(zones: zones),
@@ -73,27 +74,34 @@ struct AwkwardFormsTests {
             <key>source</key><integer>300</integer></dict></array>
             """
         let layers =
-            F.layer(id: 1, extra: connection + "<key>key offset</key><integer>48</integer><key>gain</key><real>8.1</real>"
-                + "<key>min key</key><integer>12</integer><key>max key</key><integer>12</integer>",
+            F.layer(
+                id: 1,
+                extra: connection + "<key>key offset</key><integer>48</integer><key>gain</key><real>8.1</real>"
+                    + "<key>min key</key><integer>12</integer><key>max key</key><integer>12</integer>",
                 zones: F.zone(id: 0, waveform: -2))
             + F.layer(id: 2, extra: "<key>trigger mode</key><integer>11</integer>", zones: F.zone(id: 0, waveform: -2))
         let preset = try F.decode(F.sampler(layers: layers))
         #expect(preset.layers.map(\.id) == [1, 2])
         let first = preset.layers[0]
         #expect(first.minKey == 12 && first.maxKey == 12 && first.keyOffset == 48 && first.gainDecibels == 8.1)
+        #expect(first.zoneKey(forPlayedKey: 12) == 60)
+        #expect(first.zoneKey(forPlayedKey: 11) == nil && first.zoneKey(forPlayedKey: 13) == nil)
         #expect(first.connections.first?.destination == .pitch)
         #expect(first.connections.first?.destinationLayerID == 1)
         #expect(first.triggerMode == .normal)
         let second = preset.layers[1]
         #expect(second.triggerMode == .oneShot)
         #expect(second.usesDefaultConnections)
-        #expect(second.connections.first { $0.source == .envelope(layerID: 2, index: 0) }?.destinationCode == 0x5010_0200)
+        #expect(
+            second.connections.first { $0.source == .envelope(layerID: 2, index: 0) }?.destinationCode == 0x5010_0200)
         #expect(preset.warnings.isEmpty)
     }
 
     @Test func unknownTriggerModeIsKeptRawWithAWarning() throws {
         let preset = try F.decode(
-            F.sampler(layers: F.layer(id: 3, extra: "<key>trigger mode</key><integer>5</integer>", zones: F.zone(id: 0, waveform: -2))))
+            F.sampler(
+                layers: F.layer(
+                    id: 3, extra: "<key>trigger mode</key><integer>5</integer>", zones: F.zone(id: 0, waveform: -2))))
         #expect(preset.layers.first?.triggerMode == .unknown(5))
         #expect(preset.warnings == ["Instrument.Layers[0].trigger mode: unknown value 5; notes are released normally"])
     }
@@ -114,12 +122,15 @@ struct AwkwardFormsTests {
 
     @Test func aZoneWithoutAReferenceIsWarnedAbout() throws {
         let preset = try F.decode(F.sampler(layers: F.layer(zones: F.zone(id: 4, waveform: 9))))
-        #expect(preset.warnings == ["layer 0 zone 4: waveform 9: no file-references entry \"Sample:9\"; the zone is silent"])
+        #expect(
+            preset.warnings == ["layer 0 zone 4: waveform 9: no file-references entry \"Sample:9\"; the zone is silent"]
+        )
     }
 
     @Test func keyAndVelocityRangesAreClampedAndLoopEndMadeExclusive() throws {
         let zones =
-            F.zone(id: 1, waveform: -2, "<key>max key</key><integer>128</integer><key>min vel</key><integer>90</integer>")
+            F.zone(
+                id: 1, waveform: -2, "<key>max key</key><integer>128</integer><key>min vel</key><integer>90</integer>")
             + F.zone(
                 id: 2, waveform: -2,
                 "<key>max vel</key><integer>89</integer><key>min key</key><integer>-5</integer>"

@@ -33,7 +33,9 @@ struct ConnectionCodesTests {
         let defaults = Connection.dlsDefaults(layerID: 1)
         #expect(defaults.map(\.id) == Array(0...7))
         #expect(defaults.allSatisfy { $0.enabled && $0.destinationLayerID == 1 })
-        let summary = defaults.map { "\($0.source) \($0.control) \($0.destination) \($0.transform) \($0.inverse) \($0.outputRange)" }
+        let summary = defaults.map {
+            "\($0.source) \($0.control) \($0.destination) \($0.transform) \($0.inverse) \($0.outputRange)"
+        }
         #expect(
             summary == [
                 "key constant pitch linear false (atZero: 0.0, atOne: 12800.0)",

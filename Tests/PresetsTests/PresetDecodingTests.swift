@@ -79,7 +79,8 @@ struct PresetDecodingTests {
                     """, name: "Lead"))
         #expect(preset.name == "Lead")
         #expect(preset.instrumentName == "Default Instrument")
-        #expect(preset.globals == GlobalParameters(gainDecibels: -8, pan: -1, coarseTuneSemitones: -2, fineTuneCents: 12.5))
+        #expect(
+            preset.globals == GlobalParameters(gainDecibels: -8, pan: -1, coarseTuneSemitones: -2, fineTuneCents: 12.5))
         #expect(preset.voiceCount == 32)
         #expect(preset.fileReferences == [268_435_457: "/Users/a/Library/Audio/Sounds/lead.aif"])
         #expect(preset.warnings.isEmpty)

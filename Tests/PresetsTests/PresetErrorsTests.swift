@@ -18,35 +18,49 @@ struct PresetErrorsTests {
             <key>type</key><integer>1635083896</integer><key>version</key><integer>0</integer></dict>
             """)
         let error = F.error(effect, path: "/p/EQ.aupreset")
-        #expect(error == .notASamplerPreset(path: "/p/EQ.aupreset", reason: "no Instrument dictionary (type 'aufx', subtype 'nbeq')"))
-        #expect(error?.description == "/p/EQ.aupreset: not an AUSampler preset: no Instrument dictionary (type 'aufx', subtype 'nbeq')")
+        #expect(
+            error
+                == .notASamplerPreset(
+                    path: "/p/EQ.aupreset", reason: "no Instrument dictionary (type 'aufx', subtype 'nbeq')"))
+        #expect(
+            error?.description
+                == "/p/EQ.aupreset: not an AUSampler preset: no Instrument dictionary (type 'aufx', subtype 'nbeq')")
     }
 
     @Test func aWronglyTypedValueNamesItsKeyPath() {
-        let bytes = F.sampler(layers: F.layer(zones: F.zone(id: 0, waveform: 1, "<key>root key</key><string>C4</string>")))
+        let bytes = F.sampler(
+            layers: F.layer(zones: F.zone(id: 0, waveform: 1, "<key>root key</key><string>C4</string>")))
         let error = F.error(bytes)
         #expect(
-            error == .invalidValue(
-                path: "/presets/Test.aupreset", keyPath: "Instrument.Layers[0].Zones[0].root key", expected: "an integer",
-                found: "string \"C4\""))
+            error
+                == .invalidValue(
+                    path: "/presets/Test.aupreset", keyPath: "Instrument.Layers[0].Zones[0].root key",
+                    expected: "an integer",
+                    found: "string \"C4\""))
         #expect(
             error?.description
-                == "/presets/Test.aupreset: Instrument.Layers[0].Zones[0].root key: expected an integer, found string \"C4\"")
+                == "/presets/Test.aupreset: Instrument.Layers[0].Zones[0].root key: expected an integer, found string \"C4\""
+        )
     }
 
     @Test func aFractionalKeyAndAWrongContainerAreErrors() {
-        let fractional = F.sampler(layers: F.layer(zones: F.zone(id: 0, waveform: 1, "<key>max key</key><real>60.5</real>")))
+        let fractional = F.sampler(
+            layers: F.layer(zones: F.zone(id: 0, waveform: 1, "<key>max key</key><real>60.5</real>")))
         #expect(
             F.error(fractional)
                 == .invalidValue(
-                    path: "/presets/Test.aupreset", keyPath: "Instrument.Layers[0].Zones[0].max key", expected: "an integer",
+                    path: "/presets/Test.aupreset", keyPath: "Instrument.Layers[0].Zones[0].max key",
+                    expected: "an integer",
                     found: "real 60.5"))
         let layersNotArray = F.plist("<dict><key>Instrument</key><dict><key>Layers</key><dict/></dict></dict>")
         #expect(
             F.error(layersNotArray)
-                == .invalidValue(path: "/presets/Test.aupreset", keyPath: "Instrument.Layers", expected: "an array", found: "dict"))
+                == .invalidValue(
+                    path: "/presets/Test.aupreset", keyPath: "Instrument.Layers", expected: "an array", found: "dict"))
         let rootArray = F.plist("<array/>")
-        #expect(F.error(rootArray) == .invalidValue(path: "/presets/Test.aupreset", keyPath: "(root)", expected: "dict", found: "array"))
+        #expect(
+            F.error(rootArray)
+                == .invalidValue(path: "/presets/Test.aupreset", keyPath: "(root)", expected: "dict", found: "array"))
     }
 
     @Test func loadReadsAFileAndReportsAMissingOne() throws {
@@ -71,7 +85,8 @@ struct GlobalParameterBlobTests {
     typealias F = PresetFixtures
     /// scope 0, element 0, 4 params: 900 = −8 dB, 901 = +2 st, 902 = −2.2e−5 ct, 903 = −1 (Float32),
     /// split over lines and tabs as AU writes long data.
-    static let blob = "<key>data</key><data>\n\tAAAAAAAAAAAAAAAEAAADhMEAAAAAAAOF\n\tQAAAAAAAA4a3uIykAAADh7+AAAA=\n\t</data>"
+    static let blob =
+        "<key>data</key><data>\n\tAAAAAAAAAAAAAAAEAAADhMEAAAAAAAOF\n\tQAAAAAAAA4a3uIykAAADh7+AAAA=\n\t</data>"
 
     @Test func theDataBlobIsTheFallbackForAbsentTopLevelGlobals() throws {
         let preset = try F.decode(F.sampler(layers: F.layer(zones: F.zone(id: 0, waveform: -2)), top: Self.blob))

@@ -23,7 +23,9 @@ struct SamplePathResolverTests {
         let resolver = SamplePathResolver(presetPath: directory.path + "/P.aupreset", userDirectories: [])
         #expect(
             resolver.resolve("file://" + directory.path + "/Tbone/2a#.caf")
-                == .found(path: sample, how: "file URL with a raw '#' (a URL fragment to CFURL; tried literally): stored path"))
+                == .found(
+                    path: sample, how: "file URL with a raw '#' (a URL fragment to CFURL; tried literally): stored path"
+                ))
     }
 
     @Test func relativePathsAreTakenFromThePresetsDirectory() throws {
@@ -45,7 +47,9 @@ struct SamplePathResolverTests {
             result
                 == .found(
                     path: sample,
-                    how: "TN2283 fallback 'Sounds/Tbone/1a#.caf' under the preset's directory or a parent \(directory.path)"))
+                    how:
+                        "TN2283 fallback 'Sounds/Tbone/1a#.caf' under the preset's directory or a parent \(directory.path)"
+                ))
     }
 
     @Test func samplerFilesMarkerIsFoundInASearchDirectory() throws {
@@ -57,24 +61,42 @@ struct SamplePathResolverTests {
         #expect(
             resolver.resolve("/Volumes/Disk/Sampler Files/Piano/c4.wav")
                 == .found(
-                    path: sample, how: "TN2283 fallback 'Sampler Files/Piano/c4.wav' under a search directory \(library.path)"))
+                    path: sample,
+                    how: "TN2283 fallback 'Sampler Files/Piano/c4.wav' under the search directory \(library.path)"))
+    }
+
+    @Test func aSearchDirectoryMayBeTheSampleFolderItself() throws {
+        let presets = try TemporaryDirectory()
+        let sounds = try TemporaryDirectory()
+        let sample = try sounds.touch("Keys/keys-48-soft.wav")
+        let plain = try sounds.touch("lead.aif")
+        let resolver = SamplePathResolver(
+            presetPath: presets.path + "/P.aupreset", searchDirectories: [sounds.path], userDirectories: [])
+        #expect(
+            resolver.resolve("/Users/someone/Music/Sounds/Keys/keys-48-soft.wav")
+                == .found(
+                    path: sample,
+                    how: "TN2283 fallback 'Keys/keys-48-soft.wav' under the search directory \(sounds.path)"))
+        #expect(
+            resolver.resolve("lead.aif") == .found(path: plain, how: "relative to the search directory \(sounds.path)"))
     }
 
     @Test func notFoundListsEveryPlaceInOrder() {
         let resolver = SamplePathResolver(
-            presetPath: "/p/q/P.aupreset", searchDirectories: ["/s"], userDirectories: ["/u/Documents"], fileExists: { _ in false })
+            presetPath: "/p/q/P.aupreset", searchDirectories: ["/s"], userDirectories: ["/u/Documents"],
+            fileExists: { _ in false })
         #expect(
             resolver.resolve("/Users/a/Apple Loops/Sounds/x.wav")
                 == .notFound(tried: [
                     "/Users/a/Apple Loops/Sounds/x.wav", "/p/q/Sounds/x.wav", "/p/Sounds/x.wav", "/Sounds/x.wav",
-                    "/s/Sounds/x.wav", "/u/Documents/Sounds/x.wav",
+                    "/s/Sounds/x.wav", "/s/x.wav", "/u/Documents/Sounds/x.wav",
                 ]))
         // A relative reference that starts with a marker folder also gets the fallback.
         #expect(
             resolver.resolve("Apple Loops/beat.caf")
                 == .notFound(tried: [
-                    "/p/q/Apple Loops/beat.caf", "/p/Apple Loops/beat.caf", "/Apple Loops/beat.caf",
-                    "/s/Apple Loops/beat.caf", "/u/Documents/Apple Loops/beat.caf",
+                    "/p/q/Apple Loops/beat.caf", "/s/Apple Loops/beat.caf", "/p/Apple Loops/beat.caf",
+                    "/Apple Loops/beat.caf", "/s/beat.caf", "/u/Documents/Apple Loops/beat.caf",
                 ]))
         #expect(resolver.resolve("/elsewhere/x.wav") == .notFound(tried: ["/elsewhere/x.wav"]))
         #expect(resolver.resolve("") == .notFound(tried: []))
@@ -97,7 +119,11 @@ struct SamplePathResolverTests {
                 references: PresetFixtures.reference(1, "a.wav") + PresetFixtures.reference(2, "b.wav")
                     + PresetFixtures.reference(3, "unused.wav")),
             path: "/presets/P.aupreset")
-        let resolver = SamplePathResolver(presetPath: preset.path, userDirectories: [], fileExists: { $0 == "/presets/a.wav" })
-        #expect(resolver.resolveUsedSamples(of: preset) == [1: .found(path: "/presets/a.wav", how: "relative to the preset")])
+        let resolver = SamplePathResolver(
+            presetPath: preset.path, userDirectories: [], fileExists: { $0 == "/presets/a.wav" })
+        #expect(
+            resolver.resolveUsedSamples(of: preset) == [
+                1: .found(path: "/presets/a.wav", how: "relative to the preset")
+            ])
     }
 }

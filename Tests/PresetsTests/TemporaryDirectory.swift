@@ -21,7 +21,9 @@ final class TemporaryDirectory {
         try makeDirectories(String(full[..<(full.lastIndex(of: "/") ?? full.endIndex)]))
         guard let file = fopen(full, "wb") else { throw FixtureError(description: "cannot create \(full)") }
         defer { fclose(file) }
-        guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw FixtureError(description: "cannot write \(full)") }
+        guard fwrite(bytes, 1, bytes.count, file) == bytes.count else {
+            throw FixtureError(description: "cannot write \(full)")
+        }
         return full
     }
 
@@ -33,14 +35,18 @@ final class TemporaryDirectory {
         var current = ""
         for component in full.split(separator: "/") {
             current += "/" + component
-            if mkdir(current, 0o755) != 0 && errno != EEXIST { throw FixtureError(description: "mkdir \(current): \(errno)") }
+            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+                throw FixtureError(description: "mkdir \(current): \(errno)")
+            }
         }
     }
 
     private func removeTree(_ directory: String) {
         if let handle = opendir(directory) {
             while let entry = readdir(handle) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                }
                 if name == "." || name == ".." { continue }
                 let child = directory + "/" + name
                 if entry.pointee.d_type == UInt8(DT_DIR) { removeTree(child) } else { unlink(child) }

@@ -2,6 +2,7 @@ import DSP
 import Engine
 import Instruments
 import MIDI
+import Sampler
 import XCTest
 
 /// The render path allocates nothing: the full graph under load, ≥ 10,000 blocks, 0 mallocs.
@@ -10,45 +11,80 @@ final class EngineAllocationTests: XCTestCase {
     let blockFrames = 64
     let measuredBlocks = 10_000
 
+    func sine(_ frequency: Double, frames: Int = 48000) -> [Float] {
+        (0..<frames).map { Float(0.3 * sin(2 * Double.pi * frequency * Double($0) / rate)) }
+    }
+
     func loop(_ frequency: Double, channels: Int) -> LoopSample {
-        let x = (0..<48000).map { Float(0.3 * sin(2 * Double.pi * frequency * Double($0) / rate)) }
-        return LoopSample(name: "test", channels: Array(repeating: x, count: channels))!
+        LoopSample(name: "test", channels: Array(repeating: sine(frequency), count: channels))!
+    }
+
+    /// Every source busy: 3 loops, both master filters, a looping sampler program, mic input.
+    func busyEngine() throws -> AudioEngine {
+        // A looped 400-cycle sine at 480 Hz: seamless, so 64 voices can sustain forever.
+        let waveform = try SamplerWaveform(channels: [sine(480, frames: 40000)], sampleRate: rate,
+                                           naturalLoop: SamplerLoop(startFrame: 0, endFrame: 40000))
+        let content = EngineContent(
+            loops: [.guitar: loop(220, channels: 2), .beat: loop(110, channels: 1), .file: loop(330, channels: 2)],
+            controls: [ControlMapping(channel: 15, trigger: .controller(74), parameter: "master.lowpass.cutoff")],
+            samplerProgram: SamplerProgram.single(waveform, rootKey: 69, globals: SamplerGlobals(voiceCount: 64)))
+        let engine = try AudioEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: blockFrames), content: content)
+        for s in ["loop.guitar.play=on", "loop.beat.play=on", "loop.file.play=on", "master.lowpass.enabled=on",
+                  "master.highpass.enabled=on", "synth.voices=32", "synth.release=2", "synth.follow=on"] {
+            try engine.parameters.apply(assignment: s)
+        }
+        return engine
     }
 
     func testInterposerCounts() {
         XCTAssertGreaterThan(AllocationCounter.sanityCheck(), 0, "the malloc interposer is not loaded")
     }
 
-    /// 32 synth voices sounding, three loops playing, both master filters and the file high-pass
-    /// on and sweeping, MIDI events in every block (notes, bends, controllers, mapped controls).
+    /// 64 sampler voices and 32 synth voices sounding, loops, filters sweeping, mic input through
+    /// every effect in turn with the pitch follower on, and MIDI events in every block.
     func testFullGraphRendersWithoutAllocating() throws {
-        let content = EngineContent(
-            loops: [.guitar: loop(220, channels: 2), .beat: loop(110, channels: 1), .file: loop(330, channels: 2)],
-            controls: [ControlMapping(channel: 15, trigger: .controller(74), parameter: "master.lowpass.cutoff")])
-        let engine = try AudioEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: blockFrames), content: content)
-        for s in ["loop.guitar.play=on", "loop.beat.play=on", "loop.file.play=on", "master.lowpass.enabled=on",
-                  "master.highpass.enabled=on", "synth.voices=32", "synth.release=2"] {
-            try engine.parameters.apply(assignment: s)
-        }
+        let engine = try busyEngine()
         let output = StereoBuffer(capacity: blockFrames)
+        let input = StereoBuffer(capacity: blockFrames)
+        let voice = sine(196, frames: blockFrames * 100)
         let events = UnsafeMutableBufferPointer<TimedMIDIMessage>.allocate(capacity: 8)
         defer { events.deallocate() }
+        let effects = ["off", "ringmod", "delay", "average", "lowpass", "fft", "pitchshift"].map { "mic.effect=\($0)" }
+        var effectIndex = 0
         func renderBlock(_ n: Int) {
-            // Keep 32 voices busy: a new note (stealing the oldest) and a release every block.
-            let note = UInt8(36 + n % 48)
+            // 90 distinct notes cycle through, so both instruments run at their voice limits and steal.
+            let note = UInt8(20 + n % 90)
             events[0] = TimedMIDIMessage(frameOffset: 0, message: .noteOn(channel: 1, note: note, velocity: 100))
-            events[1] = TimedMIDIMessage(frameOffset: 17, message: .pitchBend(channel: 1, value: Int16(n % 8192)))
-            events[2] = TimedMIDIMessage(frameOffset: 31, message: .controlChange(channel: 15, controller: 74, value: UInt8(n % 128)))
-            events[3] = TimedMIDIMessage(frameOffset: 40, message: .noteOff(channel: 1, note: note &- 40, velocity: 0))
-            events[4] = TimedMIDIMessage(frameOffset: 50, message: .controlChange(channel: 1, controller: 64, value: n % 2 == 0 ? 127 : 0))
-            engine.render(output: output.block(frames: blockFrames), events: UnsafeBufferPointer(rebasing: events[0..<5]))
+            events[1] = TimedMIDIMessage(frameOffset: 5, message: .noteOn(channel: 0, note: note, velocity: UInt8(20 + n % 100)))
+            events[2] = TimedMIDIMessage(frameOffset: 17, message: .pitchBend(channel: 1, value: Int16(n % 8192)))
+            events[3] = TimedMIDIMessage(frameOffset: 31, message: .controlChange(channel: 15, controller: 74, value: UInt8(n % 128)))
+            events[4] = TimedMIDIMessage(frameOffset: 40, message: .noteOff(channel: 1, note: note &- 40, velocity: 0))
+            events[5] = TimedMIDIMessage(frameOffset: 50, message: .controlChange(channel: 0, controller: 64, value: n % 2 == 0 ? 127 : 0))
+            events[6] = TimedMIDIMessage(frameOffset: 60, message: .controlChange(channel: 0, controller: 1, value: UInt8(n % 128)))
+            let start = (n % 100) * blockFrames
+            for i in 0..<blockFrames {
+                input.left[i] = voice[start + i]
+                input.right[i] = voice[start + i]
+            }
+            engine.render(output: output.block(frames: blockFrames), input: input.block(frames: blockFrames),
+                          events: UnsafeBufferPointer(rebasing: events[0..<7]))
         }
-        for n in 0..<200 { renderBlock(n) } // warm up: every voice slot used, every smoother moving
+        for n in 0..<300 { renderBlock(n) } // warm up: every voice slot used, every smoother moving
         XCTAssertGreaterThanOrEqual(engine.synth.activeVoiceCount, 32)
-        let mallocs = AllocationCounter.count {
-            for n in 0..<measuredBlocks { renderBlock(n) }
+        XCTAssertGreaterThanOrEqual(engine.sampler.activeVoiceCount, 64)
+        // Settings are applied between blocks (as the control thread would) outside the count;
+        // each effect then renders 10,000 blocks under the counter.
+        var total = 0
+        for effect in effects {
+            try engine.parameters.apply(assignment: effect)
+            total += AllocationCounter.count {
+                for n in 0..<measuredBlocks { renderBlock(n) }
+            }
+            effectIndex += 1
         }
-        XCTAssertEqual(mallocs, 0, "the render path allocated \(mallocs) times in \(measuredBlocks) blocks")
+        XCTAssertEqual(total, 0, "the render path allocated \(total) times in \(effects.count) × \(measuredBlocks) blocks")
         XCTAssertGreaterThanOrEqual(engine.synth.activeVoiceCount, 32)
+        XCTAssertGreaterThanOrEqual(engine.sampler.activeVoiceCount, 64)
+        XCTAssertEqual(effectIndex, effects.count)
     }
 }

@@ -1,3 +1,4 @@
+import ALSAIO
 import DSP
 import Engine
 import Foundation
@@ -10,23 +11,50 @@ struct GraphBenchmark {
     let engine: AudioEngine
     let blockFrames: Int
     let synthVoices: Int
+    let samplerVoices: Int
+    let input: StereoBuffer
 
-    /// Notes on channel 2 (the synth), loops on, both master filters on: the busy instrument.
-    static func busy(loader: InstrumentLoader, sampleRate: Double, blockFrames: Int, synthVoices: Int, extraSettings: [String]) throws -> GraphBenchmark {
+    /// The busy instrument: synth notes on channel 2, sampler notes on channel 1 (the instrument's
+    /// preset), every loop on, both master filters on, a mic effect on a 196 Hz input.
+    static func busy(loader: InstrumentLoader, sampleRate: Double, blockFrames: Int, synthVoices: Int, samplerVoices: Int,
+                     micEffect: String) throws -> GraphBenchmark {
         var l = loader
         l.assignments = ["loop.guitar.play=on", "loop.beat.play=on", "loop.file.play=on", "master.lowpass.enabled=on",
-                         "master.highpass.enabled=on", "synth.voices=\(synthVoices)", "synth.sustain=1"] + extraSettings + loader.assignments
-        let configuration = EngineConfiguration(sampleRate: sampleRate, maxFrames: blockFrames, maxSynthVoices: max(64, synthVoices))
-        return GraphBenchmark(engine: try l.makeEngine(configuration: configuration), blockFrames: blockFrames, synthVoices: synthVoices)
+                         "master.highpass.enabled=on", "synth.voices=\(synthVoices)", "synth.sustain=1", "mic.effect=\(micEffect)"]
+            + loader.assignments
+        let configuration = EngineConfiguration(sampleRate: sampleRate, maxFrames: blockFrames, maxSynthVoices: max(64, synthVoices),
+                                                maxSamplerVoices: max(128, samplerVoices))
+        let input = StereoBuffer(capacity: blockFrames)
+        for i in 0..<blockFrames {
+            input.left[i] = Float(0.3 * sin(2 * Double.pi * 196 * Double(i) / sampleRate))
+            input.right[i] = input.left[i]
+        }
+        return GraphBenchmark(engine: try l.makeEngine(configuration: configuration), blockFrames: blockFrames,
+                              synthVoices: synthVoices, samplerVoices: samplerVoices, input: input)
     }
 
     /// Mean nanoseconds per block over `seconds` of audio, with the synth voices held.
     func nanosecondsPerBlock(seconds: Double) -> Double {
         let out = StereoBuffer(capacity: blockFrames)
-        let notes = (0..<synthVoices).map { TimedMIDIMessage(frameOffset: 0, message: .noteOn(channel: 1, note: UInt8(36 + $0 % 60), velocity: 100)) }
-        notes.withUnsafeBufferPointer { engine.render(output: out.block(frames: blockFrames), events: $0) }
+        engine.sampler.polyphonyLimit = samplerVoices
+        var notes = (0..<synthVoices).map { TimedMIDIMessage(frameOffset: 0, message: .noteOn(channel: 1, note: UInt8(36 + $0 % 60), velocity: 100)) }
+        // Sustain pedal down so sampler notes keep sounding from their loops.
+        notes.append(TimedMIDIMessage(frameOffset: 0, message: .controlChange(channel: 0, controller: 64, value: 127)))
+        notes += (0..<samplerVoices).map { TimedMIDIMessage(frameOffset: 0, message: .noteOn(channel: 0, note: UInt8(24 + $0 % 80), velocity: UInt8(40 + $0 % 80))) }
+        let inputBlock = input.block(frames: blockFrames)
+        notes.withUnsafeBufferPointer { engine.render(output: out.block(frames: blockFrames), input: inputBlock, events: $0) }
         let blocks = Int(seconds * engine.configuration.sampleRate) / blockFrames
-        for _ in 0..<100 { engine.render(output: out.block(frames: blockFrames)) }
+        for _ in 0..<100 { engine.render(output: out.block(frames: blockFrames), input: inputBlock) }
+        let start = MonotonicClock.nanoseconds()
+        for _ in 0..<blocks { engine.render(output: out.block(frames: blockFrames), input: inputBlock) }
+        return Double(MonotonicClock.nanoseconds() - start) / Double(blocks)
+    }
+
+    /// Mean nanoseconds per block of an instrument with nothing sounding.
+    static func idleNanosecondsPerBlock(loader: InstrumentLoader, sampleRate: Double, blockFrames: Int, seconds: Double) throws -> Double {
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: sampleRate, maxFrames: blockFrames))
+        let out = StereoBuffer(capacity: blockFrames)
+        let blocks = Int(seconds * sampleRate) / blockFrames
         let start = MonotonicClock.nanoseconds()
         for _ in 0..<blocks { engine.render(output: out.block(frames: blockFrames)) }
         return Double(MonotonicClock.nanoseconds() - start) / Double(blocks)

@@ -5,7 +5,11 @@ public struct AudioGraphCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "audiograph",
         abstract: "A MIDI-driven sampler and synth instrument for Linux.",
-        subcommands: [RenderCommand.self, ParamsCommand.self, BenchCommand.self])
+        subcommands: [
+            PlayCommand.self, DemoCommand.self, RenderCommand.self, NoteCommand.self, ControlChangeCommand.self, BendCommand.self,
+            ProgramCommand.self, PanicCommand.self, SetCommand.self, StatusCommand.self, PortsCommand.self, ParamsCommand.self,
+            PresetCommand.self, PitchCommand.self, BenchCommand.self,
+        ])
 
     public init() {}
 }

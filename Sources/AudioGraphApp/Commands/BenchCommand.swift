@@ -1,16 +1,27 @@
 import ArgumentParser
 import Foundation
+import MicEffects
+import Sampler
 
 /// `audiograph bench`: what the render path costs on this machine, measured, not guessed.
+/// Release builds only; the machine's other load shows in the median, not the minimum.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Measure the render path: full graph per block, synth per voice-sample.")
+        commandName: "bench", abstract: "Measure the render path: full graph per block, synth and sampler per voice-sample, mic effects.")
 
-    @Option(help: "Frames per block.")
+    enum Section: String, ExpressibleByArgument, CaseIterable { case all, graph, synth, sampler, mic }
+
+    @Argument(help: "What to measure: all, graph, synth, sampler, mic.")
+    var section: Section = .all
+
+    @Option(help: "Frames per block for the graph.")
     var block: Int = 64
 
     @Option(help: "Synth voices held during the full-graph run.")
     var voices: Int = 32
+
+    @Option(name: .customLong("sampler-voices"), help: "Sampler voices held during the full-graph and sampler runs.")
+    var samplerVoices: Int = 64
 
     @Option(help: "Seconds of audio per trial.")
     var seconds: Double = 5
@@ -23,15 +34,54 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         let rate = Double(engineOptions.rate)
         let budget = Double(block) / rate * 1e9
-        print("audiograph bench: \(block)-frame blocks at \(Int(rate)) Hz (budget \(String(format: "%.1f", budget / 1000)) µs per block), \(trials) trials of \(seconds) s")
-        let graph = try GraphBenchmark.busy(loader: try engineOptions.loader(), sampleRate: rate, blockFrames: block,
-                                            synthVoices: voices, extraSettings: [])
-        let full = TrialStatistics.measure(trials: trials) { graph.nanosecondsPerBlock(seconds: seconds) }
-        print(String(format: "full graph (%d synth voices, 3 loops, master LP+HP): %.2f µs per block = %.2f%% of real time (median; min %.2f%%)",
-                     voices, full.median / 1000, 100 * full.median / budget, 100 * full.minimum / budget))
-        let synth = TrialStatistics.measure(trials: trials) {
+        print("audiograph bench: \(block)-frame blocks at \(Int(rate)) Hz (budget \(String(format: "%.1f", budget / 1000)) µs), \(trials) trials of \(seconds) s")
+        if section == .all || section == .graph { try graph(rate: rate, budget: budget) }
+        if section == .all || section == .synth { synth(rate: rate) }
+        if section == .all || section == .sampler { sampler(rate: rate) }
+        if section == .all || section == .mic { mic(rate: rate) }
+    }
+
+    private func graph(rate: Double, budget: Double) throws {
+        let loader = try engineOptions.loader()
+        let busy = try GraphBenchmark.busy(loader: loader, sampleRate: rate, blockFrames: block, synthVoices: voices,
+                                           samplerVoices: samplerVoices, micEffect: "pitchshift")
+        let full = TrialStatistics.measure(trials: trials) { busy.nanosecondsPerBlock(seconds: seconds) }
+        print(String(format: "full graph (%d synth + %d sampler voices sounding, 3 loops, mic pitch shift on an input, master LP+HP): "
+                     + "%.1f µs per block = %.2f%% of real time (median; min %.2f%%)",
+                     busy.engine.synth.activeVoiceCount, busy.engine.sampler.activeVoiceCount,
+                     full.median / 1000, 100 * full.median / budget, 100 * full.minimum / budget))
+        let idle = try GraphBenchmark.idleNanosecondsPerBlock(loader: loader, sampleRate: rate, blockFrames: block, seconds: seconds)
+        print(String(format: "idle instrument (nothing sounding): %.2f µs per block = %.3f%% of real time", idle / 1000, 100 * idle / budget))
+    }
+
+    private func synth(rate: Double) {
+        let s = TrialStatistics.measure(trials: trials) {
             GraphBenchmark.synthNanosecondsPerVoiceSample(voices: voices, sampleRate: rate, blockFrames: block, seconds: seconds)
         }
-        print(String(format: "sine synth: %.2f ns per voice-sample (median; min %.2f)", synth.median, synth.minimum))
+        print(String(format: "sine synth: %.2f ns per voice-sample (median; min %.2f)", s.median, s.minimum))
+    }
+
+    private func sampler(rate: Double) {
+        for quality in [InterpolationQuality.realtime, .high] {
+            let s = TrialStatistics.measure(trials: trials) {
+                let a = SamplerBenchmark.run(voices: samplerVoices, seconds: seconds, sampleRate: rate, quality: quality).nanosecondsPerVoiceSample
+                return a
+            }
+            print(String(format: "sampler (%@, %d looping voices at ±12 semitones): %.2f ns per voice-sample (median; min %.2f)",
+                         quality == .realtime ? "4-point, live" : "windowed sinc, offline", samplerVoices, s.median, s.minimum))
+        }
+        print("  instructions per voice-sample: run `sampler-bench` under valgrind --tool=callgrind (see README)")
+    }
+
+    private func mic(rate: Double) {
+        for (effect, share) in MicEffectsBenchmark.run(seconds: seconds, sampleRate: rate) {
+            print(String(format: "mic effect %-10@ %.3f%% of a 64-frame block", effect, 100 * share))
+        }
+        for semitones in [7.0, -5.0] {
+            for f in MicEffectsBenchmark.comparePitchShifters(semitones: semitones, seconds: seconds, sampleRate: rate) {
+                print(String(format: "pitch shift %+.0f st  %-28@ %7.1f× real time, error %.3f cents, harmonic-to-residual %.1f dB",
+                             semitones, f.name, f.realTimeFactor, f.pitchErrorCents, f.harmonicToResidualDecibels))
+            }
+        }
     }
 }

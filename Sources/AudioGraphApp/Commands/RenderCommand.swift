@@ -2,6 +2,7 @@ import ArgumentParser
 import AudioFiles
 import DSP
 import Engine
+import Sampler
 import Foundation
 import MIDI
 
@@ -39,7 +40,8 @@ struct RenderCommand: ParsableCommand {
                        progressOnTerminal: Bool) throws -> OfflineRenderSummary {
         let loader = try options.loader()
         let rate = Double(options.rate)
-        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block))
+        // Offline there is time for the windowed-sinc interpolation.
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: .high))
         guard let songPath = midiPath ?? loader.demoPath else {
             throw ValidationError("no --midi file given and the instrument names no demo song")
         }

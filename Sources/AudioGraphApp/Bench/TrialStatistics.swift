@@ -1,13 +1,4 @@
-import Foundation
-
-/// Monotonic nanoseconds, for benchmarks and the live loop's load meter.
-public enum MonotonicClock {
-    public static func nanoseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
-}
+import ALSAIO
 
 /// Repeats a measurement and keeps the median and the minimum: the minimum is the cost without
 /// interference from the rest of the machine, the median what to expect on a busy one.

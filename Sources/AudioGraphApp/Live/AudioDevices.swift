@@ -1,0 +1,43 @@
+import ALSAIO
+import AudioFiles
+
+/// Where the audio loop writes a period: an ALSA PCM, or the clock-paced null device (soak tests,
+/// machines without a sound card).
+protocol AudioOutput: AnyObject {
+    func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus
+    /// Underruns so far.
+    var xrunCount: Int { get }
+}
+
+/// Where the audio loop reads the mic/line input: an ALSA capture PCM or a file played in a loop.
+protocol AudioInput: AnyObject {
+    func read(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> PCMTransferStatus
+}
+
+extension PCMDevice: AudioOutput, AudioInput {}
+
+extension PacedNullDevice: AudioOutput {
+    var xrunCount: Int { missedDeadlineCount }
+}
+
+/// A decoded audio file served as endless input, never blocking (the output paces the loop).
+final class FileInput: AudioInput {
+    private let left: [Float]
+    private let right: [Float]
+    private var position = 0
+
+    init(_ audio: DecodedAudio) {
+        left = audio.channels[0]
+        right = audio.channels.count > 1 ? audio.channels[1] : audio.channels[0]
+    }
+
+    func read(left l: UnsafeMutablePointer<Float>, right r: UnsafeMutablePointer<Float>, frames: Int) -> PCMTransferStatus {
+        for i in 0..<frames {
+            l[i] = left[position]
+            r[i] = right[position]
+            position += 1
+            if position == left.count { position = 0 }
+        }
+        return .complete
+    }
+}

@@ -1,0 +1,23 @@
+import ALSAIO
+
+/// How `play` runs: devices, period, MIDI connections. Filled from the command line.
+struct LiveOptions: Sendable {
+    /// ALSA playback device, or `paced` for the clock-paced null device (no sound card needed).
+    var device = "default"
+    /// ALSA capture device for the mic bus, `none`, or nil with `inputFile`.
+    var inputDevice = "none"
+    /// A file played in a loop into the mic bus instead of a capture device.
+    var inputFile: String?
+    var rate = 48000
+    var periodFrames = 256
+    var periods = 3
+    var connect: [String] = []
+    var autoconnect: AutoconnectPolicy?
+    /// SCHED_FIFO priority for the audio thread (nil: don't ask).
+    var realtimePriority: Int32? = 70
+    /// Stop after this many seconds (tests, soak runs); nil runs until SIGINT/SIGTERM.
+    var durationSeconds: Double?
+    /// Standard MIDI file to play into the instrument in real time (the demo).
+    var songPath: String?
+    var statusInterval = 0.25
+}

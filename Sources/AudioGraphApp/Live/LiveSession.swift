@@ -1,0 +1,206 @@
+import ALSAIO
+import Atomics
+import AudioFiles
+import DSP
+import Engine
+import Foundation
+import MIDI
+
+/// `play`: the instrument running live. Opens the devices (the engine runs at what ALSA
+/// negotiated), starts the sequencer client, the real-time audio thread and the control socket,
+/// then serves status and program changes from the main thread until SIGINT/SIGTERM.
+final class LiveSession: @unchecked Sendable {
+    let loader: InstrumentLoader
+    let options: LiveOptions
+    private let stopRequested = ManagedAtomic<Bool>(false)
+    private let isTerminal = isatty(STDOUT_FILENO) == 1
+
+    init(loader: InstrumentLoader, options: LiveOptions) {
+        self.loader = loader
+        self.options = options
+    }
+
+    static func log(_ text: String) {
+        FileHandle.standardError.write(Data("audiograph: \(text)\n".utf8))
+    }
+
+    /// Opens the playback device (or the paced null device), so the caller can fall back to an
+    /// offline render when there is no sound card.
+    func openOutput() throws -> (AudioOutput, description: String, rate: Int, period: Int) {
+        if options.device == "paced" {
+            let device = PacedNullDevice(sampleRateHz: options.rate, periodFrames: options.periodFrames, bufferPeriods: options.periods)
+            return (device, "paced null device (clock_nanosleep), \(options.rate) Hz, period \(options.periodFrames)", options.rate, options.periodFrames)
+        }
+        let request = PCMRequest(deviceName: options.device, direction: .playback, sampleRateHz: options.rate,
+                                 channels: 2, periodFrames: options.periodFrames, periodCount: options.periods)
+        do {
+            let device = try PCMDevice(request)
+            let c = device.configuration
+            return (device, c.description, c.sampleRateHz, c.periodFrames)
+        } catch {
+            throw InstrumentError("cannot open playback device '\(options.device)': \(error)")
+        }
+    }
+
+    /// Runs until stopped; returns the process exit status.
+    func run(output: AudioOutput, outputDescription: String, rate: Int, period: Int) throws -> Int32 {
+        Self.log("playback: \(outputDescription)")
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: Double(rate), maxFrames: period))
+        let (input, inputDescription) = try openInput(rate: rate, period: period)
+        if let inputDescription { Self.log("capture: \(inputDescription)") }
+        let inbox = MIDIInbox(log: { Self.log($0) })
+        let reopen: (() -> AudioOutput?)? = output is PCMDevice ? { [options] in
+            try? PCMDevice(PCMRequest(deviceName: options.device, direction: .playback, sampleRateHz: rate, channels: 2,
+                                      periodFrames: period, periodCount: options.periods))
+        } : nil
+        let loop = AudioLoop(engine: engine, inbox: inbox, periodFrames: period, output: output, input: input, reopenOutput: reopen)
+        Self.warmUp(engine, frames: period)
+        let sequencer = startSequencer(inbox: inbox)
+        let (thread, realtime) = try RealtimeThread.start(name: "audiograph-rt", priority: options.realtimePriority) { loop.run() }
+        Self.log("audio thread: \(realtime)")
+        let status: @Sendable () -> StatusSnapshot = { [self] in
+            snapshot(engine: engine, loop: loop, output: outputDescription, input: inputDescription, realtime: realtime.description)
+        }
+        let server = try? ControlServer { request in Self.answer(request, engine: engine, status: status) }
+        server?.start()
+        if server == nil { Self.log("control socket unavailable: `audiograph set/status` will not reach this instance") }
+        installSignalHandlers()
+        let song = try options.songPath.map { path throws in try SongFeeder(path: path, inbox: inbox) }
+        song?.start()
+
+        serve(engine: engine, inbox: inbox, song: song, status: status, loop: loop)
+
+        // Fade out (10 ms ramp), let it reach the device, then stop everything.
+        engine.fadeOut()
+        usleep(25_000)
+        loop.stop()
+        thread.join()
+        sequencer?.stop()
+        server?.shutdown()
+        if isTerminal { print() }
+        Self.log("stopped: \(status().line)")
+        return 0
+    }
+
+    /// Renders a few silent periods before the real-time thread starts, so first-touch page
+    /// faults and the sampler's program hand-over do not land on the first deadline.
+    static func warmUp(_ engine: AudioEngine, frames: Int) {
+        let scratch = StereoBuffer(capacity: frames)
+        for _ in 0..<32 { engine.render(output: scratch.block(frames: frames)) }
+    }
+
+    private func openInput(rate: Int, period: Int) throws -> (AudioInput?, String?) {
+        if let file = options.inputFile {
+            let audio = try AudioFileReader.read(path: file, convertingTo: Double(rate))
+            return (FileInput(audio), "file \(file) (looped), \(audio.channels.count) channel(s)")
+        }
+        guard options.inputDevice != "none" else { return (nil, nil) }
+        do {
+            let device = try PCMDevice(PCMRequest(deviceName: options.inputDevice, direction: .capture, sampleRateHz: rate,
+                                                  channels: 2, periodFrames: period, periodCount: options.periods))
+            return (device, device.configuration.description)
+        } catch {
+            throw InstrumentError("cannot open capture device '\(options.inputDevice)': \(error)")
+        }
+    }
+
+    private func startSequencer(inbox: MIDIInbox) -> SequencerClient? {
+        do {
+            let client = try SequencerClient(options: SequencerClientOptions(autoconnect: options.autoconnect, pollTimeoutMilliseconds: 20))
+            try client.start { inbox.receive($0) }
+            Self.log("MIDI input: \(client.options.clientName):\(client.options.portName) at \(client.inputAddress)"
+                     + (options.autoconnect != nil ? " (autoconnect on)" : ""))
+            for spec in options.connect {
+                do {
+                    let port = try client.connect(spec: spec)
+                    Self.log("connected \(port.address) '\(port.clientName):\(port.portName)'")
+                } catch {
+                    Self.log("cannot connect '\(spec)': \(error)")
+                }
+            }
+            return client
+        } catch {
+            Self.log("no ALSA sequencer (\(error)): MIDI input disabled; notes can still come from a song or the control socket")
+            return nil
+        }
+    }
+
+    private func installSignalHandlers() {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { [stopRequested] in stopRequested.store(true, ordering: .relaxed) }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    private var signalSources: [DispatchSourceSignal] = []
+
+    /// The control thread's loop: garbage and program changes every 10 ms, status a few times a
+    /// second on a terminal (a line every 10 s otherwise), until a signal, the duration, or the song's end.
+    private func serve(engine: AudioEngine, inbox: MIDIInbox, song: SongFeeder?, status: @Sendable () -> StatusSnapshot, loop: AudioLoop) {
+        let switcher = ProgramSwitcher(loader: loader, engine: engine, log: { Self.log($0) })
+        let start = Date()
+        var lastStatus = Date.distantPast
+        let statusInterval = isTerminal ? options.statusInterval : 10
+        while !stopRequested.load(ordering: .relaxed) {
+            usleep(10_000)
+            engine.performControlWork()
+            let program = inbox.pendingProgram.exchange(0, ordering: .relaxed)
+            if program > 0 { switcher.switchTo(program: program - 1) }
+            if Date().timeIntervalSince(lastStatus) >= statusInterval {
+                lastStatus = Date()
+                if isTerminal {
+                    FileHandle.standardOutput.write(Data("\r\(status().line)\u{1B}[K".utf8))
+                } else {
+                    Self.log(status().line)
+                }
+            }
+            if let limit = options.durationSeconds, Date().timeIntervalSince(start) >= limit { break }
+            if let song, song.isFinished, engine.isIdle { break }
+        }
+    }
+
+    private func snapshot(engine: AudioEngine, loop: AudioLoop, output: String, input: String?, realtime: String) -> StatusSnapshot {
+        let m = engine.meters, r = engine.mic.readouts
+        let periodNanoseconds = Double(loop.periodFrames) / loop.sampleRate * 1e9
+        let pitch = r.pitch.value
+        return StatusSnapshot(
+            outputPeakDecibels: [m.outputPeakDecibels.left, m.outputPeakDecibels.right],
+            outputRMSDecibels: [m.outputRMSDecibels.left, m.outputRMSDecibels.right],
+            inputPeakDecibels: input == nil ? nil : [Double(r.inputPeakDecibels.left.value), Double(r.inputPeakDecibels.right.value)],
+            inputRMSDecibels: input == nil ? nil : [Double(r.inputRMSDecibels.left.value), Double(r.inputRMSDecibels.right.value)],
+            detectedPitchHz: pitch.voiced ? pitch.frequencyHz : nil,
+            pitchConfidence: pitch.voiced ? pitch.confidence : nil,
+            dominantFrequencyHz: engine.mic.currentEffect == .fft ? Double(r.dominantFrequencyHz.value) : nil,
+            voices: m.activeVoices,
+            xruns: loop.output.xrunCount,
+            dspLoadPercent: 100 * Double(loop.stats.lastRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
+            worstDspLoadPercent: 100 * Double(loop.stats.worstRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
+            missedDeadlines: loop.stats.missedDeadlines.load(ordering: .relaxed),
+            midiEventsDropped: loop.inbox.ring.droppedCount,
+            playback: output, capture: input, realtime: realtime,
+            sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none")
+    }
+
+    /// One control-socket request: `set a=b c=d`, `get name`, `status`, `status --json`.
+    static func answer(_ request: String, engine: AudioEngine, status: @Sendable () -> StatusSnapshot) -> String {
+        let words = request.split(separator: " ").map(String.init)
+        switch words.first {
+        case "set":
+            guard words.count > 1 else { return "error: set needs name=value" }
+            for assignment in words.dropFirst() {
+                do { try engine.parameters.apply(assignment: assignment) } catch { return "error: \(error)" }
+            }
+            return "ok"
+        case "get":
+            guard words.count == 2, let i = engine.parameters.index(of: words[1]) else { return "error: unknown parameter '\(words.dropFirst().joined(separator: " "))'" }
+            return "ok \(words[1]) = \(engine.parameters.formattedValue(i))"
+        case "status":
+            return words.contains("--json") ? "ok\n" + status().json() : "ok " + status().line
+        default:
+            return "error: unknown request '\(request)' (set, get, status)"
+        }
+    }
+}

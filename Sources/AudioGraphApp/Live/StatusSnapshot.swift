@@ -1,0 +1,38 @@
+import Foundation
+
+/// Everything `audiograph status` reports, as one value (JSON with `--json`).
+struct StatusSnapshot: Codable, Sendable {
+    var outputPeakDecibels: [Double]
+    var outputRMSDecibels: [Double]
+    var inputPeakDecibels: [Double]?
+    var inputRMSDecibels: [Double]?
+    var detectedPitchHz: Double?
+    var pitchConfidence: Double?
+    var dominantFrequencyHz: Double?
+    var voices: Int
+    var xruns: Int
+    var dspLoadPercent: Double
+    var worstDspLoadPercent: Double
+    var missedDeadlines: Int
+    var midiEventsDropped: Int
+    var playback: String
+    var capture: String?
+    var realtime: String
+    var sampler: String
+
+    /// The one-line live status: meters, pitch, voices, xruns, DSP load.
+    var line: String {
+        func db(_ v: Double) -> String { v <= -100 ? "  -∞" : String(format: "%4.0f", v) }
+        var s = "out \(db(outputPeakDecibels.max() ?? -160)) dB"
+        if let i = inputPeakDecibels { s += "  in \(db(i.max() ?? -160)) dB" }
+        if let p = detectedPitchHz, p > 0 { s += String(format: "  pitch %6.1f Hz", p) }
+        s += String(format: "  voices %3d  xruns %d  dsp %4.1f%% (max %4.1f%%)", voices, xruns, dspLoadPercent, worstDspLoadPercent)
+        return s
+    }
+
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return (try? String(data: encoder.encode(self), encoding: .utf8)) ?? "{}"
+    }
+}

@@ -1,1 +1,0 @@
-// ALSAIOTests: tests land here.
