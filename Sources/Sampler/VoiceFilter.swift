@@ -18,12 +18,19 @@ struct VoiceFilter {
     private var fixedCents = 0.0
     private var controller = -1
     private var byController = SamplerModulationAmount(atOne: 0)
+    /// The controller's contribution, glided toward its target so a jump never zips; NaN until
+    /// the first chunk (which starts exactly at the target).
+    private var controllerCents = Double.nan
     private var byEnvelope = SamplerModulationAmount(atOne: 0)
     private var designedCents = Double.nan
     private let sampleRate: Double
 
     /// Redesign when the cutoff moved by more than this (≈ 0.1 %): inaudible, saves the trig.
     private static let redesignThresholdCents = 2.0
+    /// Time constant of the controller glide.
+    private static let controllerGlideSeconds = 0.020
+    /// Cutoff updates happen this often while it moves (finer steps, smaller transients).
+    private static let updateFrames = 8
 
     init(sampleRate: Double) {
         self.sampleRate = sampleRate
@@ -48,6 +55,7 @@ struct VoiceFilter {
             envelope.noteOn()
         }
         designedCents = .nan
+        controllerCents = .nan
     }
 
     mutating func noteOff() {
@@ -59,21 +67,30 @@ struct VoiceFilter {
         envelope.reset()
     }
 
-    /// Filters the chunk in place, after moving the cutoff to where the controller and the
-    /// envelope put it at the chunk's start.
+    /// Filters the chunk in place, moving the cutoff every `updateFrames` to where the controller
+    /// glide and the envelope put it (coefficient jumps in the biquad are what a sweep hears).
     mutating func process(_ block: StereoBlock, controllerValues: UnsafePointer<UInt8>) {
-        var cents = fixedCents
-        if controller >= 0 && controller < 128 { cents += byController.value(Double(controllerValues[controller]) / 127) }
-        if hasEnvelope {
-            cents += byEnvelope.value(Double(envelope.output))
-            for _ in 0..<block.frames { _ = envelope.next() }
+        let target = controller >= 0 && controller < 128
+            ? byController.value(Double(controllerValues[controller]) / 127) : 0
+        if controllerCents.isNaN { controllerCents = target }
+        var offset = 0
+        while offset < block.frames {
+            let frames = min(Self.updateFrames, block.frames - offset)
+            let glide = Double(frames) / (Self.controllerGlideSeconds * sampleRate)
+            controllerCents += (target - controllerCents) * min(1, glide)
+            var cents = fixedCents + controllerCents
+            if hasEnvelope {
+                cents += byEnvelope.value(Double(envelope.output))
+                for _ in 0..<frames { _ = envelope.next() }
+            }
+            if !(abs(cents - designedCents) < Self.redesignThresholdCents) {
+                designedCents = cents
+                biquad.coefficients = BiquadCoefficients.design(
+                    .lowPass, cutoffHz: cutoffHz * exp2(cents / 1200), resonanceDecibels: resonanceDecibels,
+                    sampleRate: sampleRate)
+            }
+            biquad.process(block.slice(from: offset, count: frames))
+            offset += frames
         }
-        if !(abs(cents - designedCents) < Self.redesignThresholdCents) {
-            designedCents = cents
-            biquad.coefficients = BiquadCoefficients.design(
-                .lowPass, cutoffHz: cutoffHz * exp2(cents / 1200), resonanceDecibels: resonanceDecibels,
-                sampleRate: sampleRate)
-        }
-        biquad.process(block)
     }
 }
