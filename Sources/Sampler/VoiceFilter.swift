@@ -73,11 +73,14 @@ struct VoiceFilter {
         let target = controller >= 0 && controller < 128
             ? byController.value(Double(controllerValues[controller]) / 127) : 0
         if controllerCents.isNaN { controllerCents = target }
+        // A settled cutoff filters the whole chunk at once; a moving one in short steps.
+        let step = hasEnvelope || controllerCents != target ? Self.updateFrames : block.frames
         var offset = 0
         while offset < block.frames {
-            let frames = min(Self.updateFrames, block.frames - offset)
+            let frames = min(step, block.frames - offset)
             let glide = Double(frames) / (Self.controllerGlideSeconds * sampleRate)
             controllerCents += (target - controllerCents) * min(1, glide)
+            if abs(target - controllerCents) < 0.5 { controllerCents = target }  // settled: inaudible
             var cents = fixedCents + controllerCents
             if hasEnvelope {
                 cents += byEnvelope.value(Double(envelope.output))
