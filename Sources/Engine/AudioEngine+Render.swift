@@ -31,6 +31,8 @@ extension AudioEngine {
             sustainLevel: p.value(ids.synthSustain), releaseSeconds: p.value(ids.synthRelease))
         synth.pitchBendRangeSemitones = p.value(ids.synthBend)
         synth.voiceLimit = Int(p.value(ids.synthVoices))
+        let samplerVoices = Int(p.value(ids.samplerVoices))
+        sampler.polyphonyLimit = samplerVoices > 0 ? samplerVoices : nil
         applyMicParameters()
     }
 

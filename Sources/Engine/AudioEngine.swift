@@ -79,7 +79,7 @@ public final class AudioEngine: @unchecked Sendable {
         self.configuration = configuration
         let rate = configuration.sampleRate, frames = configuration.maxFrames
         parameters = ParameterTable()
-        ids = EngineParameters(table: parameters, maxSynthVoices: configuration.maxSynthVoices)
+        ids = EngineParameters(table: parameters, maxSynthVoices: configuration.maxSynthVoices, maxSamplerVoices: configuration.maxSamplerVoices)
         synth = SineSynth(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSynthVoices)
         sampler = SamplerInstrument(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSamplerVoices)
         sampler.quality = configuration.samplerQuality

@@ -12,6 +12,7 @@ struct EngineParameters {
     var fileHighPass: Filter
     var synthAttack = 0, synthDecay = 0, synthSustain = 0, synthRelease = 0, synthBend = 0, synthVoices = 0
     var followEnabled = 0, followInterval = 0
+    var samplerVoices = 0
     var mic = MicParameters()
 
     struct MicParameters {
@@ -22,7 +23,7 @@ struct EngineParameters {
     /// Names of `mic.effect`'s choices, in the order the mic chain numbers them.
     static let micEffectNames = ["off", "ringmod", "delay", "average", "lowpass", "fft", "pitchshift"]
 
-    init(table t: ParameterTable, maxSynthVoices: Int) {
+    init(table t: ParameterTable, maxSynthVoices: Int, maxSamplerVoices: Int) {
         for bus in BusID.allCases {
             let n = "bus.\(bus.name)"
             buses.append(Bus(
@@ -58,6 +59,8 @@ struct EngineParameters {
         followInterval = t.register(.init("synth.follow.interval", unit: "semitones", range: -24...24, default: 0, kind: .integer,
                                           summary: "pitch follower transposition"))
 
+        samplerVoices = t.register(.init("sampler.voices", range: 0...Double(maxSamplerVoices), default: 0, kind: .integer,
+                                         summary: "sampler polyphony; 0 = the preset's voice count"))
         mic.effect = t.register(.init("mic.effect", range: 0...Double(Self.micEffectNames.count - 1), default: 0,
                                       kind: .choice(Self.micEffectNames), summary: "effect on the mic/line input"))
         mic.mix = t.register(.init("mic.mix", range: 0...1, default: 1, summary: "mic effect wet/dry mix"))

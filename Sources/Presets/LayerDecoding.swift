@@ -71,10 +71,9 @@ extension PresetDecoder {
         for (index, reader) in readers.enumerated() {
             var envelope = Envelope(
                 id: try identifier(reader, index: index), enabled: try reader.bool("enabled") ?? true)
-            if envelope.id != 0 {
-                warn(
-                    reader.keyPath,
-                    "envelope ID \(envelope.id) (a filter envelope in converted presets) is not applied yet")
+            // 0 is the amp envelope, 1 the filter envelope (both played); others have no known use.
+            if envelope.id > 1 {
+                warn(reader.keyPath, "envelope ID \(envelope.id) is neither the amp (0) nor the filter (1) envelope; not applied")
             }
             for stage in try reader.dictionaries(inArray: "Stages") ?? [] { try decodeStage(stage, into: &envelope) }
             envelopes.append(envelope)
@@ -120,7 +119,7 @@ extension PresetDecoder {
             if waveform != .triangle && waveform != .sine {
                 warn(
                     reader.path("waveform"),
-                    "LFO waveform \(waveform.rawValue) is not supported yet; a triangle is used")
+                    "LFO waveform \(waveform.rawValue) is not supported yet; vibrato uses a sine")
             }
             var rateHz = try reader.double("rate") ?? 3
             if rateHz < 0 {

@@ -1,37 +1,49 @@
-/// Frames of padding stored before and after every region, so a 4-point window (1 before, 2 after)
-/// or a 32-tap sinc window (15 before, 16 after) never leaves the buffer and never needs a wrap
-/// test inside the inner loop.
+/// Frames of silence stored before and after every waveform, so a 4-point window (1 before,
+/// 2 after) or a 32-tap sinc window (15 before, 16 after) never leaves the buffer and the inner
+/// loop never tests for the edges.
 @usableFromInline let regionGuardFrames = 32
 
-/// A looped voice keeps reading this far into the guard (which repeats the loop start) before
-/// jumping back one loop length. The jump then lands 16 frames after the loop start, so the
-/// window's earlier taps read loop data too, never the frames before the loop: the seam is exact
-/// for both kernels (loops shorter than 16 frames are approximated by their periodic guard).
+/// A looped voice keeps reading this far past the loop end (in the seam buffer, which continues
+/// with the loop start) before jumping back one loop length. The jump then lands 16 frames after
+/// the loop start, so the window's earlier taps read loop data, never the frames before the loop:
+/// the seam is exact for both kernels.
 let loopWrapMarginFrames = 16
 
-/// A waveform laid out for playback with one particular loop: frames `0..<endFrame` are the sample
-/// (up to the loop end when looped); the guard after `endFrame` repeats the loop start (looped) or
-/// is silence (one-shot), and the guard before frame 0 is silence. Plain data pointing into storage
-/// owned by `SamplerProgram`; read on the render thread.
+/// The seam buffer of a loop covers `seamFrames` frames centred on the loop end: real frames up
+/// to the loop end, then the loop's start again. Voices read it for positions within
+/// `loopWrapMarginFrames` of the loop end, and the main waveform storage everywhere else.
+let seamFrames = 96
+
+/// A waveform with one particular loop (or none), as the voices read it. Plain data pointing into
+/// storage owned by the waveform and by `RegionStorage`; read on the render thread.
 struct PlaybackRegion {
+    /// Frame 0 of the waveform's channels (`right` == `left` for mono).
     var left: UnsafePointer<Float>
-    /// Same as `left` for mono waveforms.
     var right: UnsafePointer<Float>
     var isStereo: Bool
-    /// Playback stops (or wraps, when looped) on reaching this frame.
+    /// Playback stops on reaching this frame (unlooped), or this is the loop end (exclusive).
     var endFrame: Int
     var loopStartFrame: Int
     var isLooped: Bool
     var sampleRate: Double
+    /// Seam buffers (looped only): index 0 holds frame `seamOriginFrame`.
+    var seamLeft: UnsafePointer<Float>
+    var seamRight: UnsafePointer<Float>
+    var seamOriginFrame: Int
 
     var loopLength: Int { endFrame - loopStartFrame }
-    /// Segments run up to this frame: the end, or for loops the end plus the wrap margin.
-    var segmentEndFrame: Int { isLooped ? endFrame + loopWrapMarginFrames : endFrame }
+    /// Looped voices switch from the waveform to the seam buffer at this frame.
+    var seamStartFrame: Int { endFrame - loopWrapMarginFrames }
+    /// Segments in the seam buffer run up to this frame, then wrap back one loop length.
+    var wrapFrame: Int { endFrame + loopWrapMarginFrames }
 }
 
-/// Owns the padded copies of every distinct (waveform, loop) pair of a program.
+/// Builds and owns the regions of a program: one per distinct (waveform, loop) pair. Keeps the
+/// waveforms alive as long as the program. Control thread only (the render side reads the
+/// `regions` copy the program makes).
 final class RegionStorage {
-    private var allocations: [UnsafeMutablePointer<Float>] = []
+    private var seams: [UnsafeMutablePointer<Float>] = []
+    private var waveforms: [SamplerWaveform] = []
     private(set) var regions: [PlaybackRegion] = []
     private var indexByKey: [RegionKey: Int] = [:]
 
@@ -44,42 +56,39 @@ final class RegionStorage {
     func region(for waveform: SamplerWaveform, loop: SamplerLoop?) -> Int {
         let key = RegionKey(waveform: ObjectIdentifier(waveform), loop: loop)
         if let index = indexByKey[key] { return index }
-        var channelPointers: [UnsafePointer<Float>] = []
-        for channel in waveform.channels {
-            channelPointers.append(UnsafePointer(padded(channel, loop: loop)))
+        waveforms.append(waveform)
+        let left = waveform.frames(channel: 0), right = waveform.frames(channel: 1)
+        var region = PlaybackRegion(
+            left: left, right: right, isStereo: waveform.channelCount == 2,
+            endFrame: loop?.endFrame ?? waveform.frameCount, loopStartFrame: loop?.startFrame ?? 0,
+            isLooped: loop != nil, sampleRate: waveform.sampleRate,
+            seamLeft: left, seamRight: right, seamOriginFrame: 0)
+        if let loop {
+            region.seamOriginFrame = loop.endFrame - seamFrames / 2
+            region.seamLeft = UnsafePointer(seam(of: waveform, channel: 0, loop: loop))
+            region.seamRight = waveform.channelCount == 2 ? UnsafePointer(seam(of: waveform, channel: 1, loop: loop)) : region.seamLeft
         }
-        let region = PlaybackRegion(
-            left: channelPointers[0], right: channelPointers[channelPointers.count - 1],
-            isStereo: channelPointers.count == 2,
-            endFrame: loop?.endFrame ?? waveform.frameCount,
-            loopStartFrame: loop?.startFrame ?? 0, isLooped: loop != nil, sampleRate: waveform.sampleRate)
         regions.append(region)
         indexByKey[key] = regions.count - 1
         return regions.count - 1
     }
 
-    /// Copies `frames` (up to the loop end) between guards; returns a pointer to frame 0.
-    private func padded(_ frames: [Float], loop: SamplerLoop?) -> UnsafeMutablePointer<Float> {
-        let end = loop?.endFrame ?? frames.count
-        let total = regionGuardFrames + end + regionGuardFrames
-        let base = UnsafeMutablePointer<Float>.allocate(capacity: total)
-        base.initialize(repeating: 0, count: total)
-        allocations.append(base)
-        let start = base + regionGuardFrames
-        frames.withUnsafeBufferPointer { source in
-            start.update(from: source.baseAddress!, count: end)
-            if let loop {
-                // The guard continues the loop from its start, so reads past the end are seamless.
-                let length = loop.endFrame - loop.startFrame
-                for k in 0..<regionGuardFrames {
-                    start[end + k] = source[loop.startFrame + k % length]
-                }
-            }
+    /// The frames around the loop end as a voice should hear them: the sample up to the loop end,
+    /// then the loop start again (repeated if the loop is shorter than the buffer).
+    private func seam(of waveform: SamplerWaveform, channel: Int, loop: SamplerLoop) -> UnsafeMutablePointer<Float> {
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: seamFrames)
+        let origin = loop.endFrame - seamFrames / 2
+        let length = loop.endFrame - loop.startFrame
+        for index in 0..<seamFrames {
+            let frame = origin + index
+            let source = frame < loop.endFrame ? frame : loop.startFrame + (frame - loop.endFrame) % length
+            (buffer + index).initialize(to: waveform.sample(channel: channel, frame: source))
         }
-        return start
+        seams.append(buffer)
+        return buffer
     }
 
     deinit {
-        for allocation in allocations { allocation.deallocate() }
+        for buffer in seams { buffer.deallocate() }
     }
 }

@@ -7,7 +7,8 @@ import Presets
 /// Connections understood (the DLS default articulation and its common variants):
 /// velocity → gain (concave: `.dlsConcave`; linear: `.linear`; none: velocity ignored),
 /// CC7 / CC11 → gain, CC10 → pan, pitch bend (× RPN 0) → pitch (range), LFO × CC1 → pitch
-/// (vibrato depth, LFO rate), key → pitch (12800 = normal tracking), env 0 → gain.
+/// (vibrato depth, LFO rate), key → pitch (12800 = normal tracking), env 0 → gain; and into the
+/// filter cutoff (cents): key, velocity, one controller, env 1 (the filter envelope).
 struct PresetLayerMapping {
     private(set) var warnings: [String] = []
 
@@ -15,9 +16,7 @@ struct PresetLayerMapping {
         var result = SamplerLayer()
         let place = "layer \(index) (ID \(layer.id))"
         if let amp = layer.ampEnvelope {
-            result.ampEnvelope = EnvelopeSettings(
-                delaySeconds: amp.delaySeconds, attackSeconds: amp.attackSeconds, holdSeconds: amp.holdSeconds,
-                decaySeconds: amp.decaySeconds, sustainLevel: amp.sustainLevel, releaseSeconds: amp.releaseSeconds)
+            result.ampEnvelope = Self.settings(amp)
         } else {
             result.ampEnvelope = EnvelopeSettings(attackSeconds: 0, decaySeconds: 0, sustainLevel: 1, releaseSeconds: 0)
         }
@@ -71,6 +70,8 @@ struct PresetLayerMapping {
                 }
             case (.envelope(_, 0), .ampGain):
                 break  // The amp envelope always shapes the level.
+            case (_, .filterCutoff) where cutoffModulation(connection, layer: layer, into: &result.filterModulation):
+                break
             default:
                 warnings.append("\(place): connection \(connection.id) \(describe(connection)) is not applied")
             }
@@ -78,6 +79,38 @@ struct PresetLayerMapping {
         if !tracksKeys && !layer.connections.isEmpty {
             warnings.append("\(place): no key → pitch connection; zones still track the keyboard")
         }
+    }
+
+    /// Key, velocity, one controller and the filter envelope (ID 1) can move the cutoff (cents).
+    /// Returns false for anything else (the caller warns).
+    private func cutoffModulation(_ connection: Connection, layer: Presets.Layer, into modulation: inout SamplerFilterModulation) -> Bool {
+        guard connection.control == .constant else { return false }
+        let range = connection.outputRange
+        let amount = connection.inverse
+            ? SamplerModulationAmount(atZero: range.atOne, atOne: range.atZero)
+            : SamplerModulationAmount(atZero: range.atZero, atOne: range.atOne)
+        switch connection.source {
+        case .key where modulation.byKey == nil:
+            modulation.byKey = amount
+        case .velocity where modulation.byVelocity == nil:
+            modulation.byVelocity = amount
+        case .controller(let number) where modulation.byController == nil:
+            modulation.controller = number
+            modulation.byController = amount
+        case .envelope(_, 1) where modulation.byEnvelope == nil:
+            guard let envelope = layer.envelopes.first(where: { $0.id == 1 }) else { return false }
+            modulation.envelope = Self.settings(envelope)
+            modulation.byEnvelope = amount
+        default:
+            return false
+        }
+        return true
+    }
+
+    private static func settings(_ envelope: Presets.Envelope) -> EnvelopeSettings {
+        EnvelopeSettings(
+            delaySeconds: envelope.delaySeconds, attackSeconds: envelope.attackSeconds, holdSeconds: envelope.holdSeconds,
+            decaySeconds: envelope.decaySeconds, sustainLevel: envelope.sustainLevel, releaseSeconds: envelope.releaseSeconds)
     }
 
     private func describe(_ connection: Connection) -> String {

@@ -1,4 +1,4 @@
-/// The inner loops: read `count` output samples from a padded region starting at a 32.32
+/// The inner loops: read `count` output samples from guarded frames starting at a 32.32
 /// fixed-point phase (integer part = frame index), stepping by `increment`. They never test for the
 /// loop end: the caller sizes `count` so the integer part stays below `endFrame`, and the guard
 /// frames cover the window. Wrapping arithmetic (`&+`, `truncatingIfNeeded`) keeps them free of

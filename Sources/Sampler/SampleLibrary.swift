@@ -71,7 +71,7 @@ struct SampleLibrary {
     private func facts(_ loaded: Loaded) -> SamplerSampleInfo.FileFacts {
         SamplerSampleInfo.FileFacts(
             formatDescription: loaded.formatDescription, sampleRate: loaded.waveform.sampleRate,
-            frameCount: loaded.waveform.frameCount, channelCount: loaded.waveform.channels.count,
+            frameCount: loaded.waveform.frameCount, channelCount: loaded.waveform.channelCount,
             rootKey: loaded.metadata.rootKey,
             loop: loaded.metadata.sustainLoop.map { SamplerLoop(startFrame: $0.startFrame, endFrame: $0.endFrame) })
     }

@@ -21,6 +21,7 @@ extension SamplerInstrument {
     }
 
     private func controlChange(_ controller: UInt8, value: Int) {
+        controllerValues[Int(controller & 0x7F)] = UInt8(clamping: value)
         switch controller {
         case MIDIController.modulationWheel: controls.modWheel = Double(value) / 127
         case MIDIController.volume: controls.setVolume(value)
@@ -78,6 +79,7 @@ extension SamplerInstrument {
             voices[slot].isHeldBySustain = true
         } else {
             voices[slot].envelope.noteOff()
+            voices[slot].filter.noteOff()
         }
     }
 
@@ -85,6 +87,7 @@ extension SamplerInstrument {
         for slot in 0..<voiceSlots where voices[slot].isActive && voices[slot].isHeldBySustain {
             voices[slot].isHeldBySustain = false
             voices[slot].envelope.noteOff()
+            voices[slot].filter.noteOff()
         }
     }
 
@@ -126,13 +129,7 @@ extension SamplerInstrument {
         voice.lastCents = .nan
         voice.lastPanPosition = .nan
         voice.startsFresh = true
-        voice.filterEnabled = layer.filter.isEnabled
-        voice.filter.reset()
-        if layer.filter.isEnabled {
-            voice.filter.coefficients = BiquadCoefficients.design(
-                .lowPass, cutoffHz: layer.filter.cutoffHz, resonanceDecibels: layer.filter.resonanceDecibels,
-                sampleRate: sampleRate)
-        }
+        voice.filter.start(layer.filter, modulation: layer.filterModulation, key: key, velocity: velocity)
         voices[slot] = voice
     }
 

@@ -39,6 +39,8 @@ public final class SamplerInstrument: @unchecked Sendable {
     private let filterDiscard: UnsafeMutablePointer<Float>
     private let levels: UnsafeMutablePointer<Float>
     private let ramp: UnsafeMutablePointer<Float>
+    /// Last value of each controller 0…127 (read by filter modulation).
+    let controllerValues: UnsafeMutablePointer<UInt8>
     private let mailbox = ProgramMailbox()
 
     /// Retained addresses of the playing program and of the one being faded out (0 = none).
@@ -69,6 +71,14 @@ public final class SamplerInstrument: @unchecked Sendable {
         levels = .allocate(capacity: Self.chunkFrames)
         ramp = .allocate(capacity: Self.chunkFrames)
         for i in 0..<Self.chunkFrames { (ramp + i).initialize(to: Float(i + 1)) }
+        controllerValues = .allocate(capacity: 128)
+        controllerValues.initialize(repeating: 0, count: 128)
+        // Sound controllers 71–79 (brightness, resonance…) start centred, as GM devices assume;
+        // volume/expression at full and pan centred, matching `ChannelControls`.
+        for controller in 71...79 { controllerValues[controller] = 64 }
+        controllerValues[7] = 127
+        controllerValues[11] = 127
+        controllerValues[10] = 64
         for buffer in [scratchLeft, scratchRight, filterDiscard, levels] { buffer.initialize(repeating: 0, count: Self.chunkFrames) }
         controls = ChannelControls(sampleRate: sampleRate)
     }
@@ -82,6 +92,7 @@ public final class SamplerInstrument: @unchecked Sendable {
         filterDiscard.deallocate()
         levels.deallocate()
         ramp.deallocate()
+        controllerValues.deallocate()
     }
 
     // MARK: Program hand-over
@@ -142,7 +153,7 @@ public final class SamplerInstrument: @unchecked Sendable {
             let frames = min(Self.chunkFrames, block.frames - offset)
             controls.advance(frames: frames)
             let context = VoiceRenderContext(
-                scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp,
+                scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp, controllerValues: controllerValues,
                 hermite: tables.hermite, sinc: tables.sinc, quality: quality, outputSampleRate: sampleRate,
                 bend: controls.bend, modWheel: controls.modWheel,
                 volumeGain: controls.volume.current, expressionGain: controls.expression.current,

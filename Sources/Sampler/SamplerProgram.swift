@@ -20,7 +20,7 @@ struct ZonePlayback {
     var isOneShot: Bool
 }
 
-/// An immutable, ready-to-play instrument: padded sample regions, zones, layers and globals.
+/// An immutable, ready-to-play instrument: playback regions, zones, layers and globals.
 /// Build it on the control thread (it allocates and copies sample data), hand it to
 /// `SamplerInstrument.submit(_:)`, and let `collectGarbage()` release it on the control thread.
 public final class SamplerProgram: @unchecked Sendable {
@@ -83,8 +83,8 @@ public final class SamplerProgram: @unchecked Sendable {
         try! SamplerProgram(layers: [layer], zones: [SamplerZone(waveform: waveform, rootKey: rootKey)], globals: globals)
     }
 
-    /// Number of padded sample regions held: one per distinct (waveform, loop) pair, however many
-    /// zones share it.
+    /// Number of playback regions: one per distinct (waveform, loop) pair, however many zones share
+    /// it. Sample frames are held once per waveform; a looped region adds only a 96-frame seam.
     public var storedRegionCount: Int { regionTable.count }
 
     deinit {

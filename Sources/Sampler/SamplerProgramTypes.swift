@@ -60,6 +60,38 @@ public struct SamplerFilterSettings: Sendable, Equatable {
     }
 }
 
+/// A DLS-style linear modulation amount: a normalised source x ∈ 0…1 adds
+/// `atZero + (atOne − atZero)·x` to its destination (in the destination's unit).
+public struct SamplerModulationAmount: Sendable, Equatable {
+    public var atZero: Double
+    public var atOne: Double
+
+    public init(atZero: Double = 0, atOne: Double) {
+        self.atZero = atZero
+        self.atOne = atOne
+    }
+
+    public func value(_ x: Double) -> Double { atZero + (atOne - atZero) * x }
+}
+
+/// What moves a layer's filter cutoff, in cents on top of `SamplerFilterSettings.cutoffHz`.
+/// Sources: key (key/128), velocity (v/127), one controller (value/127), the filter envelope
+/// (its level 0…1).
+public struct SamplerFilterModulation: Sendable, Equatable {
+    public var byKey: SamplerModulationAmount?
+    public var byVelocity: SamplerModulationAmount?
+    /// A controller number (e.g. 74 "brightness") and its amount.
+    public var controller: Int?
+    public var byController: SamplerModulationAmount?
+    /// The filter envelope (AUSampler envelope ID 1) and its amount.
+    public var envelope: EnvelopeSettings?
+    public var byEnvelope: SamplerModulationAmount?
+
+    public init() {}
+
+    public var isEmpty: Bool { self == SamplerFilterModulation() }
+}
+
 /// Settings shared by the zones of one layer: envelope, filter, controller response, vibrato.
 public struct SamplerLayer: Sendable {
     public var ampEnvelope = EnvelopeSettings(attackSeconds: 0, decaySeconds: 0, sustainLevel: 1, releaseSeconds: 0.5)
@@ -71,6 +103,7 @@ public struct SamplerLayer: Sendable {
     public var gainDecibels: Double = 0
     public var tuneCents: Double = 0
     public var filter = SamplerFilterSettings()
+    public var filterModulation = SamplerFilterModulation()
     public var velocityCurve: SamplerVelocityCurve = .dlsConcave
     /// CC7 volume and CC11 expression scale the level with the DLS concave curve when true.
     public var respondsToVolume = true

@@ -15,6 +15,8 @@ struct VoiceRenderContext {
     var levels: UnsafeMutablePointer<Float>
     /// 1, 2, 3, … chunkFrames: per-frame ramp positions shared by every voice.
     var ramp: UnsafePointer<Float>
+    /// The last value of every controller 0…127.
+    var controllerValues: UnsafePointer<UInt8>
     var hermite: UnsafePointer<SIMD4<Float>>
     var sinc: UnsafePointer<Float>
     var quality: InterpolationQuality
@@ -69,11 +71,11 @@ struct SamplerVoice {
     var lastPanGains: (left: Float, right: Float) = (0, 0)
     /// Set at note-on: the first chunk starts at its control gains instead of ramping up from 0.
     var startsFresh = true
-    var filterEnabled = false
-    var filter = StereoBiquad()
+    var filter: VoiceFilter
 
     init(sampleRate: Double) {
         envelope = Envelope(sampleRate: sampleRate)
+        filter = VoiceFilter(sampleRate: sampleRate)
     }
 
     /// Fades out in `seconds` and stops counting toward polyphony.
@@ -90,11 +92,11 @@ struct SamplerVoice {
         let frames = output.frames
         let increment = phaseIncrement(frames: frames, context: context)
         let reachedEnd = read(region, frames: frames, increment: increment, context: context)
-        if filterEnabled {
+        if filter.isEnabled {
             let right = region.isStereo ? context.scratchRight : context.filterDiscard
             // Keep the unused right-channel state fed with silence so it never grows.
             if !region.isStereo { right.update(repeating: 0, count: frames) }
-            filter.process(StereoBlock(left: context.scratchLeft, right: right, frames: frames))
+            filter.process(StereoBlock(left: context.scratchLeft, right: right, frames: frames), controllerValues: context.controllerValues)
         }
         var gain = staticGain
         if respondsToVolume { gain *= context.volumeGain }
@@ -135,32 +137,46 @@ struct SamplerVoice {
         return lastPanGains
     }
 
-    /// Interpolates `frames` into the scratch buffers, segment by segment between loop wraps.
-    /// Returns true when a non-looped region ran out (the rest of the chunk is silence).
+    /// Interpolates `frames` into the scratch buffers, segment by segment: the waveform itself up
+    /// to just before the loop end, then the loop's seam buffer up to the wrap point, then back one
+    /// loop length. Returns true when a non-looped region ran out (the rest is silence).
     private mutating func read(_ region: PlaybackRegion, frames: Int, increment: UInt64, context: VoiceRenderContext) -> Bool {
         var written = 0
         while written < frames {
             let frame = Int(truncatingIfNeeded: phase >> 32)
-            let segmentEnd = region.segmentEndFrame
-            if frame >= segmentEnd {
-                guard region.isLooped else {
-                    context.scratchLeft.advanced(by: written).update(repeating: 0, count: frames - written)
-                    context.scratchRight.advanced(by: written).update(repeating: 0, count: frames - written)
-                    return true
+            var segmentEnd = region.endFrame
+            var left = region.left, right = region.right
+            var origin = 0
+            if region.isLooped {
+                if frame >= region.wrapFrame {
+                    // Back by whole loop lengths into [wrapFrame − loopLength, wrapFrame).
+                    let loops = (frame - region.wrapFrame) / region.loopLength + 1
+                    phase = UInt64(frame - loops * region.loopLength) << 32 | (phase & 0xFFFF_FFFF)
+                    continue
                 }
-                // Back by whole loop lengths into [segmentEnd − loopLength, segmentEnd).
-                let loops = (frame - segmentEnd) / region.loopLength + 1
-                phase = UInt64(frame - loops * region.loopLength) << 32 | (phase & 0xFFFF_FFFF)
-                continue
+                if frame >= region.seamStartFrame {
+                    segmentEnd = region.wrapFrame
+                    left = region.seamLeft
+                    right = region.seamRight
+                    origin = region.seamOriginFrame
+                } else {
+                    segmentEnd = region.seamStartFrame
+                }
+            } else if frame >= segmentEnd {
+                context.scratchLeft.advanced(by: written).update(repeating: 0, count: frames - written)
+                context.scratchRight.advanced(by: written).update(repeating: 0, count: frames - written)
+                return true
             }
             let remaining = (UInt64(segmentEnd) << 32) &- phase
             let count = min(frames - written, Int(truncatingIfNeeded: (remaining &+ increment &- 1) / increment))
-            let left = context.scratchLeft + written
-            let start = phase
-            phase = interpolate(region.left, into: left, count: count, phase: start, increment: increment, context: context)
+            // Seam buffers are indexed from their origin frame: shift the phase into their frame.
+            let shift = UInt64(bitPattern: Int64(origin) << 32)
+            let local = phase &- shift
+            let end = interpolate(left, into: context.scratchLeft + written, count: count, phase: local, increment: increment, context: context)
             if region.isStereo {
-                _ = interpolate(region.right, into: context.scratchRight + written, count: count, phase: start, increment: increment, context: context)
+                _ = interpolate(right, into: context.scratchRight + written, count: count, phase: local, increment: increment, context: context)
             }
+            phase = end &+ shift
             written += count
         }
         return false

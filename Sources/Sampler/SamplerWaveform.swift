@@ -4,9 +4,12 @@ import Glibc
 
 /// Decoded sample frames a zone plays: planar Float channels (1 or 2) at their own sample rate.
 /// Built on the control thread, immutable afterwards, shared by every zone that uses the file.
+///
+/// The frames are copied once into raw storage with `regionGuardFrames` of silence before and
+/// after, which is what the voices read directly: the sample is held in memory once, however many
+/// zones and loops use it (a loop adds only a short seam buffer, see `PlaybackRegion`).
 public final class SamplerWaveform: @unchecked Sendable {
-    /// One array per channel, all `frameCount` long. Mono or stereo.
-    public let channels: [[Float]]
+    public let channelCount: Int
     /// Rate the frames were recorded at, Hz. The voice resamples to the output rate.
     public let sampleRate: Double
     public let frameCount: Int
@@ -25,10 +28,41 @@ public final class SamplerWaveform: @unchecked Sendable {
         if let naturalLoop, !naturalLoop.fits(frameCount: first.count) {
             throw .invalidWaveform(reason: "loop \(naturalLoop) outside \(first.count) frames")
         }
-        self.channels = channels
+        channelCount = channels.count
         self.sampleRate = sampleRate
         self.frameCount = first.count
         self.naturalLoop = naturalLoop
+        let padded = first.count + 2 * regionGuardFrames
+        storage = channels.map { channel in
+            let base = UnsafeMutablePointer<Float>.allocate(capacity: padded)
+            base.initialize(repeating: 0, count: padded)
+            channel.withUnsafeBufferPointer { source in
+                if let start = source.baseAddress { (base + regionGuardFrames).update(from: start, count: source.count) }
+            }
+            return base
+        }
+    }
+
+    /// Allocations, guard included: one per channel.
+    private let storage: [UnsafeMutablePointer<Float>]
+
+    /// Frame 0 of `channel` (the guard lies before it and after the last frame). Any thread.
+    func frames(channel: Int) -> UnsafePointer<Float> {
+        UnsafePointer(storage[min(channel, channelCount - 1)] + regionGuardFrames)
+    }
+
+    /// The frames of `channel` as an array (a copy, for inspection). Control thread.
+    public func channel(_ index: Int) -> [Float] {
+        Array(UnsafeBufferPointer(start: frames(channel: index), count: frameCount))
+    }
+
+    /// The value at `frame`, silence outside the sample. Control thread (building regions).
+    func sample(channel: Int, frame: Int) -> Float {
+        frame >= 0 && frame < frameCount ? frames(channel: channel)[frame] : 0
+    }
+
+    deinit {
+        for base in storage { base.deallocate() }
     }
 
     /// One looped cycle of a sine, `frames` long, whose declared sample rate makes it sound at

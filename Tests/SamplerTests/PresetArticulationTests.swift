@@ -1,4 +1,5 @@
 import AudioTestSupport
+import DSP
 import Sampler
 import Testing
 
@@ -38,12 +39,31 @@ import Glibc
     @Test func explicitConnectionsWithoutVelocityIgnoreVelocityAndWarnAboutTheRest() throws {
         let connections = "<key>Connections</key><array>"
             + connection(id: 0, source: 300, destination: 0x30B0_0000, extra: "<key>scale</key><real>12800</real>")
-            + connection(id: 1, source: 74, destination: 0x4150_0000, extra: "<key>scale</key><real>2400</real>")
+            + connection(id: 1, source: 74, destination: 0x30C0_0000, extra: "<key>scale</key><real>1000</real>")
             + "</array>"
         let result = try build(layerExtra: connections)
         let difference = steadyLevelDecibels(result, velocity: 32) - steadyLevelDecibels(result, velocity: 127)
         #expect(abs(difference) < 0.05)
         #expect(result.warnings.contains { $0.contains("connection 1") && $0.contains("not applied") })
+    }
+
+    /// CC74 → cutoff (−2400…+2400 cents around 1 kHz): at 127 the cutoff is 4 kHz.
+    @Test func controllerToCutoffConnectionMovesTheFilter() throws {
+        let filter = "<key>Filters</key><dict><key>ID</key><integer>0</integer><key>cutoff</key><real>1000</real><key>enabled</key><true/><key>resonance</key><real>0</real></dict>"
+        let connections = "<key>Connections</key><array>"
+            + connection(id: 0, source: 300, destination: 0x30B0_0000, extra: "<key>scale</key><real>12800</real>")
+            + connection(id: 1, source: 74, destination: 0x4150_0000, extra: "<key>max value</key><real>2400</real><key>min value</key><real>-2400</real>")
+            + "</array>"
+        let result = try build(layerExtra: filter + connections)
+        #expect(!result.warnings.contains { $0.contains("connection 1") })
+        // Key 81 plays the 440 Hz sine an octave up: 880 Hz.
+        let out = render(instrument(playing: result.program), frames: 24_000, events: [
+            At(0, controlChange(74, 127)), At(0, noteOn(81)),
+        ])
+        let level = Measure.amplitude(Array(out.left[4_800...]), at: 880, sampleRate: testSampleRate)
+        let expected = BiquadCoefficients.design(.lowPass, cutoffHz: 4_000, resonanceDecibels: 0, sampleRate: testSampleRate)
+            .magnitude(atHz: 880, sampleRate: testSampleRate) * Double(centrePanGain)
+        #expect(abs(Measure.decibels(level) - Measure.decibels(expected)) < 0.1)
     }
 
     @Test func envelopeReleaseIsApplied() throws {

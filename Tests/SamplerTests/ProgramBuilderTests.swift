@@ -100,6 +100,24 @@ import Glibc
         }
     }
 
+    @Test func corruptSampleIsReportedAsUnreadable() throws {
+        let directory = try ScratchDirectory()
+        let bad = try directory.write("RIFF this is not audio", to: "bad.wav")
+        let text = PresetText.preset(
+            layers: PresetText.layer(zones: PresetText.zone(id: 1, waveform: 1)), references: PresetText.reference(1, "bad.wav"))
+        do {
+            _ = try buildPreset(text, in: directory)
+            Issue.record("expected an error")
+        } catch let error as SamplerLoadError {
+            guard case .noPlayableZone(_, let samples) = error, case .unreadable(let path, _) = samples.first?.status else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(path == bad)
+            #expect(error.description.contains(bad))
+        }
+    }
+
     @Test func tn2283FallbackFindsTheSampleUnderASearchDirectory() throws {
         let directory = try ScratchDirectory()
         let library = try ScratchDirectory()

@@ -20,7 +20,8 @@ struct GraphBenchmark {
                      micEffect: String) throws -> GraphBenchmark {
         var l = loader
         l.assignments = ["loop.guitar.play=on", "loop.beat.play=on", "loop.file.play=on", "master.lowpass.enabled=on",
-                         "master.highpass.enabled=on", "synth.voices=\(synthVoices)", "synth.sustain=1", "mic.effect=\(micEffect)"]
+                         "master.highpass.enabled=on", "synth.voices=\(synthVoices)", "synth.sustain=1", "mic.effect=\(micEffect)",
+                         "sampler.voices=\(samplerVoices)"]
             + loader.assignments
         let configuration = EngineConfiguration(sampleRate: sampleRate, maxFrames: blockFrames, maxSynthVoices: max(64, synthVoices),
                                                 maxSamplerVoices: max(128, samplerVoices))
@@ -36,7 +37,6 @@ struct GraphBenchmark {
     /// Mean nanoseconds per block over `seconds` of audio, with the synth voices held.
     func nanosecondsPerBlock(seconds: Double) -> Double {
         let out = StereoBuffer(capacity: blockFrames)
-        engine.sampler.polyphonyLimit = samplerVoices
         var notes = (0..<synthVoices).map { TimedMIDIMessage(frameOffset: 0, message: .noteOn(channel: 1, note: UInt8(36 + $0 % 60), velocity: 100)) }
         // Sustain pedal down so sampler notes keep sounding from their loops.
         notes.append(TimedMIDIMessage(frameOffset: 0, message: .controlChange(channel: 0, controller: 64, value: 127)))

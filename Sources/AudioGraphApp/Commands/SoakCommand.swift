@@ -1,5 +1,6 @@
 import ALSAIO
 import ArgumentParser
+import Atomics
 import AudioFiles
 import Foundation
 import MIDI
@@ -36,7 +37,12 @@ struct SoakCommand: ParsableCommand {
         }
         let loop = AudioLoop(engine: engine, inbox: inbox, periodFrames: period, output: device, input: input, reopenOutput: nil)
         LiveSession.warmUp(engine, frames: period)
-        let (thread, realtime) = try RealtimeThread.start(name: "audiograph-soak", priority: realtimePriority > 0 ? realtimePriority : nil) { loop.run() }
+        let stealAtStart = MachineNoise.stealSeconds()
+        let preemptions = ManagedAtomic<Int>(0)
+        let (thread, realtime) = try RealtimeThread.start(name: "audiograph-soak", priority: realtimePriority > 0 ? realtimePriority : nil) {
+            loop.run()
+            preemptions.store(MachineNoise.involuntarySwitchesOfThisThread(), ordering: .relaxed)
+        }
         print("soak: \(period)-frame periods at \(rate) Hz for \(minutes) min; \(voices) synth voices, beat loop, mic \(effect) on \((inputPath as NSString).lastPathComponent), master LP+HP")
         print("audio thread: \(realtime)")
         let deadline = Date().addingTimeInterval(minutes * 60)
@@ -53,5 +59,7 @@ struct SoakCommand: ParsableCommand {
                      Double(s.worstRenderNanoseconds.load(ordering: .relaxed)) / 1000,
                      100 * Double(s.worstRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds, periodNanoseconds / 1000))
         print("wake-ups: \(device.report())")
+        print(String(format: "machine: %.1f s of CPU stolen by the hypervisor during the run; the audio thread was preempted %d times",
+                     MachineNoise.stealSeconds() - stealAtStart, preemptions.load(ordering: .relaxed)))
     }
 }
