@@ -191,7 +191,8 @@ def check_pitches(x, segs, notes, what):
         report(False, f"{what}: {len(segs)} notes heard, want {len(notes)}")
         return
     worst = max(abs(cents(pitch_of(x, s), hz(n))) for s, n in zip(segs, notes))
-    heard = ", ".join(f"{pitch_of(x, s):.2f}" for s in segs)
+    found = [pitch_of(x, s) for s in segs]
+    heard = ", ".join(f"{f:.2f}" for f in found) if len(found) <= 6 else f"{min(found):.2f}-{max(found):.2f}"
     report(worst <= CENTS_TOLERANCE, f"{what}: {len(notes)} notes at {heard} Hz (worst {worst:.2f} cents off)")
 
 
@@ -290,4 +291,8 @@ def main(work):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    try:
+        sys.exit(main(sys.argv[1]))
+    except (OSError, KeyError, ValueError, StopIteration) as error:
+        print(f"FAIL: capture analysis could not run: {type(error).__name__}: {error}")
+        sys.exit(1)

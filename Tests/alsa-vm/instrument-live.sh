@@ -36,7 +36,7 @@ t_start=$(now_ns)
     --set synth.sustain=1 --set synth.release=0.05 --set bus.sampler.mute=on \
     --connect 'Virtual Raw MIDI 2-0' --autoconnect --autoconnect-include rig-hotplug > ag.txt 2>&1 &
 ag=$!
-until_true 1200 has ag.txt "audio thread:" || failc "audiograph did not start"
+until_true 1200 has ag.txt "audio thread:" || { failc "audiograph did not start"; cat ag.txt; kill $ag; exit 1; }
 until_true 200 pcm_running $PLAY_STATUS || failc "playback substream not running"
 echo "audiograph up after $(( ($(now_ns) - t_start) / 1000000 )) ms"
 cat ag.txt
