@@ -190,8 +190,8 @@ public final class SequencerClient: @unchecked Sendable {
             guard connection.dest.client == inputAddress.client, connection.dest.port == inputAddress.port else { return true }
             let sender = SequencerAddress(client: connection.sender.client, port: connection.sender.port)
             if event.type == SequencerEventType.portSubscribed {
-                knownSources.insert(sender)
-                sink(.sourceConnected(sender))
+                // The kernel tells our port and the announce port about the same subscription: report it once.
+                if knownSources.insert(sender).inserted { sink(.sourceConnected(sender)) }
             } else {
                 autoconnected.remove(sender)
                 sourceGone(sender)

@@ -45,27 +45,33 @@ final class AudioLoop: @unchecked Sendable {
 
     /// Audio thread. Returns after `stop()`.
     func run() {
-        let out = outputBuffer.block(frames: periodFrames)
-        let periodNanoseconds = UInt64(Double(periodFrames) / sampleRate * 1e9)
         var clock = PeriodClock(periodNanoseconds: Double(periodNanoseconds), now: MonotonicClock.nanoseconds())
         while running.load(ordering: .relaxed) {
-            var inputBlock: StereoBlock?
-            if let input {
-                let block = inputBuffer.block(frames: periodFrames)
-                _ = input.read(left: block.left, right: block.right, frames: periodFrames)
-                inputBlock = block
-            }
-            let start = MonotonicClock.nanoseconds()
-            let periodStart = UInt64(clock.boundary)
-            clock.advance(wokeAt: start)
-            // Messages that arrived after the smoothed boundary wait for the next period.
-            let count = collectEvents(arrivedBefore: min(UInt64(clock.boundary), start), periodStart: periodStart)
-            engine.render(output: out, input: inputBlock, events: UnsafeBufferPointer(rebasing: events[0..<count]))
-            let renderNanoseconds = MonotonicClock.nanoseconds() - start
-            stats.record(renderNanoseconds: renderNanoseconds, periodNanoseconds: periodNanoseconds)
-            if case .deviceLost = output.write(left: out.left, right: out.right, frames: periodFrames) {
-                recoverLostOutput(periodNanoseconds: periodNanoseconds)
-            }
+            runPeriod(clock: &clock)
+        }
+    }
+
+    var periodNanoseconds: UInt64 { UInt64(Double(periodFrames) / sampleRate * 1e9) }
+
+    /// One period: read the input, place the MIDI that arrived, render, write. Audio thread.
+    func runPeriod(clock: inout PeriodClock) {
+        let out = outputBuffer.block(frames: periodFrames)
+        var inputBlock: StereoBlock?
+        if let input {
+            let block = inputBuffer.block(frames: periodFrames)
+            _ = input.read(left: block.left, right: block.right, frames: periodFrames)
+            inputBlock = block
+        }
+        let start = MonotonicClock.nanoseconds()
+        let periodStart = UInt64(clock.boundary)
+        clock.advance(wokeAt: start)
+        // Messages that arrived after the smoothed boundary wait for the next period.
+        let count = collectEvents(arrivedBefore: min(UInt64(clock.boundary), start), periodStart: periodStart)
+        engine.render(output: out, input: inputBlock, events: UnsafeBufferPointer(rebasing: events[0..<count]))
+        let renderNanoseconds = MonotonicClock.nanoseconds() - start
+        stats.record(renderNanoseconds: renderNanoseconds, periodNanoseconds: periodNanoseconds)
+        if case .deviceLost = output.write(left: out.left, right: out.right, frames: periodFrames) {
+            recoverLostOutput(periodNanoseconds: periodNanoseconds)
         }
     }
 
@@ -87,8 +93,8 @@ final class AudioLoop: @unchecked Sendable {
     /// Pops whichever ring holds the earlier message that arrived before `now` (the two are
     /// merged so frame offsets stay in order).
     private func earliest(before now: UInt64) -> StampedMessage? {
-        let live = inbox.ring.peek(), song = inbox.songRing.peek()
-        let liveTime = live.map(\.arrivalNanoseconds) ?? .max, songTime = song.map(\.arrivalNanoseconds) ?? .max
+        let liveTime = inbox.ring.peek()?.arrivalNanoseconds ?? .max
+        let songTime = inbox.songRing.peek()?.arrivalNanoseconds ?? .max
         guard min(liveTime, songTime) <= now else { return nil }
         return liveTime <= songTime ? inbox.ring.pop() : inbox.songRing.pop()
     }

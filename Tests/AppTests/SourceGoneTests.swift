@@ -1,0 +1,27 @@
+import AudioGraphApp
+import Engine
+import MIDI
+import Testing
+
+/// When a MIDI source vanishes mid-chord (an rtpmidid session ends, a keyboard is unplugged),
+/// its held notes are released and its sustain pedal lifted: nothing is left stuck.
+@Suite struct SourceGoneTests {
+    @Test func notesOfAVanishedSourceAreReleasedAndOthersKeepPlaying() throws {
+        var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
+        loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
+        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil)
+        // Source 20 holds a chord with the pedal down on the synth channel; source 21 holds one note.
+        probe.receive(.controlChange(channel: 1, controller: 64, value: 127), fromClient: 20)
+        for note: UInt8 in [60, 64, 67] { probe.receive(.noteOn(channel: 1, note: note, velocity: 100), fromClient: 20) }
+        probe.receive(.noteOn(channel: 1, note: 72, velocity: 100), fromClient: 21)
+        probe.runPeriods(100)
+        #expect(engine.synth.activeVoiceCount == 4)
+        probe.sourceGone(client: 20)
+        probe.runPeriods(Int(0.1 * 48000 / 64))  // longer than the 50 ms release
+        #expect(engine.synth.activeVoiceCount == 1, "only source 21's note is still sounding")
+        probe.receive(.noteOff(channel: 1, note: 72, velocity: 0), fromClient: 21)
+        probe.runPeriods(Int(0.1 * 48000 / 64))
+        #expect(engine.synth.activeVoiceCount == 0, "the pedal of the vanished source was lifted too")
+    }
+}

@@ -1,0 +1,31 @@
+import AudioGraphApp
+import Engine
+import Foundation
+import MIDI
+import XCTest
+
+/// The live loop's audio-thread work (event ring, MIDI placement, render with a file input,
+/// output) allocates nothing either, with notes arriving every period through the inbox.
+final class LiveLoopAllocationTests: XCTestCase {
+    func testLivePeriodsDoNotAllocate() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        var loader = try InstrumentLoader(instrumentPath: "\(repository)/Instruments/default.json")
+        loader.assignments = ["loop.beat.play=on", "mic.effect=pitchshift", "synth.voices=32", "synth.release=1"]
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
+        let input = (0..<48000).map { Float(0.3 * sin(2 * Double.pi * 220 * Double($0) / 48000)) }
+        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: input)
+        func period(_ n: Int) {
+            let note = UInt8(30 + n % 70)
+            probe.receive(.noteOn(channel: UInt8(n % 2), note: note, velocity: 100), fromClient: UInt8(20 + n % 4))
+            probe.receive(.noteOff(channel: UInt8(n % 2), note: note &- 20, velocity: 0), fromClient: UInt8(20 + n % 4))
+            probe.receive(.controlChange(channel: 0, controller: 64, value: n % 3 == 0 ? 127 : 0))
+            probe.runPeriods(1)
+        }
+        for n in 0..<300 { period(n) }
+        let mallocs = AllocationCounter.count {
+            for n in 0..<10_000 { period(n) }
+        }
+        XCTAssertEqual(mallocs, 0, "the live loop allocated \(mallocs) times in 10,000 periods")
+        XCTAssertGreaterThan(engine.meters.activeVoices, 32)
+    }
+}
