@@ -1,6 +1,7 @@
 import AudioGraphApp
 import Engine
 import MIDI
+import Foundation
 import Testing
 
 /// When a MIDI source vanishes mid-chord (an rtpmidid session ends, a keyboard is unplugged),
@@ -23,5 +24,27 @@ import Testing
         probe.receive(.noteOff(channel: 1, note: 72, velocity: 0), fromClient: 21)
         probe.runPeriods(Int(0.1 * 48000 / 64))
         #expect(engine.synth.activeVoiceCount == 0, "the pedal of the vanished source was lifted too")
+    }
+}
+
+/// A playback device that vanishes is reopened with back-off; meanwhile MIDI keeps being applied,
+/// so a note-off that arrives while the device is gone is not lost (no stuck note after it returns).
+@Suite struct DeviceLossTests {
+    @Test func notesReleasedWhileTheDeviceIsGoneStayReleased() throws {
+        var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
+        loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
+        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil, loseOutputAtPeriod: 50)
+        probe.receive(.noteOn(channel: 1, note: 60, velocity: 100))
+        probe.runPeriods(10)
+        #expect(engine.synth.activeVoiceCount == 1)
+        // The note-off arrives 50 ms into the outage (the first reopen is tried after 100 ms and fails).
+        Thread.detachNewThread {
+            usleep(50_000)
+            probe.receive(.noteOff(channel: 1, note: 60, velocity: 0))
+        }
+        probe.runPeriods(41)  // the 40th of these loses the device; this returns once it is reopened
+        #expect(probe.deviceLosses == 1 && probe.reopens == 1)
+        #expect(engine.synth.activeVoiceCount == 0, "the note-off sent during the outage was applied")
     }
 }

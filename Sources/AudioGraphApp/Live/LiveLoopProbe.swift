@@ -1,4 +1,5 @@
 import ALSAIO
+import Atomics
 import AudioFiles
 import Engine
 import MIDI
@@ -6,18 +7,28 @@ import MIDI
 /// The live loop's per-period work driven by hand: exactly what the audio thread does each period
 /// (input, MIDI placement, render, output) minus the wait for a device — the output discards and
 /// the input is a looped buffer. For tests that count allocations without a sound card.
-public final class LiveLoopProbe {
+/// `receive` (one producer thread) and `runPeriods` (one consumer thread) may run concurrently, like the
+/// sequencer and audio threads.
+public final class LiveLoopProbe: @unchecked Sendable {
     private let loop: AudioLoop
     private var clock: PeriodClock
 
     /// Control thread: builds the loop around `engine` (whose maxFrames must be ≥ `periodFrames`).
-    public init(engine: AudioEngine, periodFrames: Int, input: [Float]?) {
+    /// With `loseOutputAtPeriod`, the output reports the device gone at that period and the first
+    /// reopen attempt fails too (a device that takes a while to come back).
+    public init(engine: AudioEngine, periodFrames: Int, input: [Float]?, loseOutputAtPeriod: Int? = nil) {
         let source = input.map {
             FileInput(DecodedAudio(sampleRate: engine.configuration.sampleRate, channels: [$0], frameCount: $0.count,
                                    metadata: SampleMetadata(), formatDescription: "probe input"))
         }
+        let output = DiscardingOutput(loseAtWrite: loseOutputAtPeriod)
+        var attempts = 0
+        let reopen: (() -> AudioOutput?)? = loseOutputAtPeriod == nil ? nil : {
+            attempts += 1
+            return attempts >= 2 ? DiscardingOutput(loseAtWrite: nil) : nil
+        }
         loop = AudioLoop(engine: engine, inbox: MIDIInbox(log: { _ in }), periodFrames: periodFrames,
-                         output: DiscardingOutput(), input: source, reopenOutput: nil)
+                         output: output, input: source, reopenOutput: reopen)
         clock = PeriodClock(periodNanoseconds: Double(loop.periodNanoseconds), now: MonotonicClock.nanoseconds())
     }
 
@@ -32,14 +43,27 @@ public final class LiveLoopProbe {
         loop.inbox.receive(.sourceGone(SequencerAddress(client: client, port: 0)))
     }
 
+    /// Times the output was lost, and reopened.
+    public var deviceLosses: Int { loop.stats.deviceLosses.load(ordering: .relaxed) }
+    public var reopens: Int { loop.stats.reopens.load(ordering: .relaxed) }
+
     /// The audio thread's side: `count` periods.
     public func runPeriods(_ count: Int) {
         for _ in 0..<count { loop.runPeriod(clock: &clock) }
     }
 }
 
-/// An output that takes every period at once and keeps nothing.
+/// An output that takes every period at once and keeps nothing; optionally "unplugged" at one write.
 final class DiscardingOutput: AudioOutput {
-    func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus { .complete }
+    private let loseAtWrite: Int?
+    private var writes = 0
+
+    init(loseAtWrite: Int?) { self.loseAtWrite = loseAtWrite }
+
+    func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus {
+        writes += 1
+        return writes == loseAtWrite ? .deviceLost(code: -19) : .complete
+    }
+
     var xrunCount: Int { 0 }
 }
