@@ -102,17 +102,20 @@ struct DemoCommand: ParsableCommand {
         var options = live.options(rate: engineOptions.rate)
         options.songPath = song
         let session = LiveSession(loader: loader, options: options)
+        let opened: (AudioOutput, String, Int, Int)
         do {
-            let (output, description, rate, period) = try session.openOutput()
-            throw ExitCode(try session.run(output: output, outputDescription: description, rate: rate, period: period))
-        } catch let error as InstrumentError {
+            opened = try session.openOutput()
+        } catch {
+            // No sound card (or the device refuses): the demo is still worth hearing, offline.
             LiveSession.log("\(error)")
-            LiveSession.log("no sound card: rendering the demo through the full graph instead")
+            LiveSession.log("cannot play live: rendering the demo through the full graph instead")
             let summary = try RenderCommand.render(midiPath: song, outPath: out, inputPath: nil, block: 256,
                                                    options: engineOptions, progressOnTerminal: true)
             let path = URL(fileURLWithPath: out).standardizedFileURL.path
             print(summary.line(outputPath: path))
             print("listen: aplay \(path)   (or any audio player)")
+            return
         }
+        throw ExitCode(try session.run(output: opened.0, outputDescription: opened.1, rate: opened.2, period: opened.3))
     }
 }
