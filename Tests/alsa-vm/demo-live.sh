@@ -4,8 +4,7 @@
 # sounding. Runs INSIDE the alsa-vm guest; arecord keeps what came out for the host to compare
 # with an offline render.   usage: demo-live.sh /path/to/audiograph
 AG=${1:?usage: demo-live.sh /path/to/audiograph}
-exec {NAPFD}<> <(:)
-nap() { read -r -t "$1" -u "$NAPFD"; return 0; }
+source "$(dirname "$0")/guest-lib.sh"
 start=$EPOCHREALTIME
 # The side that opens first fixes the loopback's format: audiograph first, then arecord takes it.
 "$AG" demo --period 2048 --periods 3 > demo.txt 2>&1 &

@@ -6,14 +6,7 @@
 # comes out (hw:Loopback,1,0) for the host to measure. The guest checks the status readouts.
 set -u
 AG=${1:?usage: instrument-input.sh /path/to/audiograph}
-fails=0
-pass() { echo "PASS: $*"; }
-failc() { echo "FAIL: $*"; fails=$((fails + 1)); }
-exec {NAPFD}<> <(:)
-nap() { read -r -t "$1" -u "$NAPFD"; return 0; }
-until_true() { local n=$1 i; shift; for ((i = 0; i < n; i++)); do "$@" && return 0; nap 0.05; done; return 1; }
-has() { [[ -f $1 ]] && grep -qF -- "$2" "$1"; }
-pcm_running() { grep -q "state: RUNNING" "/proc/asound/$1/status" 2>/dev/null; }
+source "$(dirname "$0")/guest-lib.sh"
 num() { sed -n "s/.*\"$2\" : \([-0-9.]*\).*/\1/p" "$1" | head -1; }
 rm -f -- *.txt capture.wav
 

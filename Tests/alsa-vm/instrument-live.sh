@@ -12,15 +12,7 @@
 set -u
 AG=${1:?usage: instrument-live.sh /path/to/audiograph /path/to/instrument-midi.py}
 HELPER=${2:?usage: instrument-live.sh /path/to/audiograph /path/to/instrument-midi.py}
-fails=0
-pass() { echo "PASS: $*"; }
-failc() { echo "FAIL: $*"; fails=$((fails + 1)); }
-# A sleep without a process start (an exec costs 50-500 ms in the guest): read on a pipe we hold open.
-exec {NAPFD}<> <(:)
-nap() { read -r -t "$1" -u "$NAPFD"; return 0; }
-until_true() { local n=$1 i; shift; for ((i = 0; i < n; i++)); do "$@" && return 0; nap 0.05; done; return 1; }
-has() { [[ -f $1 ]] && grep -qF -- "$2" "$1"; }
-pcm_running() { grep -q "state: RUNNING" "/proc/asound/$1/status" 2>/dev/null; }
+source "$(dirname "$0")/guest-lib.sh"
 section() { echo; echo "=== $*"; }
 now_ns() { local t=$EPOCHREALTIME; echo "${t/./}000"; }       # CLOCK_REALTIME, no process start
 mark() { echo "$1 real=$(now_ns)" >> timeline.txt; }            # the host maps it to capture frames

@@ -4,11 +4,7 @@
 #   Tests/alsa-vm/run-demo-live.sh      (SKIP_BUILD=1 uses the built release binary)
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
-RIG=${ALSA_VM_DIR:-$REPO/../shared/alsa-vm}
-cd "$REPO" || exit 2
-[[ ${SKIP_BUILD:-0} == 1 ]] || swift build -c release --product audiograph || exit 2
-AG=$(swift build -c release --show-bin-path)/audiograph
+source "$HERE/host-lib.sh"
 WORK=$(mktemp -d /tmp/demo-live.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 "$AG" render --out "$WORK/offline.wav" > /dev/null || exit 2

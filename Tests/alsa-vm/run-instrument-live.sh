@@ -7,14 +7,7 @@
 # Exit 0 when every guest check and every capture analysis passes.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
-RIG=${ALSA_VM_DIR:-$REPO/../shared/alsa-vm}
-cd "$REPO" || exit 2
-if [[ ${SKIP_BUILD:-0} != 1 ]]; then
-    swift build -c release --product audiograph || exit 2
-fi
-AG=$(swift build -c release --show-bin-path)/audiograph
-[[ -x $AG ]] || { echo "missing $AG"; exit 2; }
+source "$HERE/host-lib.sh"
 
 WORK=$(mktemp -d /tmp/instrument-live.XXXXXX)
 if [[ ${KEEP:-0} == 1 ]]; then echo "work directory: $WORK"; else trap 'rm -rf "$WORK"' EXIT; fi
