@@ -7,18 +7,28 @@ import MIDI
 import MicEffects
 
 extension AudioEngine {
-    /// Reads the parameter table (atomics) into the units' smoothers. Block start, render thread.
-    func applyParameters(snap: Bool) {
+    /// Reads the parameter table (atomics) into the units' smoothers — only when something was
+    /// stored since the last block (one atomic load otherwise). Block start, render thread.
+    func applyParametersIfChanged() {
+        let generation = parameters.generation
+        if generation != appliedGeneration || isFirstBlock {
+            appliedGeneration = generation
+            applyParameters(snap: isFirstBlock)
+        }
+        isFirstBlock = false
+        applyLiveInputs()
+    }
+
+    private func applyParameters(snap: Bool) {
         let p = parameters
         for bus in BusID.allCases {
             let id = ids.buses[bus.rawValue]
             buses[bus.rawValue].set(gainDecibels: p.value(id.gain), muted: p.value(id.mute) >= 0.5, pan: p.value(id.pan), snap: snap)
-            if let play = ids.loopPlay[bus], let player = loopPlayers[bus.rawValue] {
+            if let play = ids.loopPlay[bus.rawValue], let player = loopPlayers[bus.rawValue] {
                 player.setPlaying(p.value(play) >= 0.5)
             }
         }
-        let fading = fadeOutRequested.load(ordering: .relaxed)
-        master.gain.setTarget(fading ? 0 : Float(Decibels.gain(p.value(ids.masterGain))))
+        master.gain.setTarget(Float(Decibels.gain(p.value(ids.masterGain))))
         if snap { master.gain.snap(to: master.gain.target) }
         func set(_ filter: inout SmoothedFilter, _ f: EngineParameters.Filter) {
             filter.set(cutoffHz: p.value(f.cutoff), resonanceDecibels: p.value(f.resonance), enabled: p.value(f.enabled) >= 0.5, snap: snap)
@@ -47,18 +57,22 @@ extension AudioEngine {
         mic.setAveragePoints(Int(p.value(m.averagePoints)))
         mic.setLowpassCutoffHz(p.value(m.lowpassCutoff))
         mic.setPitchShiftSemitones(p.value(m.pitchShift))
-        let following = p.value(ids.followEnabled) >= 0.5
-        mic.pitchTrackingEnabled = following
-        if following {
-            // The follower sings the detected pitch (transposed) at the input's level, and falls
-            // silent (with a fade) when the input is unvoiced.
-            let pitch = mic.readouts.pitch.value
-            let level = Decibels.gain(Double(max(mic.readouts.inputRMSDecibels.left.value, mic.readouts.inputRMSDecibels.right.value)))
-            let hz = pitch.frequencyHz * pow(2, p.value(ids.followInterval) / 12)
-            synth.follow(frequencyHz: hz, level: pitch.voiced ? Float(min(1, 2 * level)) : 0)
-        } else {
+        mic.pitchTrackingEnabled = p.value(ids.followEnabled) >= 0.5
+    }
+
+    /// What changes every block without a parameter store: the shutdown fade and the pitch follower.
+    private func applyLiveInputs() {
+        if fadeOutRequested.load(ordering: .relaxed) { master.gain.setTarget(0) }
+        guard parameters.value(ids.followEnabled) >= 0.5 else {
             synth.follow(frequencyHz: 0, level: 0)
+            return
         }
+        // The follower sings the detected pitch (transposed) at the input's level, and falls silent
+        // (with a fade) when the input is unvoiced.
+        let pitch = mic.readouts.pitch.value
+        let level = Decibels.gain(Double(max(mic.readouts.inputRMSDecibels.left.value, mic.readouts.inputRMSDecibels.right.value)))
+        let hz = pitch.frequencyHz * pow(2, parameters.value(ids.followInterval) / 12)
+        synth.follow(frequencyHz: hz, level: pitch.voiced ? Float(min(1, 2 * level)) : 0)
     }
 
     /// Routes one message: mapped controls first (consumed), then the instruments its channel plays.
@@ -92,7 +106,7 @@ extension AudioEngine {
             break // note-offs of a mapped note are consumed
         }
         // Loop starts take effect at this exact frame rather than at the next block.
-        for bus in BusID.allCases where ids.loopPlay[bus] == index {
+        for bus in BusID.allCases where ids.loopPlay[bus.rawValue] == index {
             loopPlayers[bus.rawValue]?.setPlaying(parameters.value(index) >= 0.5)
         }
     }

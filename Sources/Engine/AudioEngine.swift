@@ -71,6 +71,8 @@ public final class AudioEngine: @unchecked Sendable {
     let fadeOutRequested = ManagedAtomic<Bool>(false)
     /// The first block starts at the configured values instead of gliding to them from defaults.
     var isFirstBlock = true
+    /// `parameters.generation` when the table was last applied.
+    var appliedGeneration: UInt64 = 0
     /// Meters already show silence (set while idle blocks are skipped).
     var publishedSilence = false
 
@@ -107,8 +109,7 @@ public final class AudioEngine: @unchecked Sendable {
     public func render(output: StereoBlock, input: StereoBlock? = nil, events: UnsafeBufferPointer<TimedMIDIMessage>) {
         let frames = min(output.frames, configuration.maxFrames)
         let out = StereoBlock(left: output.left, right: output.right, frames: frames)
-        applyParameters(snap: isFirstBlock)
-        isFirstBlock = false
+        applyParametersIfChanged()
         // Nothing can sound and nothing arrives: skip the DSP (an idle instrument costs ~nothing).
         if events.isEmpty && input == nil && isIdle {
             out.clear()

@@ -5,7 +5,8 @@ struct EngineParameters {
     struct Filter { var enabled: Int; var cutoff: Int; var resonance: Int }
 
     var buses: [Bus] = []
-    var loopPlay: [BusID: Int] = [:]
+    /// `loop.<bus>.play` by `BusID.rawValue`; nil for buses without a loop player.
+    var loopPlay: [Int?] = Array(repeating: nil, count: BusID.allCases.count)
     var masterGain = 0
     var masterLowPass: Filter
     var masterHighPass: Filter
@@ -32,7 +33,7 @@ struct EngineParameters {
                 pan: t.register(.init("\(n).pan", range: -1...1, default: 0, summary: "\(bus.name) bus pan, −1 left … +1 right"))))
         }
         for bus in [BusID.guitar, .beat, .file] {
-            loopPlay[bus] = t.register(.init("loop.\(bus.name).play", range: 0...1, default: 0, kind: .toggle,
+            loopPlay[bus.rawValue] = t.register(.init("loop.\(bus.name).play", range: 0...1, default: 0, kind: .toggle,
                                              summary: "play the \(bus.name) loop (starts stopped; map it to a note or CC)"))
         }
         func filter(_ prefix: String, _ what: String, cutoff: Double, enabled: Bool) -> Filter {

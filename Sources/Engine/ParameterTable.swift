@@ -43,7 +43,7 @@ public struct ParameterDescriptor: Sendable, Equatable {
 
     /// Parses `text` and checks the range. The error says what is allowed.
     public func parse(_ text: String) throws(ParameterError) -> Double {
-        let t = text.trimmingCharacters(in: " ").lowercased()
+        let t = text.split(separator: " ").joined().lowercased()
         let value: Double
         switch kind {
         case .toggle:
@@ -76,15 +76,6 @@ public struct ParameterDescriptor: Sendable, Equatable {
     }
 }
 
-extension String {
-    fileprivate func trimmingCharacters(in set: Character) -> String {
-        var s = Substring(self)
-        while s.first == set { s.removeFirst() }
-        while s.last == set { s.removeLast() }
-        return String(s)
-    }
-}
-
 public struct ParameterError: Error, CustomStringConvertible, Equatable {
     public var description: String
     public init(_ description: String) { self.description = description }
@@ -97,11 +88,20 @@ public final class ParameterTable: @unchecked Sendable {
     public private(set) var descriptors: [ParameterDescriptor] = []
     private var indexByName: [String: Int] = [:]
     private var values: [UnsafeAtomic<UInt64>] = []
+    /// Bumped after every store, so the render thread can tell in one load whether anything changed.
+    private let changes = UnsafeAtomic<UInt64>.create(0)
     private var sealed = false
 
     public init() {}
 
-    deinit { for v in values { v.destroy() } }
+    deinit {
+        for v in values { v.destroy() }
+        changes.destroy()
+    }
+
+    /// Any thread. Differs from the last value read whenever a parameter has been stored since;
+    /// the values stored before the bump are visible to whoever sees it (release/acquire).
+    public var generation: UInt64 { changes.load(ordering: .acquiring) }
 
     /// Adds a parameter (construction time only) and returns its index.
     @discardableResult
@@ -130,6 +130,7 @@ public final class ParameterTable: @unchecked Sendable {
     /// Any thread; the value must already be valid (render-side writes from MIDI mappings).
     public func store(_ index: Int, _ value: Double) {
         values[index].store(value.bitPattern, ordering: .relaxed)
+        changes.wrappingIncrement(ordering: .releasing)
     }
 
     /// Control thread: sets `name` from text, with validation.
