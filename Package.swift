@@ -59,7 +59,7 @@ let package = Package(
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
         .executableTarget(name: "make-sounds", dependencies: ["AudioFiles", "MIDI", "DSP"]),
         // Times the sampler render loop; `--render-only` runs it under valgrind --tool=callgrind.
-        .executableTarget(name: "sampler-bench", dependencies: ["Sampler", "DSP"]),
+        .executableTarget(name: "sampler-bench", dependencies: ["Sampler", "DSP", "MIDI"]),
         // Drives ALSAIO against real ALSA inside the alsa-vm rig (Tests/alsa-vm/alsaio-smoke.sh).
         .executableTarget(name: "alsaio-probe", dependencies: ["ALSAIO", "CALSA", "MIDI"]),
 

@@ -7,6 +7,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import MIDI
 
 enum FluidSynthFixture {
     static let sampleRate = 48_000
@@ -64,27 +65,16 @@ enum FluidSynthFixture {
         return chunk("RIFF", body)
     }
 
-    // MARK: Standard MIDI File (format 0)
+    // MARK: Standard MIDI Files
 
+    /// All `keys` held from tick 0 to `lengthTicks`; a controller event at both ends gives the file
+    /// with no keys the same length.
     private static func midiFile(keys: [Int], lengthTicks: Int) -> [UInt8] {
-        var track: [UInt8] = []
-        for key in keys { track += [0, 0x90, UInt8(key), 100] }
-        track += [0, 0xB0, 7, 127]  // an event at 0 so both files start alike
-        track += variableLength(lengthTicks) + [0xB0, 7, 127]  // and one at the end: equal lengths
-        for key in keys { track += [0, 0x80, UInt8(key), 0] }
-        track += [0, 0xFF, 0x2F, 0]
-        let header = Array("MThd".utf8) + be32(6) + be16(0) + be16(1) + be16(480)
-        return header + Array("MTrk".utf8) + be32(track.count) + track
-    }
-
-    private static func variableLength(_ value: Int) -> [UInt8] {
-        var bytes = [UInt8(value & 0x7F)]
-        var rest = value >> 7
-        while rest > 0 {
-            bytes.insert(UInt8(rest & 0x7F) | 0x80, at: 0)
-            rest >>= 7
-        }
-        return bytes
+        var events = keys.map { MIDIFileWriter.TimedEvent(tick: 0, message: .noteOn(channel: 0, note: UInt8($0), velocity: 100)) }
+        events.append(.init(tick: 0, message: .controlChange(channel: 0, controller: 7, value: 127)))
+        events.append(.init(tick: lengthTicks, message: .controlChange(channel: 0, controller: 7, value: 127)))
+        events += keys.map { .init(tick: lengthTicks, message: .noteOff(channel: 0, note: UInt8($0), velocity: 0)) }
+        return MIDIFileWriter.bytes(tracks: [MIDIFileWriter.Track(name: "notes", events: events)])
     }
 
     // MARK: Bytes
@@ -103,8 +93,6 @@ enum FluidSynthFixture {
 
     private static func le16(_ value: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)] }
     private static func le32(_ value: Int) -> [UInt8] { le16(value) + le16(value >> 16) }
-    private static func be16(_ value: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)] }
-    private static func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value) }
 
     private static func save(_ bytes: [UInt8], to path: String) -> Bool {
         guard let file = fopen(path, "wb") else { return false }
