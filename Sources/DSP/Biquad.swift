@@ -13,7 +13,8 @@ public struct BiquadCoefficients: Sendable, Equatable {
     /// Passes everything unchanged.
     public static let identity = BiquadCoefficients(b0: 1, b1: 0, b2: 0, a1: 0, a2: 0)
 
-    public enum Kind: Sendable { case lowPass, highPass }
+    /// `bandPass` has a 0 dB peak at its centre (`cutoffHz`).
+    public enum Kind: Sendable { case lowPass, highPass, bandPass }
 
     /// Q for a resonance in dB: 0 dB is Butterworth (Q = 1/√2, −3 dB at the cutoff); each dB of
     /// resonance raises the gain at the cutoff by one dB.
@@ -21,11 +22,17 @@ public struct BiquadCoefficients: Sendable, Equatable {
         pow(10, resonanceDecibels / 20) / 2.0.squareRoot()
     }
 
-    /// The RBJ Audio EQ Cookbook low-/high-pass (bilinear transform of the analog prototype).
+    /// The RBJ Audio EQ Cookbook filters (bilinear transform of the analog prototype), with the
+    /// resonance in dB as the instrument's parameters give it.
     public static func design(_ kind: Kind, cutoffHz: Double, resonanceDecibels: Double, sampleRate: Double) -> BiquadCoefficients {
+        design(kind, cutoffHz: cutoffHz, q: q(resonanceDecibels: resonanceDecibels), sampleRate: sampleRate)
+    }
+
+    /// The same with Q given directly.
+    public static func design(_ kind: Kind, cutoffHz: Double, q: Double, sampleRate: Double) -> BiquadCoefficients {
         let f = min(max(cutoffHz, 1), sampleRate * 0.49)
         let w0 = 2 * Double.pi * f / sampleRate
-        let alpha = sin(w0) / (2 * q(resonanceDecibels: resonanceDecibels))
+        let alpha = sin(w0) / (2 * q)
         let cw = cos(w0)
         let a0 = 1 + alpha
         switch kind {
@@ -35,6 +42,8 @@ public struct BiquadCoefficients: Sendable, Equatable {
         case .highPass:
             let b = (1 + cw) / 2
             return BiquadCoefficients(b0: b / a0, b1: -2 * b / a0, b2: b / a0, a1: -2 * cw / a0, a2: (1 - alpha) / a0)
+        case .bandPass:
+            return BiquadCoefficients(b0: alpha / a0, b1: 0, b2: -alpha / a0, a1: -2 * cw / a0, a2: (1 - alpha) / a0)
         }
     }
 

@@ -45,3 +45,15 @@ import Testing
         }
     }
 }
+
+@Suite struct BandPassTests {
+    /// The constant-peak band-pass: 0 dB at its centre, −3 dB at the band edges given by Q.
+    @Test func peaksAtZeroDecibelsAndFallsOffAtTheBandEdges() {
+        let rate = 48000.0, centre = 3000.0, q = 2.0
+        let c = BiquadCoefficients.design(.bandPass, cutoffHz: centre, q: q, sampleRate: rate)
+        #expect(abs(Measure.decibels(c.magnitude(atHz: centre, sampleRate: rate))) < 1e-9)
+        #expect(c.magnitude(atHz: 0, sampleRate: rate) < 1e-12)
+        #expect(c.magnitude(atHz: rate / 2, sampleRate: rate) < 1e-9)
+        #expect(Measure.decibels(c.magnitude(atHz: 300, sampleRate: rate)) < -12)
+    }
+}
