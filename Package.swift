@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "MIDITests", dependencies: ["MIDI"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioTestSupport"]),
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport"]),
-        .testTarget(name: "PresetsTests", dependencies: ["Presets"]),
+        .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
         .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
         .testTarget(name: "SamplerTests", dependencies: ["Sampler", "AudioTestSupport"]),
         .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "AudioTestSupport"]),

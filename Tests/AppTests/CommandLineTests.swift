@@ -1,3 +1,4 @@
+import AudioTestSupport
 import Foundation
 import Testing
 
@@ -25,8 +26,10 @@ import Testing
         return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
+    let scratch = TemporaryDirectory()
+
     @Test func renderPrintsItsSummaryAndWritesTheFile() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString).wav").path
+        let out = scratch.file("render.wav")
         let r = try run(["render", "--out", out, "--set", "loop.guitar.play=on"])
         #expect(r.status == 0, "\(r.output)")
         #expect(r.output.contains("rendered 2") && r.output.contains("dBFS") && r.output.contains("× real time"), "\(r.output)")
@@ -44,7 +47,7 @@ import Testing
     ])
     func mistakesExitNonZeroWithAClearMessage(arguments: [String], message: String) throws {
         // A private control-socket directory, so no running instance on this machine can answer.
-        let r = try run(arguments, environment: ["XDG_RUNTIME_DIR": FileManager.default.temporaryDirectory.appendingPathComponent("ag-none-\(UUID().uuidString)").path])
+        let r = try run(arguments, environment: ["XDG_RUNTIME_DIR": scratch.path])
         #expect(r.status != 0)
         #expect(r.output.contains(message), "\(r.output)")
     }

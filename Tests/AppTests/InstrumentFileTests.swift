@@ -1,15 +1,14 @@
 import AudioGraphApp
+import AudioTestSupport
 import Engine
 import Foundation
 import Testing
 
 @Suite struct InstrumentFileTests {
+    let scratch = TemporaryDirectory()
+
     func write(_ json: String) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ag-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let path = dir.appendingPathComponent("i.json").path
-        try json.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        try scratch.write(json, to: "i.json")
     }
 
     func error(_ json: String) -> String {

@@ -1,3 +1,4 @@
+import AudioTestSupport
 import Presets
 import Testing
 
@@ -64,7 +65,7 @@ struct PresetErrorsTests {
     }
 
     @Test func loadReadsAFileAndReportsAMissingOne() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let path = directory.path + "/Sine.aupreset"
         try directory.write(F.sampler(layers: F.layer(zones: F.zone(id: 0, waveform: -2))), to: "Sine.aupreset")
         let preset = try AUPreset.load(path: path)

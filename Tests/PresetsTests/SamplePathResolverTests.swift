@@ -1,3 +1,4 @@
+import AudioTestSupport
 import Presets
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 @Suite("Sample path resolution")
 struct SamplePathResolverTests {
     @Test func localhostURLWithDoubleSlashAndPercentEscapeIsDecoded() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let sample = try directory.touch("Library/Sounds/Tbone/1a#.caf")
         let resolver = SamplePathResolver(presetPath: directory.path + "/P.aupreset", userDirectories: [])
         let reference = "file://localhost/" + directory.path + "/Library/Sounds/Tbone/1a%23.caf"
@@ -18,7 +19,7 @@ struct SamplePathResolverTests {
     }
 
     @Test func aRawHashIsNotedAndTriedLiterally() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let sample = try directory.touch("Tbone/2a#.caf")
         let resolver = SamplePathResolver(presetPath: directory.path + "/P.aupreset", userDirectories: [])
         #expect(
@@ -29,7 +30,7 @@ struct SamplePathResolverTests {
     }
 
     @Test func relativePathsAreTakenFromThePresetsDirectory() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let inside = try directory.touch("Presets/Samples/x.wav")
         let beside = try directory.touch("Shared/y.wav")
         let resolver = SamplePathResolver(presetPath: directory.path + "/Presets/P.aupreset", userDirectories: [])
@@ -38,7 +39,7 @@ struct SamplePathResolverTests {
     }
 
     @Test func soundsFallbackIsFoundUnderAParentDirectoryKeepingTheWholeTail() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let sample = try directory.touch("Sounds/Tbone/1a#.caf")
         try directory.touch("Presets/Deep/Tbone/1a#.caf")  // same name, wrong place: not a name search
         let resolver = SamplePathResolver(presetPath: directory.path + "/Presets/Deep/T.aupreset", userDirectories: [])
@@ -53,8 +54,8 @@ struct SamplePathResolverTests {
     }
 
     @Test func samplerFilesMarkerIsFoundInASearchDirectory() throws {
-        let presets = try TemporaryDirectory()
-        let library = try TemporaryDirectory()
+        let presets = TemporaryDirectory()
+        let library = TemporaryDirectory()
         let sample = try library.touch("Sampler Files/Piano/c4.wav")
         let resolver = SamplePathResolver(
             presetPath: presets.path + "/P.aupreset", searchDirectories: [library.path], userDirectories: [])
@@ -66,8 +67,8 @@ struct SamplePathResolverTests {
     }
 
     @Test func aSearchDirectoryMayBeTheSampleFolderItself() throws {
-        let presets = try TemporaryDirectory()
-        let sounds = try TemporaryDirectory()
+        let presets = TemporaryDirectory()
+        let sounds = TemporaryDirectory()
         let sample = try sounds.touch("Keys/keys-48-soft.wav")
         let plain = try sounds.touch("lead.aif")
         let resolver = SamplePathResolver(
@@ -103,7 +104,7 @@ struct SamplePathResolverTests {
     }
 
     @Test func aDirectoryIsNotASample() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         try directory.makeDirectories(directory.path + "/x.wav")
         let resolver = SamplePathResolver(presetPath: directory.path + "/P.aupreset", userDirectories: [])
         #expect(resolver.resolve("x.wav") == .notFound(tried: [directory.path + "/x.wav"]))

@@ -14,7 +14,7 @@ import Glibc
 
     func build(layerExtra: String = "", top: String = "") throws -> SamplerLoadResult {
         let text = PresetText.preset(layers: PresetText.layer(extra: layerExtra, zones: sineZone), top: top)
-        return try buildPreset(text, in: try ScratchDirectory())
+        return try buildPreset(text, in: TemporaryDirectory())
     }
 
     func steadyLevelDecibels(_ result: SamplerLoadResult, velocity: Int) -> Double {
@@ -77,9 +77,9 @@ import Glibc
 
     /// One-shot zones play their sample once to the end (loops are not entered), whatever note-off says.
     @Test func oneShotTriggerModeIgnoresNoteOff() throws {
-        let directory = try ScratchDirectory()
+        let directory = TemporaryDirectory()
         // 0.5 s of tone at 48 kHz.
-        try writeSineWAV(to: try directory.file("hit.wav"), periodFrames: 100, periods: 240, sampleRate: 48_000)
+        try writeSineWAV(to: directory.file("hit.wav"), periodFrames: 100, periods: 240, sampleRate: 48_000)
         let layer = PresetText.layer(
             extra: PresetText.envelope(releaseSeconds: 0.01) + "<key>trigger mode</key><integer>11</integer>",
             zones: PresetText.zone(id: 1, waveform: 1, "<key>root key</key><integer>60</integer>"))

@@ -1,3 +1,4 @@
+import AudioTestSupport
 import AudioFiles
 import Presets
 import Sampler
@@ -5,51 +6,6 @@ import Sampler
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A fresh directory under /tmp for one test, removed with its contents on deinit.
-final class ScratchDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/sampler-test-XXXXXX".utf8CString)
-        guard let created = mkdtemp(&template) else { throw FixtureFailure("mkdtemp failed: errno \(errno)") }
-        path = String(cString: created)
-    }
-
-    deinit { remove(path) }
-
-    /// Full path of `relative`, creating its parent directories.
-    func file(_ relative: String) throws -> String {
-        let full = path + "/" + relative
-        var current = ""
-        for component in full.split(separator: "/").dropLast() {
-            current += "/" + component
-            if mkdir(current, 0o755) != 0 && errno != EEXIST { throw FixtureFailure("mkdir \(current): errno \(errno)") }
-        }
-        return full
-    }
-
-    func write(_ text: String, to relative: String) throws -> String {
-        let full = try file(relative)
-        guard let handle = fopen(full, "wb") else { throw FixtureFailure("cannot create \(full)") }
-        defer { fclose(handle) }
-        let bytes = Array(text.utf8)
-        guard fwrite(bytes, 1, bytes.count, handle) == bytes.count else { throw FixtureFailure("cannot write \(full)") }
-        return full
-    }
-
-    private func remove(_ directory: String) {
-        guard let handle = opendir(directory) else { return }
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name == "." || name == ".." { continue }
-            let child = directory + "/" + name
-            if entry.pointee.d_type == UInt8(DT_DIR) { remove(child) } else { unlink(child) }
-        }
-        closedir(handle)
-        rmdir(directory)
-    }
-}
 
 struct FixtureFailure: Error, CustomStringConvertible {
     let description: String
@@ -122,7 +78,7 @@ enum PresetText {
 
 /// Writes `text` as `name.aupreset` in `directory`, decodes and builds it at the test rate.
 func buildPreset(
-    _ text: String, in directory: ScratchDirectory, searchDirectories: [String] = []
+    _ text: String, in directory: TemporaryDirectory, searchDirectories: [String] = []
 ) throws -> SamplerLoadResult {
     let path = try directory.write(text, to: "Test.aupreset")
     let preset: AUPreset

@@ -15,8 +15,8 @@ import Glibc
     let toneHz = 441.0
     let fileLoop = SampleLoop(startFrame: 10_000, endFrame: 40_000)
 
-    func writeTone(_ directory: ScratchDirectory, _ relative: String, rootKey: Int? = 69) throws -> String {
-        let path = try directory.file(relative)
+    func writeTone(_ directory: TemporaryDirectory, _ relative: String, rootKey: Int? = 69) throws -> String {
+        let path = directory.file(relative)
         try writeSineWAV(to: path, periodFrames: 100, periods: 441, rootKey: rootKey, loop: fileLoop)
         return path
     }
@@ -28,7 +28,7 @@ import Glibc
     }
 
     @Test func rootKeyAndLoopComeFromTheFileWhenThePresetOmitsThem() throws {
-        let directory = try ScratchDirectory()
+        let directory = TemporaryDirectory()
         _ = try writeTone(directory, "Sounds/tone.wav")
         let text = PresetText.preset(
             layers: PresetText.layer(zones: PresetText.zone(id: 1, waveform: 1, "<key>loop enabled</key><true/>")),
@@ -52,7 +52,7 @@ import Glibc
     }
 
     @Test func presetRootKeyWinsOverTheFile() throws {
-        let directory = try ScratchDirectory()
+        let directory = TemporaryDirectory()
         _ = try writeTone(directory, "tone.wav")
         let text = PresetText.preset(
             layers: PresetText.layer(zones: PresetText.zone(id: 1, waveform: 1, "<key>root key</key><integer>57</integer>")),
@@ -62,7 +62,7 @@ import Glibc
     }
 
     @Test func fileWithoutRootKeyDefaultsTo60() throws {
-        let directory = try ScratchDirectory()
+        let directory = TemporaryDirectory()
         _ = try writeTone(directory, "tone.wav", rootKey: nil)
         let text = PresetText.preset(
             layers: PresetText.layer(zones: PresetText.zone(id: 1, waveform: 1)), references: PresetText.reference(1, "tone.wav"))
@@ -71,7 +71,7 @@ import Glibc
     }
 
     @Test func missingSampleSilencesOnlyItsZones() throws {
-        let directory = try ScratchDirectory()
+        let directory = TemporaryDirectory()
         _ = try writeTone(directory, "tone.wav")
         let zones = PresetText.zone(id: 1, waveform: 1, "<key>max key</key><integer>59</integer>")
             + PresetText.zone(id: 2, waveform: 2, "<key>min key</key><integer>60</integer>")
@@ -86,7 +86,7 @@ import Glibc
     }
 
     @Test func nothingPlayableIsAnErrorListingEveryPathTried() throws {
-        let directory = try ScratchDirectory()
+        let directory = TemporaryDirectory()
         let text = PresetText.preset(
             layers: PresetText.layer(zones: PresetText.zone(id: 1, waveform: 7)),
             references: PresetText.reference(7, "/Users/someone/Library/Audio/Sounds/Piano/c4.wav"))
@@ -101,7 +101,7 @@ import Glibc
     }
 
     @Test func corruptSampleIsReportedAsUnreadable() throws {
-        let directory = try ScratchDirectory()
+        let directory = TemporaryDirectory()
         let bad = try directory.write("RIFF this is not audio", to: "bad.wav")
         let text = PresetText.preset(
             layers: PresetText.layer(zones: PresetText.zone(id: 1, waveform: 1)), references: PresetText.reference(1, "bad.wav"))
@@ -119,8 +119,8 @@ import Glibc
     }
 
     @Test func tn2283FallbackFindsTheSampleUnderASearchDirectory() throws {
-        let directory = try ScratchDirectory()
-        let library = try ScratchDirectory()
+        let directory = TemporaryDirectory()
+        let library = TemporaryDirectory()
         _ = try writeTone(library, "Sounds/Piano/c4.wav")
         let text = PresetText.preset(
             layers: PresetText.layer(zones: PresetText.zone(id: 1, waveform: 7)),
@@ -135,7 +135,7 @@ import Glibc
     }
 
     @Test func sharedFileIsLoadedOnce() throws {
-        let directory = try ScratchDirectory()
+        let directory = TemporaryDirectory()
         _ = try writeTone(directory, "tone.wav")
         let zones = PresetText.zone(id: 1, waveform: 1, "<key>max key</key><integer>59</integer>")
             + PresetText.zone(id: 2, waveform: 2, "<key>min key</key><integer>60</integer>")
@@ -149,7 +149,7 @@ import Glibc
     }
 
     @Test func builtInSinePlays440AtKey69() throws {
-        let directory = try ScratchDirectory()
+        let directory = TemporaryDirectory()
         let zone = PresetText.zone(id: 0, waveform: -2, "<key>loop enabled</key><true/><key>loop end</key><integer>11999</integer><key>root key</key><integer>69</integer>")
         let result = try buildPreset(PresetText.preset(layers: PresetText.layer(zones: zone)), in: directory)
         #expect(result.samples.isEmpty)

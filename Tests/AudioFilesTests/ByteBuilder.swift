@@ -1,19 +1,5 @@
 import Foundation
 
-/// A fresh directory under the system temp dir for one test's files, removed by `remove()`.
-struct TemporaryDirectory {
-    let path: String
-
-    init() {
-        path = NSTemporaryDirectory() + "audiofiles-test-" + UUID().uuidString
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// Big-endian / little-endian byte building for hand-made test files.
 struct ByteBuilder {
     var bytes: [UInt8] = []
