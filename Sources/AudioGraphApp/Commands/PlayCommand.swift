@@ -78,8 +78,7 @@ struct PlayCommand: ParsableCommand {
         var options = live.options(rate: engineOptions.rate)
         options.songPath = midi
         let session = LiveSession(loader: try engineOptions.loader(), options: options)
-        let (output, description, rate, period) = try session.openOutput()
-        throw ExitCode(try session.run(output: output, outputDescription: description, rate: rate, period: period))
+        throw ExitCode(try session.run(try session.openOutput()))
     }
 }
 
@@ -102,7 +101,7 @@ struct DemoCommand: ParsableCommand {
         var options = live.options(rate: engineOptions.rate)
         options.songPath = song
         let session = LiveSession(loader: loader, options: options)
-        let opened: (AudioOutput, String, Int, Int)
+        let opened: LiveSession.OpenedOutput
         do {
             opened = try session.openOutput()
         } catch {
@@ -116,6 +115,6 @@ struct DemoCommand: ParsableCommand {
             print("listen: aplay \(path)   (or any audio player)")
             return
         }
-        throw ExitCode(try session.run(output: opened.0, outputDescription: opened.1, rate: opened.2, period: opened.3))
+        throw ExitCode(try session.run(opened))
     }
 }

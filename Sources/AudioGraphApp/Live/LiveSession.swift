@@ -24,26 +24,36 @@ final class LiveSession: @unchecked Sendable {
         FileHandle.standardError.write(Data("audiograph: \(text)\n".utf8))
     }
 
+    /// A playback device as opened, with what it negotiated (the engine runs at that rate and period).
+    struct OpenedOutput {
+        var device: AudioOutput
+        var description: String
+        var rate: Int
+        var period: Int
+    }
+
     /// Opens the playback device (or the paced null device), so the caller can fall back to an
     /// offline render when there is no sound card.
-    func openOutput() throws -> (AudioOutput, description: String, rate: Int, period: Int) {
+    func openOutput() throws -> OpenedOutput {
         if options.device == "paced" {
             let device = PacedNullDevice(sampleRateHz: options.rate, periodFrames: options.periodFrames, bufferPeriods: options.periods)
-            return (device, "paced null device (clock_nanosleep), \(options.rate) Hz, period \(options.periodFrames)", options.rate, options.periodFrames)
+            return OpenedOutput(device: device, description: "paced null device (clock_nanosleep), \(options.rate) Hz, period \(options.periodFrames)",
+                                rate: options.rate, period: options.periodFrames)
         }
         let request = PCMRequest(deviceName: options.device, direction: .playback, sampleRateHz: options.rate,
                                  channels: 2, periodFrames: options.periodFrames, periodCount: options.periods)
         do {
             let device = try PCMDevice(request)
             let c = device.configuration
-            return (device, c.description, c.sampleRateHz, c.periodFrames)
+            return OpenedOutput(device: device, description: c.description, rate: c.sampleRateHz, period: c.periodFrames)
         } catch {
             throw InstrumentError("cannot open playback device '\(options.device)': \(error)")
         }
     }
 
     /// Runs until stopped; returns the process exit status.
-    func run(output: AudioOutput, outputDescription: String, rate: Int, period: Int) throws -> Int32 {
+    func run(_ opened: OpenedOutput) throws -> Int32 {
+        let (output, outputDescription, rate, period) = (opened.device, opened.description, opened.rate, opened.period)
         Self.log("playback: \(outputDescription)")
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: Double(rate), maxFrames: period))
         let (input, inputDescription) = try openInput(rate: rate, period: period)
