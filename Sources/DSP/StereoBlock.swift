@@ -24,15 +24,6 @@ public struct StereoBlock {
         right.update(repeating: 0, count: frames)
     }
 
-    /// Adds `source` into this block, frame for frame.
-    @inlinable
-    public func add(_ source: StereoBlock) {
-        for i in 0..<frames {
-            left[i] += source.left[i]
-            right[i] += source.right[i]
-        }
-    }
-
     @inlinable
     public func copy(from source: StereoBlock) {
         left.update(from: source.left, count: frames)

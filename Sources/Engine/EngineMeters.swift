@@ -6,14 +6,13 @@ public final class EngineMeters: @unchecked Sendable {
     private let outputPeak = (UnsafeAtomic<UInt64>.create(0), UnsafeAtomic<UInt64>.create(0))
     private let outputRMS = (UnsafeAtomic<UInt64>.create(0), UnsafeAtomic<UInt64>.create(0))
     private let voices = UnsafeAtomic<Int>.create(0)
-    private let blocks = UnsafeAtomic<Int>.create(0)
 
     init() {}
 
     deinit {
         outputPeak.0.destroy(); outputPeak.1.destroy()
         outputRMS.0.destroy(); outputRMS.1.destroy()
-        voices.destroy(); blocks.destroy()
+        voices.destroy()
     }
 
     func publish(peak: (Double, Double), rms: (Double, Double), voices count: Int) {
@@ -22,7 +21,6 @@ public final class EngineMeters: @unchecked Sendable {
         outputRMS.0.store(rms.0.bitPattern, ordering: .relaxed)
         outputRMS.1.store(rms.1.bitPattern, ordering: .relaxed)
         voices.store(count, ordering: .relaxed)
-        blocks.wrappingIncrement(ordering: .relaxed)
     }
 
     /// Output peak, dBFS, left and right.
@@ -36,5 +34,4 @@ public final class EngineMeters: @unchecked Sendable {
     }
 
     public var activeVoices: Int { voices.load(ordering: .relaxed) }
-    public var renderedBlocks: Int { blocks.load(ordering: .relaxed) }
 }
