@@ -14,7 +14,7 @@ import Testing
 
     @Test func levelMeterReadsASineAtMinus3dBRMS() {
         var meter = LevelMeter(sampleRate: 48000)
-        var x = (0..<144_000).map { Float(sin(2 * Double.pi * 1000 * Double($0) / 48000)) }
+        let x = (0..<144_000).map { Float(sin(2 * Double.pi * 1000 * Double($0) / 48000)) }
         x.withUnsafeBufferPointer { meter.process($0.baseAddress!, frames: $0.count) }
         #expect(abs(meter.peakDecibels) < 0.01)
         #expect(abs(meter.rmsDecibels + 3.01) < 0.1)
