@@ -77,14 +77,27 @@ public final class PCMDevice: @unchecked Sendable {
         interleaved.initializeMemory(as: UInt8.self, repeating: 0, count: chunkFrames * bytesPerFrame)
     }
 
+    /// Closed by `close()`; transfers then report the device lost.
+    private var isClosed = false
+
     deinit {
-        snd_pcm_close(handle)
+        close()
         interleaved.deallocate()
+    }
+
+    /// Closes the device now, whoever still holds this object: after `.deviceLost` the kernel
+    /// cannot finish removing the card while a handle stays open. Control thread, with no
+    /// transfer running; later transfers return `.deviceLost`. Idempotent.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        snd_pcm_close(handle)
     }
 
     /// Writes `frames` frames of planar stereo to a playback device, blocking until the
     /// device has room. Audio thread; no allocation. Any frame count is accepted.
     public func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus {
+        if isClosed { return .deviceLost(code: -EBADFD) }
         var status = PCMTransferStatus.complete
         var recoveries = 0
         var done = 0
@@ -117,6 +130,7 @@ public final class PCMDevice: @unchecked Sendable {
     /// both sides), blocking until they have arrived. Audio thread; no allocation.
     /// On `.deviceLost` the buffers hold what was read before the failure, silence after.
     public func read(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> PCMTransferStatus {
+        if isClosed { return .deviceLost(code: -EBADFD) }
         var status = PCMTransferStatus.complete
         if !captureStarted {
             captureStarted = true
@@ -157,12 +171,12 @@ public final class PCMDevice: @unchecked Sendable {
     /// Any single thread at a time; no allocation.
     public func delayFrames() -> Int? {
         var delay: snd_pcm_sframes_t = 0
-        return snd_pcm_delay(handle, &delay) < 0 ? nil : Int(delay)
+        return isClosed || snd_pcm_delay(handle, &delay) < 0 ? nil : Int(delay)
     }
 
     /// Plays out what is queued, then stops (playback). Control thread; blocks up to one buffer.
     public func drain() {
-        if !isCapture { snd_pcm_drain(handle) }
+        if !isCapture && !isClosed { snd_pcm_drain(handle) }
     }
 
     private enum Recovery { case retry, recovered, giveUpOnBlock, lost(Int32) }

@@ -35,7 +35,7 @@ struct SoakCommand: ParsableCommand {
         for v in 0..<voices {
             inbox.ring.push(StampedMessage(message: .noteOn(channel: 1, note: UInt8(36 + v % 60), velocity: 100), arrivalNanoseconds: now))
         }
-        let loop = AudioLoop(engine: engine, inbox: inbox, periodFrames: period, output: device, input: input, reopenOutput: nil)
+        let loop = AudioLoop(engine: engine, inbox: inbox, periodFrames: period, output: device, input: input)
         LiveSession.warmUp(engine, frames: period)
         let stealAtStart = MachineNoise.stealSeconds()
         let preemptions = ManagedAtomic<Int>(0)

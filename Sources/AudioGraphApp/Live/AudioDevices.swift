@@ -7,6 +7,8 @@ protocol AudioOutput: AnyObject {
     func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus
     /// Underruns so far.
     var xrunCount: Int { get }
+    /// Lets go of the device now (after it was lost). Control thread.
+    func close()
 }
 
 /// Where the audio loop reads the mic/line input: an ALSA capture PCM or a file played in a loop.
@@ -16,8 +18,26 @@ protocol AudioInput: AnyObject {
 
 extension PCMDevice: AudioOutput, AudioInput {}
 
+/// An output that takes every period at once and keeps nothing; optionally "unplugged" at one write.
+final class DiscardingOutput: AudioOutput {
+    private let loseAtWrite: Int?
+    private var writes = 0
+
+    init(loseAtWrite: Int?) { self.loseAtWrite = loseAtWrite }
+
+    func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus {
+        writes += 1
+        return writes == loseAtWrite ? .deviceLost(code: -19) : .complete
+    }
+
+    var xrunCount: Int { 0 }
+    func close() {}
+}
+
+
 extension PacedNullDevice: AudioOutput {
     var xrunCount: Int { missedDeadlineCount }
+    func close() {}
 }
 
 /// A decoded audio file served as endless input, never blocking (the output paces the loop).

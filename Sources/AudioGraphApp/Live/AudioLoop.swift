@@ -8,6 +8,8 @@ import MIDI
 /// The real-time render loop: per period, read the input, place the MIDI that arrived during the
 /// previous period at the matching frames (constant latency of one period, no jitter inside it),
 /// render, write. Runs on the audio thread; everything it touches was allocated before `run()`.
+/// When the playback device is lost, `run()` returns and the control thread takes over
+/// (`OutageRecovery`): the audio thread never opens, closes or waits for a device itself.
 final class AudioLoop: @unchecked Sendable {
     let engine: AudioEngine
     let inbox: MIDIInbox
@@ -15,24 +17,22 @@ final class AudioLoop: @unchecked Sendable {
     let sampleRate: Double
     private(set) var output: AudioOutput
     private(set) var input: AudioInput?
-    /// Opens the playback device again after it was lost; nil when there is none to reopen.
-    private let reopenOutput: (() -> AudioOutput?)?
 
     let stats = LoopStatistics()
     private let running = ManagedAtomic<Bool>(true)
+    /// Set by the audio thread when `run()` returned because the device went away.
+    let outputLost = ManagedAtomic<Bool>(false)
     private let outputBuffer: StereoBuffer
     private let inputBuffer: StereoBuffer
     private let events: UnsafeMutableBufferPointer<TimedMIDIMessage>
 
-    init(engine: AudioEngine, inbox: MIDIInbox, periodFrames: Int, output: AudioOutput, input: AudioInput?,
-         reopenOutput: (() -> AudioOutput?)?) {
+    init(engine: AudioEngine, inbox: MIDIInbox, periodFrames: Int, output: AudioOutput, input: AudioInput?) {
         self.engine = engine
         self.inbox = inbox
         self.periodFrames = periodFrames
         sampleRate = engine.configuration.sampleRate
         self.output = output
         self.input = input
-        self.reopenOutput = reopenOutput
         outputBuffer = StereoBuffer(capacity: periodFrames)
         inputBuffer = StereoBuffer(capacity: periodFrames)
         events = .allocate(capacity: 1024)
@@ -43,18 +43,24 @@ final class AudioLoop: @unchecked Sendable {
     /// Any thread: the loop finishes its current period and returns.
     func stop() { running.store(false, ordering: .relaxed) }
 
-    /// Audio thread. Returns after `stop()`.
+    var isRunning: Bool { running.load(ordering: .relaxed) }
+
+    /// Audio thread. Returns after `stop()`, or when the playback device is lost (`outputLost`).
     func run() {
         var clock = PeriodClock(periodNanoseconds: Double(periodNanoseconds), now: MonotonicClock.nanoseconds())
         while running.load(ordering: .relaxed) {
-            runPeriod(clock: &clock)
+            if !runPeriod(clock: &clock) {
+                outputLost.store(true, ordering: .releasing)
+                return
+            }
         }
     }
 
     var periodNanoseconds: UInt64 { UInt64(Double(periodFrames) / sampleRate * 1e9) }
 
     /// One period: read the input, place the MIDI that arrived, render, write. Audio thread.
-    func runPeriod(clock: inout PeriodClock) {
+    /// Returns false when the playback device is gone.
+    func runPeriod(clock: inout PeriodClock) -> Bool {
         let out = outputBuffer.block(frames: periodFrames)
         var inputBlock: StereoBlock?
         if let input {
@@ -71,8 +77,10 @@ final class AudioLoop: @unchecked Sendable {
         let renderNanoseconds = MonotonicClock.nanoseconds() - start
         stats.record(renderNanoseconds: renderNanoseconds, periodNanoseconds: periodNanoseconds)
         if case .deviceLost = output.write(left: out.left, right: out.right, frames: periodFrames) {
-            recoverLostOutput(periodNanoseconds: periodNanoseconds)
+            stats.deviceLosses.wrappingIncrement(ordering: .relaxed)
+            return false
         }
+        return true
     }
 
     /// Moves the messages that arrived before `now` into the event buffer. A message that
@@ -99,32 +107,25 @@ final class AudioLoop: @unchecked Sendable {
         return liveTime <= songTime ? inbox.ring.pop() : inbox.songRing.pop()
     }
 
-    /// The device vanished (unplugged, driver gone). Keep rendering at the period's pace into
-    /// nowhere so MIDI state stays current (note-offs are not lost), and try to reopen with
-    /// back-off (100 ms doubling to 5 s). No deadline is being kept here, so opening a device is fine.
-    private func recoverLostOutput(periodNanoseconds: UInt64) {
-        stats.deviceLosses.wrappingIncrement(ordering: .relaxed)
-        guard let reopenOutput else { return }
-        let out = outputBuffer.block(frames: periodFrames)
-        var backoff = ReopenBackoff()
-        var nextAttempt = MonotonicClock.nanoseconds() + UInt64(backoff.nextDelaySeconds() * 1e9)
-        var previousStart = MonotonicClock.nanoseconds()
-        while running.load(ordering: .relaxed) {
-            let start = MonotonicClock.nanoseconds()
-            let count = collectEvents(arrivedBefore: start, periodStart: previousStart)
-            engine.render(output: out, events: UnsafeBufferPointer(rebasing: events[0..<count]))
-            previousStart = start
-            if start >= nextAttempt {
-                if let device = reopenOutput() {
-                    output = device
-                    stats.reopens.wrappingIncrement(ordering: .relaxed)
-                    return
-                }
-                nextAttempt = start + UInt64(backoff.nextDelaySeconds() * 1e9)
-            }
-            var ts = timespec(tv_sec: Int(periodNanoseconds / 1_000_000_000), tv_nsec: Int(periodNanoseconds % 1_000_000_000))
-            nanosleep(&ts, nil)
-        }
+    /// While there is no device (control thread, audio thread not running): renders one period
+    /// into nowhere, applying the MIDI that arrived since `periodStart`, so no note-off is lost.
+    func renderWithoutOutput(periodStart: UInt64, now: UInt64) {
+        let count = collectEvents(arrivedBefore: now, periodStart: periodStart)
+        engine.render(output: outputBuffer.block(frames: periodFrames), events: UnsafeBufferPointer(rebasing: events[0..<count]))
+    }
+
+    /// Control thread, audio thread not running: lets go of the lost device at once, so it is
+    /// closed (the kernel cannot finish removing a card while a handle on it stays open).
+    func dropLostOutput() {
+        output.close()
+        output = DiscardingOutput(loseAtWrite: nil)
+    }
+
+    /// Control thread, audio thread not running: plays on `device` from now on.
+    func replaceOutput(_ device: AudioOutput) {
+        output = device
+        outputLost.store(false, ordering: .relaxed)
+        stats.reopens.wrappingIncrement(ordering: .relaxed)
     }
 }
 

@@ -2,6 +2,7 @@ import ALSAIO
 import Atomics
 import AudioFiles
 import Engine
+import Foundation
 import MIDI
 
 /// The live loop's per-period work driven by hand: exactly what the audio thread does each period
@@ -12,6 +13,7 @@ import MIDI
 public final class LiveLoopProbe: @unchecked Sendable {
     private let loop: AudioLoop
     private var clock: PeriodClock
+    private let reopen: () -> AudioOutput?
 
     /// Control thread: builds the loop around `engine` (whose maxFrames must be ≥ `periodFrames`).
     /// With `loseOutputAtPeriod`, the output reports the device gone at that period and the first
@@ -23,12 +25,11 @@ public final class LiveLoopProbe: @unchecked Sendable {
         }
         let output = DiscardingOutput(loseAtWrite: loseOutputAtPeriod)
         var attempts = 0
-        let reopen: (() -> AudioOutput?)? = loseOutputAtPeriod == nil ? nil : {
+        reopen = {
             attempts += 1
             return attempts >= 2 ? DiscardingOutput(loseAtWrite: nil) : nil
         }
-        loop = AudioLoop(engine: engine, inbox: MIDIInbox(log: { _ in }), periodFrames: periodFrames,
-                         output: output, input: source, reopenOutput: reopen)
+        loop = AudioLoop(engine: engine, inbox: MIDIInbox(log: { _ in }), periodFrames: periodFrames, output: output, input: source)
         clock = PeriodClock(periodNanoseconds: Double(loop.periodNanoseconds), now: MonotonicClock.nanoseconds())
     }
 
@@ -47,23 +48,13 @@ public final class LiveLoopProbe: @unchecked Sendable {
     public var deviceLosses: Int { loop.stats.deviceLosses.load(ordering: .relaxed) }
     public var reopens: Int { loop.stats.reopens.load(ordering: .relaxed) }
 
-    /// The audio thread's side: `count` periods.
+    /// The audio thread's side: `count` periods. If the output is lost, the control thread's side
+    /// (as `play` does it: render on without a device, reopen with back-off) runs until it is back.
     public func runPeriods(_ count: Int) {
-        for _ in 0..<count { loop.runPeriod(clock: &clock) }
+        for _ in 0..<count where !loop.runPeriod(clock: &clock) {
+            var recovery = OutageRecovery(loop, now: MonotonicClock.nanoseconds())
+            while recovery.service(loop, now: MonotonicClock.nanoseconds(), reopen: reopen) == nil { usleep(2000) }
+            clock = PeriodClock(periodNanoseconds: Double(loop.periodNanoseconds), now: MonotonicClock.nanoseconds())
+        }
     }
-}
-
-/// An output that takes every period at once and keeps nothing; optionally "unplugged" at one write.
-final class DiscardingOutput: AudioOutput {
-    private let loseAtWrite: Int?
-    private var writes = 0
-
-    init(loseAtWrite: Int?) { self.loseAtWrite = loseAtWrite }
-
-    func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus {
-        writes += 1
-        return writes == loseAtWrite ? .deviceLost(code: -19) : .complete
-    }
-
-    var xrunCount: Int { 0 }
 }

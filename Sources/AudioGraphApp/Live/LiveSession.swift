@@ -59,14 +59,16 @@ final class LiveSession: @unchecked Sendable {
         let (input, inputDescription) = try openInput(rate: rate, period: period)
         if let inputDescription { Self.log("capture: \(inputDescription)") }
         let inbox = MIDIInbox(log: { Self.log($0) })
-        let reopen: (() -> AudioOutput?)? = output is PCMDevice ? { [options] in
-            try? PCMDevice(PCMRequest(deviceName: options.device, direction: .playback, sampleRateHz: rate, channels: 2,
-                                      periodFrames: period, periodCount: options.periods))
-        } : nil
-        let loop = AudioLoop(engine: engine, inbox: inbox, periodFrames: period, output: output, input: input, reopenOutput: reopen)
+        let reopen: () -> AudioOutput? = { [options] in
+            guard output is PCMDevice else { return nil }
+            return try? PCMDevice(PCMRequest(deviceName: options.device, direction: .playback, sampleRateHz: rate, channels: 2,
+                                             periodFrames: period, periodCount: options.periods))
+        }
+        let loop = AudioLoop(engine: engine, inbox: inbox, periodFrames: period, output: output, input: input)
         Self.warmUp(engine, frames: period)
         let sequencer = startSequencer(inbox: inbox)
         let (thread, realtime) = try RealtimeThread.start(name: "audiograph-rt", priority: options.realtimePriority) { loop.run() }
+        var audioThread: ThreadHandle? = thread
         Self.log("audio thread: \(realtime)")
         let status: @Sendable () -> StatusSnapshot = { [self] in
             snapshot(engine: engine, loop: loop, output: outputDescription, input: inputDescription, realtime: realtime.description)
@@ -78,13 +80,13 @@ final class LiveSession: @unchecked Sendable {
         let song = try options.songPath.map { path throws in try SongFeeder(path: path, inbox: inbox) }
         song?.start()
 
-        serve(engine: engine, inbox: inbox, song: song, status: status, loop: loop)
+        serve(engine: engine, inbox: inbox, song: song, status: status, loop: loop, audioThread: &audioThread, reopen: reopen)
 
         // Fade out (10 ms ramp), let it reach the device, then stop everything.
         engine.fadeOut()
         usleep(25_000)
         loop.stop()
-        thread.join()
+        audioThread?.join()
         sequencer?.stop()
         server?.shutdown()
         if isTerminal { print() }
@@ -151,14 +153,19 @@ final class LiveSession: @unchecked Sendable {
 
     /// The control thread's loop: garbage and program changes every 10 ms, status a few times a
     /// second on a terminal (a line every 10 s otherwise), until a signal, the duration, or the song's end.
-    private func serve(engine: AudioEngine, inbox: MIDIInbox, song: SongFeeder?, status: @Sendable () -> StatusSnapshot, loop: AudioLoop) {
+    private func serve(engine: AudioEngine, inbox: MIDIInbox, song: SongFeeder?, status: @Sendable () -> StatusSnapshot, loop: AudioLoop,
+                       audioThread: inout ThreadHandle?, reopen: () -> AudioOutput?) {
         let switcher = ProgramSwitcher(loader: loader, engine: engine, log: { Self.log($0) })
+        var recovery: OutageRecovery?
         let start = Date()
         var lastStatus = Date.distantPast
         let statusInterval = isTerminal ? options.statusInterval : 10
         while !stopRequested.load(ordering: .relaxed) {
             usleep(10_000)
             engine.performControlWork()
+            if loop.outputLost.load(ordering: .acquiring) {
+                recover(loop, recovery: &recovery, audioThread: &audioThread, reopen: reopen)
+            }
             let program = inbox.pendingProgram.exchange(0, ordering: .relaxed)
             if program > 0 { switcher.switchTo(program: program - 1) }
             if Date().timeIntervalSince(lastStatus) >= statusInterval {
@@ -171,6 +178,27 @@ final class LiveSession: @unchecked Sendable {
             }
             if let limit = options.durationSeconds, Date().timeIntervalSince(start) >= limit { break }
             if let song, song.isFinished, engine.isIdle { break }
+        }
+    }
+
+    /// The playback device is gone and the audio thread has returned: render on from here (MIDI
+    /// is still applied), reopen with back-off, then start a new audio thread on the new device.
+    private func recover(_ loop: AudioLoop, recovery: inout OutageRecovery?, audioThread: inout ThreadHandle?, reopen: () -> AudioOutput?) {
+        let now = MonotonicClock.nanoseconds()
+        if recovery == nil {
+            audioThread?.join()
+            audioThread = nil
+            Self.log("playback device lost: reopening with back-off; MIDI is still applied meanwhile")
+            recovery = OutageRecovery(loop, now: now)
+        }
+        guard recovery?.service(loop, now: now, reopen: reopen) != nil else { return }
+        recovery = nil
+        do {
+            audioThread = try RealtimeThread.start(name: "audiograph-rt", priority: options.realtimePriority, lockMemory: false) { loop.run() }.0
+            Self.log("playback device reopened")
+        } catch {
+            Self.log("playback device reopened, but the audio thread could not start: \(error)")
+            stopRequested.store(true, ordering: .relaxed)
         }
     }
 
