@@ -10,7 +10,8 @@ import Musl
 
 /// Our ALSA sequencer client: one writable input port (`AudioGraph:MIDI In`) that others
 /// connect to, a reader thread that turns events into `SequencerInput`, autoconnect of
-/// readable MIDI ports as they appear, and `sourceGone` when a source leaves.
+/// ports as they appear (`AutoconnectPolicy`, each verdict reported once), and `sourceGone`
+/// (or `commandSenderGone`) when a source leaves.
 ///
 /// Threads: `init`, `start`, `connect`, `disconnect`, `ports`, `stop` on a control thread;
 /// the sink runs on the client's own reader thread (keep it short: push into a queue).
@@ -32,7 +33,11 @@ public final class SequencerClient: @unchecked Sendable {
     // Reader-thread state (touched only by the reader thread once started).
     private var sink: @Sendable (SequencerInput) -> Void = { _ in }
     private var knownSources: Set<SequencerAddress> = []
+    /// Sources whose events carried `SequencerSender.commandTag`: they leave with `commandSenderGone`.
+    private var commandSenders: Set<SequencerAddress> = []
     private var autoconnected: Set<SequencerAddress> = []
+    /// The last verdict reported per port, so a port is logged once, not on every change notice.
+    private var verdicts: [SequencerAddress: AutoconnectDecision.Reason] = [:]
 
     /// Opens the client and creates its input port; nothing is read until `start`.
     /// Control thread.
@@ -140,10 +145,9 @@ public final class SequencerClient: @unchecked Sendable {
     // MARK: reader thread
 
     private func readLoop() {
-        if let policy = options.autoconnect {
-            for port in SequencerHandle.allPorts(seq) where policy.accepts(port, ownClient: Int(inputAddress.client)) {
-                autoconnect(port.address)
-            }
+        if options.autoconnect != nil {
+            let all = SequencerHandle.allPorts(seq)
+            for port in all { considerAutoconnect(port, among: all) }
         }
         let count = Int(snd_seq_poll_descriptors_count(seq, Int16(POLLIN)))
         let descriptors = UnsafeMutablePointer<pollfd>.allocate(capacity: max(count, 1))
@@ -177,6 +181,7 @@ public final class SequencerClient: @unchecked Sendable {
             return
         }
         knownSources.insert(source)
+        if event.tag == SequencerSender.commandTag { commandSenders.insert(source) }
         delivered.wrappingIncrement(ordering: .relaxed)
         sink(.message(message, source: source, arrivalNanoseconds: arrivalNanoseconds))
     }
@@ -197,16 +202,20 @@ public final class SequencerClient: @unchecked Sendable {
                 sourceGone(sender)
             }
         case SequencerEventType.portStart, SequencerEventType.portChange:
-            considerAutoconnect(address)
+            guard options.autoconnect != nil else { return true }
+            let all = SequencerHandle.allPorts(seq)
+            if let port = all.first(where: { $0.address == address }) { considerAutoconnect(port, among: all) }
         case SequencerEventType.clientStart:
-            for port in SequencerHandle.allPorts(seq) where port.client == Int(address.client) {
-                considerAutoconnect(port.address)
-            }
+            guard options.autoconnect != nil else { return true }
+            let all = SequencerHandle.allPorts(seq)
+            for port in all where port.client == Int(address.client) { considerAutoconnect(port, among: all) }
         case SequencerEventType.portExit:
             autoconnected.remove(address)
+            verdicts[address] = nil
             sourceGone(address)
         case SequencerEventType.clientExit:
             autoconnected = autoconnected.filter { $0.client != address.client }
+            verdicts = verdicts.filter { $0.key.client != address.client }
             for gone in knownSources.filter({ $0.client == address.client }).sorted(by: { $0.port < $1.port }) {
                 sourceGone(gone)
             }
@@ -217,14 +226,17 @@ public final class SequencerClient: @unchecked Sendable {
     }
 
     private func sourceGone(_ source: SequencerAddress) {
-        if knownSources.remove(source) != nil { sink(.sourceGone(source)) }
+        guard knownSources.remove(source) != nil else { return }
+        sink(commandSenders.remove(source) != nil ? .commandSenderGone(source) : .sourceGone(source))
     }
 
-    private func considerAutoconnect(_ address: SequencerAddress) {
-        guard let policy = options.autoconnect, !autoconnected.contains(address),
-            let port = SequencerHandle.port(seq, address), policy.accepts(port, ownClient: Int(inputAddress.client))
+    /// Decides on `port` (`all`: every port now), reports a new verdict, connects when taken.
+    private func considerAutoconnect(_ port: SequencerPortInfo, among all: [SequencerPortInfo]) {
+        guard let policy = options.autoconnect,
+            let decision = policy.decide(port, among: all, ownClient: Int(inputAddress.client))
         else { return }
-        autoconnect(address)
+        if verdicts.updateValue(decision.reason, forKey: port.address) != decision.reason { sink(.autoconnect(decision)) }
+        if decision.take && !autoconnected.contains(port.address) { autoconnect(port.address) }
     }
 
     private func autoconnect(_ address: SequencerAddress) {

@@ -32,37 +32,26 @@ enum SequencerHandle {
         while snd_seq_query_next_client(seq, clientInfo) >= 0 {
             let client = snd_seq_client_info_get_client(clientInfo)
             let clientName = String(cString: snd_seq_client_info_get_name(clientInfo))
+            let kernel = isKernel(clientInfo)
             snd_seq_port_info_set_client(portInfo, client)
             snd_seq_port_info_set_port(portInfo, -1)
             while snd_seq_query_next_port(seq, portInfo) >= 0 {
-                ports.append(info(portInfo, clientName: clientName))
+                ports.append(info(portInfo, clientName: clientName, isKernelClient: kernel))
             }
         }
         return ports
     }
 
-    /// One port, or nil if it no longer exists.
-    static func port(_ seq: OpaquePointer, _ address: SequencerAddress) -> SequencerPortInfo? {
-        var clientStorage: OpaquePointer?
-        var portStorage: OpaquePointer?
-        snd_seq_client_info_malloc(&clientStorage)
-        snd_seq_port_info_malloc(&portStorage)
-        guard let clientInfo = clientStorage, let portInfo = portStorage else { return nil }
-        defer {
-            snd_seq_client_info_free(clientInfo)
-            snd_seq_port_info_free(portInfo)
-        }
-        guard snd_seq_get_any_client_info(seq, Int32(address.client), clientInfo) >= 0,
-            snd_seq_get_any_port_info(seq, Int32(address.client), Int32(address.port), portInfo) >= 0
-        else { return nil }
-        return info(portInfo, clientName: String(cString: snd_seq_client_info_get_name(clientInfo)))
+    private static func isKernel(_ clientInfo: OpaquePointer) -> Bool {
+        snd_seq_client_info_get_type(clientInfo) == SND_SEQ_KERNEL_CLIENT
     }
 
-    private static func info(_ portInfo: OpaquePointer, clientName: String) -> SequencerPortInfo {
+    private static func info(_ portInfo: OpaquePointer, clientName: String, isKernelClient: Bool) -> SequencerPortInfo {
         SequencerPortInfo(
             client: Int(snd_seq_port_info_get_client(portInfo)), clientName: clientName,
             port: Int(snd_seq_port_info_get_port(portInfo)),
             portName: String(cString: snd_seq_port_info_get_name(portInfo)),
-            capabilities: snd_seq_port_info_get_capability(portInfo), types: snd_seq_port_info_get_type(portInfo))
+            capabilities: snd_seq_port_info_get_capability(portInfo), types: snd_seq_port_info_get_type(portInfo),
+            isKernelClient: isKernelClient)
     }
 }

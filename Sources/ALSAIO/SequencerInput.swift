@@ -10,6 +10,13 @@ public enum SequencerInput: Sendable, Equatable {
     /// `source` was disconnected from us or disappeared (port or client exit). Notes it
     /// started will get no note-off: release them (see `SourceNoteTracker`).
     case sourceGone(SequencerAddress)
+    /// A one-shot command sender (`audiograph cc`, `note`…: its events carry
+    /// `SequencerSender.commandTag`) exited. Release notes it still holds (a `note` killed
+    /// mid-way) but keep the controllers it set: `cc 64 127` means "pedal down until
+    /// `cc 64 0`", not "while the command runs".
+    case commandSenderGone(SequencerAddress)
+    /// What autoconnect decided about a port, once per port and whenever the verdict changes.
+    case autoconnect(AutoconnectDecision)
 }
 
 /// How the sequencer client presents itself and whom it connects to by itself.

@@ -65,14 +65,20 @@ public struct SequencerPortInfo: Sendable, Equatable, CustomStringConvertible {
     public var capabilities: UInt32
     /// `SequencerPortType` bits.
     public var types: UInt32
+    /// The client is part of the kernel (a card's MIDI ports, Midi Through), not a program.
+    public var isKernelClient: Bool
 
-    public init(client: Int, clientName: String, port: Int, portName: String, capabilities: UInt32, types: UInt32) {
+    public init(
+        client: Int, clientName: String, port: Int, portName: String, capabilities: UInt32, types: UInt32,
+        isKernelClient: Bool = false
+    ) {
         self.client = client
         self.clientName = clientName
         self.port = port
         self.portName = portName
         self.capabilities = capabilities
         self.types = types
+        self.isKernelClient = isKernelClient
     }
 
     public var address: SequencerAddress {
@@ -93,6 +99,10 @@ public struct SequencerPortInfo: Sendable, Equatable, CustomStringConvertible {
 
     /// Speaks MIDI (any MIDI protocol type bit).
     public var isMIDI: Bool { types & SequencerPortType.anyMIDI != 0 }
+
+    /// A port of snd-seq-dummy's client: a kernel client named exactly `Midi Through` (a
+    /// program cannot make a kernel client, whatever it calls itself).
+    public var isKernelMidiThrough: Bool { isKernelClient && clientName == "Midi Through" }
 
     public var capabilityWords: [String] { SequencerPortCapability.words.filter { capabilities & $0.0 != 0 }.map(\.1) }
     public var typeWords: [String] { SequencerPortType.words.filter { types & $0.0 != 0 }.map(\.1) }

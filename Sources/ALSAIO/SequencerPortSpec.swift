@@ -90,7 +90,8 @@ public struct SequencerPortSpec: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Case-insensitive name matching shared by port specs and autoconnect patterns.
+/// Case-insensitive name matching for port specs (`--connect`: the user names one port to connect now;
+/// autoconnect patterns match exactly instead, see `AutoconnectPattern`).
 enum NameMatch {
     static let none = 0
     static let substring = 1

@@ -9,8 +9,14 @@ import Musl
 
 /// A short-lived sequencer client that sends channel messages straight to one destination
 /// port (no queue, no subscription): what `audiograph note C4` uses to poke a running
-/// instance. Control thread only.
+/// instance. Every event it sends carries `commandTag`, so the receiver knows that this
+/// source's exit ends the command, not the performance (see `SequencerInput.commandSenderGone`).
+/// Control thread only.
 public final class SequencerSender {
+    /// The `tag` byte of every event a sender sends (the kernel passes it through untouched;
+    /// players such as aplaymidi leave it 0).
+    public static let commandTag: UInt8 = 0xA6
+
     /// The port events go to.
     public let destination: SequencerPortInfo
     private let seq: OpaquePointer
@@ -54,6 +60,7 @@ public final class SequencerSender {
         calsa_seq_ev_set_source(&event, UInt8(truncatingIfNeeded: sourcePort))
         calsa_seq_ev_set_dest(&event, Int32(destination.client), Int32(destination.port))
         calsa_seq_ev_set_direct(&event)
+        event.tag = Self.commandTag
         SequencerEventTranslator.encode(message, into: &event)
         try alsaCheck(snd_seq_event_output_direct(seq, &event), "sending \(message) to \(destination.address)")
     }

@@ -59,9 +59,11 @@ public struct SourceNoteTracker {
     }
 
     /// Forgets `source` and calls `emit` with what silences it: a note-off (velocity 0) for
-    /// every note it holds, then a sustain-off (CC64 = 0) for every channel where its pedal
-    /// is down. Channels ascending, notes ascending. No allocation.
-    public mutating func release(source: SequencerAddress, emit: (MIDIMessage) -> Void) {
+    /// every note it holds, then — with `liftingPedal` — a sustain-off (CC64 = 0) for every
+    /// channel where its pedal is down. Without `liftingPedal` the pedal stays as the source
+    /// left it: a one-shot command (`audiograph cc 64 127`) set it to stay down after exiting.
+    /// Channels ascending, notes ascending. No allocation.
+    public mutating func release(source: SequencerAddress, liftingPedal: Bool = true, emit: (MIDIMessage) -> Void) {
         guard let slot = sources.firstIndex(of: source) else { return }
         for channel in 0..<Self.channels {
             for half in 0..<Self.wordsPerChannel {
@@ -75,7 +77,7 @@ public struct SourceNoteTracker {
                 heldNotes[word] = 0
             }
         }
-        let sustained = sustainedChannels[slot]
+        let sustained = liftingPedal ? sustainedChannels[slot] : 0
         for channel in 0..<Self.channels where sustained & (UInt16(1) << UInt16(channel)) != 0 {
             emit(.controlChange(channel: UInt8(channel), controller: MIDIController.sustainPedal, value: 0))
         }
@@ -84,9 +86,9 @@ public struct SourceNoteTracker {
     }
 
     /// Control-thread convenience: the messages `release(source:emit:)` would emit.
-    public mutating func releaseMessages(for source: SequencerAddress) -> [MIDIMessage] {
+    public mutating func releaseMessages(for source: SequencerAddress, liftingPedal: Bool = true) -> [MIDIMessage] {
         var messages: [MIDIMessage] = []
-        release(source: source) { messages.append($0) }
+        release(source: source, liftingPedal: liftingPedal) { messages.append($0) }
         return messages
     }
 

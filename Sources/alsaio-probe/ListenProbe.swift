@@ -30,6 +30,11 @@ enum ListenProbe {
             case .sourceGone(let source):
                 let release = box.tracker.releaseMessages(for: source)
                 say("gone \(source) at \(MonotonicClock.nanoseconds()) release \(release)")
+            case .commandSenderGone(let source):
+                let release = box.tracker.releaseMessages(for: source, liftingPedal: false)
+                say("command sender gone \(source) at \(MonotonicClock.nanoseconds()) release \(release)")
+            case .autoconnect(let decision):
+                say("autoconnect: \(decision)")
             }
         }
         say("midi thread: \(status)")

@@ -78,4 +78,22 @@ import Testing
         #expect(tracker.releaseMessages(for: keyboard).isEmpty)
         #expect(tracker.releaseMessages(for: SequencerAddress(client: 99, port: 9)).isEmpty)
     }
+
+    /// Issue 8: `audiograph cc 64 127` is a one-shot client; its exit must not lift the pedal
+    /// it put down, while a note it left held (a `note` killed mid-way) is still released.
+    @Test func aCommandSenderLeavesItsPedalDownButNotItsNotes() {
+        let command = SequencerAddress(client: 131, port: 0)
+        var tracker = SourceNoteTracker()
+        tracker.observe(.controlChange(channel: 0, controller: MIDIController.sustainPedal, value: 127), from: command)
+        tracker.observe(.controlChange(channel: 3, controller: MIDIController.sustainPedal, value: 127), from: command)
+        tracker.observe(.noteOn(channel: 0, note: 60, velocity: 100), from: command)
+        #expect(tracker.releaseMessages(for: command, liftingPedal: false) == [.noteOff(channel: 0, note: 60, velocity: 0)])
+        #expect(tracker.releaseMessages(for: command).isEmpty)  // forgotten: a later source gone lifts nothing of it
+        // The same history from a real source that vanishes: notes and pedals released.
+        tracker.observe(.controlChange(channel: 0, controller: MIDIController.sustainPedal, value: 127), from: keyboard)
+        tracker.observe(.noteOn(channel: 0, note: 60, velocity: 100), from: keyboard)
+        #expect(tracker.releaseMessages(for: keyboard) == [
+            .noteOff(channel: 0, note: 60, velocity: 0), .controlChange(channel: 0, controller: 64, value: 0),
+        ])
+    }
 }

@@ -25,6 +25,33 @@ import Testing
         probe.runPeriods(Int(0.1 * 48000 / 64))
         #expect(engine.synth.activeVoiceCount == 0, "the pedal of the vanished source was lifted too")
     }
+
+    /// `audiograph cc 64 127`, `audiograph note`, each a client that exits at once: the pedal they
+    /// put down stays down until `audiograph cc 64 0`; a note a killed `note` left held is released.
+    @Test func controllersOfAOneShotCommandOutliveIt() throws {
+        var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
+        loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
+        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil)
+        let releaseTime = Int(0.1 * 48000 / 64)  // longer than the 50 ms release
+        probe.receive(.noteOn(channel: 1, note: 64, velocity: 100), fromClient: 29)  // a `note` killed mid-way
+        probe.runPeriods(10)
+        probe.commandSenderGone(client: 29)
+        probe.runPeriods(releaseTime)
+        #expect(engine.synth.activeVoiceCount == 0, "the killed command's note was released")
+        probe.receive(.controlChange(channel: 1, controller: 64, value: 127), fromClient: 30)
+        probe.commandSenderGone(client: 30)
+        probe.receive(.noteOn(channel: 1, note: 60, velocity: 100), fromClient: 31)
+        probe.runPeriods(10)
+        probe.receive(.noteOff(channel: 1, note: 60, velocity: 0), fromClient: 31)
+        probe.commandSenderGone(client: 31)
+        probe.runPeriods(releaseTime)
+        #expect(engine.synth.activeVoiceCount == 1, "note 60 held by the pedal after both commands exited")
+        probe.receive(.controlChange(channel: 1, controller: 64, value: 0), fromClient: 33)
+        probe.commandSenderGone(client: 33)
+        probe.runPeriods(releaseTime)
+        #expect(engine.synth.activeVoiceCount == 0, "cc 64 0 lifted the pedal")
+    }
 }
 
 /// A playback device that vanishes is reopened with back-off; meanwhile MIDI keeps being applied,

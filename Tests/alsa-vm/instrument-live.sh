@@ -26,7 +26,7 @@ section "start: audiograph play on hw:Loopback,0,0, capture on hw:Loopback,1,0"
 t_start=$(now_ns)
 "$AG" play --device hw:Loopback,0,0 --period 1024 --periods 3 --instrument test.json \
     --set synth.sustain=1 --set synth.release=0.05 --set bus.sampler.mute=on \
-    --connect 'Virtual Raw MIDI 2-0' --autoconnect --autoconnect-include rig-hotplug > ag.txt 2>&1 &
+    --connect 'Virtual Raw MIDI 2-0' --autoconnect --autoconnect-exclude 'Virtual Raw MIDI 2-1' > ag.txt 2>&1 &
 ag=$!
 until_true 1200 has ag.txt "audio thread:" || { failc "audiograph did not start"; cat ag.txt; kill $ag; exit 1; }
 until_true 200 pcm_running $PLAY_STATUS || failc "playback substream not running"
@@ -49,7 +49,7 @@ AGC=$(awk -F'[ :]' "/'AudioGraph'/{print \$2; exit}" aconnect.txt)
 grep -A3 "'AudioGraph'" aconnect.txt
 grep -A1 "'AudioGraph'" aconnect.txt | grep -q "0 'MIDI In *'" && pass "aconnect -l lists AudioGraph ($AGC):0 'MIDI In'" || failc "AudioGraph:MIDI In not listed"
 grep -A3 "'AudioGraph'" aconnect.txt | grep -q "Connected From: 24:0" && pass "--connect subscribed VirMIDI 24:0" || failc "VirMIDI 24:0 not connected"
-grep -A3 "'Virtual Raw MIDI 2-1'" aconnect.txt | grep -q "Connecting To" && failc "autoconnect include filter ignored (2-1 connected)" || pass "autoconnect include filter: other VirMIDI ports left alone"
+grep -A3 "'Virtual Raw MIDI 2-1'" aconnect.txt | grep -q "Connecting To" && failc "autoconnect exclude ignored (2-1 connected)" || pass "autoconnect exclude: VirMIDI 2-1 left alone"
 
 section "2. raw MIDI into VirMIDI 2-0: A4 then E5 on channel 2"
 mark vir-start

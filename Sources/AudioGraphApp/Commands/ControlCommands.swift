@@ -3,13 +3,25 @@ import ArgumentParser
 import Foundation
 import MIDI
 
-/// Options shared by the commands that send MIDI to a running instrument through the sequencer.
+/// Where the commands that send MIDI through the sequencer send it. Each command is a short-lived
+/// sequencer client whose events are tagged as a command's (`SequencerSender.commandTag`): when it
+/// exits, the instrument releases notes it left held but keeps the controllers it set, so
+/// `cc 64 127` holds the pedal until `cc 64 0`.
+struct DestinationOptions: ParsableArguments {
+    @Option(help: "Destination port.")
+    var to = "AudioGraph:MIDI In"
+
+    func sender() throws -> SequencerSender {
+        do { return try SequencerSender(destination: to) } catch { throw InstrumentError("\(error)") }
+    }
+}
+
+/// Options of the commands that act on one MIDI channel (`note`, `cc`, `bend`, `program`).
 struct SendOptions: ParsableArguments {
     @Option(help: "MIDI channel, 1–16.")
     var channel = 1
 
-    @Option(help: "Destination port.")
-    var to = "AudioGraph:MIDI In"
+    @OptionGroup var destination: DestinationOptions
 
     func validate() throws {
         guard (1...16).contains(channel) else { throw ValidationError("--channel must be 1–16") }
@@ -17,9 +29,7 @@ struct SendOptions: ParsableArguments {
 
     var midiChannel: UInt8 { UInt8(channel - 1) }
 
-    func sender() throws -> SequencerSender {
-        do { return try SequencerSender(destination: to) } catch { throw InstrumentError("\(error)") }
-    }
+    func sender() throws -> SequencerSender { try destination.sender() }
 }
 
 func parseByte(_ text: String, _ what: String, range: ClosedRange<Int> = 0...127) throws -> UInt8 {
@@ -93,10 +103,10 @@ struct ProgramCommand: ParsableCommand {
     }
 }
 
-/// `audiograph panic`: all notes off, sustain up and all sound off on every channel.
+/// `audiograph panic`: all notes off, sustain up and all sound off on every channel (so no --channel).
 struct PanicCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "panic", abstract: "Silence everything: sustain off, all notes off, all sound off on all channels.")
-    @OptionGroup var send: SendOptions
+    @OptionGroup var send: DestinationOptions
 
     func run() throws {
         let sender = try send.sender()

@@ -22,13 +22,15 @@ struct LiveArguments: ParsableArguments {
     @Option(help: "Connect a MIDI source: client:port, a client name or a port name (repeatable).")
     var connect: [String] = []
 
-    @Flag(help: "Connect every readable MIDI port now and whenever one appears.")
+    @Flag(help: "Connect local MIDI sources (hardware, software) now and whenever one appears; the log says why each port was taken or skipped.")
     var autoconnect = false
 
-    @Option(name: .customLong("autoconnect-include"), help: "With --autoconnect: only ports whose 'client:port' name contains this (repeatable).")
+    @Option(name: .customLong("autoconnect-include"),
+            help: "With --autoconnect: also take this port or client, e.g. an rtpmidid session (exact 'CLIENT:PORT', 'CLIENT', 'N:M' or 'N'; repeatable).")
     var autoconnectInclude: [String] = []
 
-    @Option(name: .customLong("autoconnect-exclude"), help: "With --autoconnect: also skip ports whose name contains this (repeatable).")
+    @Option(name: .customLong("autoconnect-exclude"),
+            help: "With --autoconnect: never take this port or client (same syntax; repeatable).")
     var autoconnectExclude: [String] = []
 
     @Option(name: .customLong("rt-priority"), help: "SCHED_FIFO priority of the audio thread (0 = don't ask).")
@@ -41,6 +43,13 @@ struct LiveArguments: ParsableArguments {
         guard (16...8192).contains(period) else { throw ValidationError("--period must be 16…8192 frames") }
         guard (2...32).contains(periods) else { throw ValidationError("--periods must be 2…32") }
         guard (0...99).contains(realtimePriority) else { throw ValidationError("--rt-priority must be 0…99") }
+        _ = try autoconnectPolicy()
+    }
+
+    func autoconnectPolicy() throws -> AutoconnectPolicy {
+        do { return try AutoconnectPolicy(including: autoconnectInclude, excluding: autoconnectExclude) } catch {
+            throw ValidationError("\(error)")
+        }
     }
 
     func options(rate: Int) -> LiveOptions {
@@ -52,10 +61,7 @@ struct LiveArguments: ParsableArguments {
         o.periodFrames = period
         o.periods = periods
         o.connect = connect
-        if autoconnect {
-            o.autoconnect = AutoconnectPolicy(includePatterns: autoconnectInclude,
-                                              excludePatterns: AutoconnectPolicy.defaultExcludePatterns + autoconnectExclude)
-        }
+        if autoconnect { o.autoconnect = try? autoconnectPolicy() }  // validated in validate()
         o.realtimePriority = realtimePriority > 0 ? realtimePriority : nil
         o.durationSeconds = duration
         return o

@@ -44,6 +44,11 @@ public final class LiveLoopProbe: @unchecked Sendable {
         loop.inbox.receive(.sourceGone(SequencerAddress(client: client, port: 0)))
     }
 
+    /// The sequencer thread's side: a one-shot command client (`audiograph cc …`) exited.
+    public func commandSenderGone(client: UInt8) {
+        loop.inbox.receive(.commandSenderGone(SequencerAddress(client: client, port: 0)))
+    }
+
     /// Times the output was lost, and reopened.
     public var deviceLosses: Int { loop.stats.deviceLosses.load(ordering: .relaxed) }
     public var reopens: Int { loop.stats.reopens.load(ordering: .relaxed) }

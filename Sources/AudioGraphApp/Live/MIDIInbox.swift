@@ -39,10 +39,20 @@ final class MIDIInbox: @unchecked Sendable {
         case .sourceConnected(let source):
             log("MIDI source \(source) connected")
         case .sourceGone(let source):
-            let held = tracker.heldNoteCount(for: source)
-            let now = MonotonicClock.nanoseconds()
-            tracker.release(source: source) { ring.push(StampedMessage(message: $0, arrivalNanoseconds: now)) }
-            log("MIDI source \(source) gone\(held > 0 ? ": released \(held) held note\(held == 1 ? "" : "s")" : "")")
+            release(source, liftingPedal: true)
+        case .commandSenderGone(let source):
+            release(source, liftingPedal: false)
+        case .autoconnect(let decision):
+            log("autoconnect: \(decision)")
         }
+    }
+
+    /// A source left: its held notes end; its pedal is lifted unless it was a one-shot command.
+    private func release(_ source: SequencerAddress, liftingPedal: Bool) {
+        let held = tracker.heldNoteCount(for: source)
+        let now = MonotonicClock.nanoseconds()
+        tracker.release(source: source, liftingPedal: liftingPedal) { ring.push(StampedMessage(message: $0, arrivalNanoseconds: now)) }
+        let what = liftingPedal ? "MIDI source" : "command sender"
+        log("\(what) \(source) gone\(held > 0 ? ": released \(held) held note\(held == 1 ? "" : "s")" : "")")
     }
 }
