@@ -1,8 +1,7 @@
 #!/bin/bash
 # Autoconnect against rtpmidid-shaped ports, and CLI controllers that hold. Runs INSIDE the
-# alsa-vm guest (see run-autoconnect-rtpmidid.sh, which provides test.json in the working
-# directory and analyses capture.wav on the host afterwards).
-#   usage: autoconnect-rtpmidid.sh /path/to/audiograph /path/to/rtpmidid-standin.py
+# alsa-vm guest (see run-autoconnect-rtpmidid.sh, which analyses capture.wav on the host afterwards).
+#   usage: autoconnect-rtpmidid.sh AUDIOGRAPH rtpmidid-standin.py sine-rig.json
 # One `audiograph play --autoconnect --autoconnect-include 'rtpmidid:Midi Through-Midi Through Port-0'`
 # on hw:Loopback,0,0 while arecord captures hw:Loopback,1,0:
 #   1. rtpmidid-standin.py makes rtpmidid's ports (private Announcements, Network Export, a
@@ -12,8 +11,9 @@
 #   2. `audiograph cc 64 127`, `audiograph note` (0.2 s), then the pedal still holds the note after
 #      both commands exited, until `audiograph cc 64 0`.
 set -u
-AG=${1:?usage: autoconnect-rtpmidid.sh /path/to/audiograph /path/to/rtpmidid-standin.py}
-STANDIN=${2:?usage: autoconnect-rtpmidid.sh /path/to/audiograph /path/to/rtpmidid-standin.py}
+AG=${1:?usage: autoconnect-rtpmidid.sh AUDIOGRAPH rtpmidid-standin.py sine-rig.json}
+STANDIN=${2:?usage: autoconnect-rtpmidid.sh AUDIOGRAPH rtpmidid-standin.py sine-rig.json}
+INSTRUMENT=${3:?usage: autoconnect-rtpmidid.sh AUDIOGRAPH rtpmidid-standin.py sine-rig.json}
 source "$(dirname "$0")/guest-lib.sh"
 section() { echo; echo "=== $*"; }
 now_ns() { local t=$EPOCHREALTIME; echo "${t/./}000"; }
@@ -24,7 +24,7 @@ CAP=/dev/shm/capture.wav
 SESSION='Midi Through-Midi Through Port-0'
 
 section "start: audiograph play --autoconnect --autoconnect-include 'rtpmidid:$SESSION'"
-"$AG" play --device hw:Loopback,0,0 --period 1024 --periods 3 --instrument test.json \
+"$AG" play --device hw:Loopback,0,0 --period 1024 --periods 3 --instrument "$INSTRUMENT" \
     --set synth.sustain=1 --set synth.release=0.05 --set bus.sampler.mute=on \
     --autoconnect --autoconnect-include "rtpmidid:$SESSION" > ag.txt 2>&1 &
 ag=$!

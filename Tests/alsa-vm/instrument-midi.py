@@ -77,16 +77,17 @@ class Sequencer:
     CAP_READ, CAP_SUBS_READ = 1 << 0, 1 << 5
     TYPE_MIDI_GENERIC, TYPE_APPLICATION = 1 << 1, 1 << 20
 
-    def __init__(self, name):
+    def __init__(self, name, make_port=True):
         assert ctypes.sizeof(Event) == 28
         self.lib = ctypes.CDLL("libasound.so.2")
         self.handle = ctypes.c_void_p()
         self.check(self.lib.snd_seq_open(ctypes.byref(self.handle), b"default", 3, 0), "snd_seq_open")
         self.check(self.lib.snd_seq_set_client_name(self.handle, name.encode()), "set_client_name")
         self.client = self.lib.snd_seq_client_id(self.handle)
-        self.port = self.check(self.lib.snd_seq_create_simple_port(
-            self.handle, name.encode(), self.CAP_READ | self.CAP_SUBS_READ,
-            self.TYPE_MIDI_GENERIC | self.TYPE_APPLICATION), "create_simple_port")
+        if make_port:
+            self.port = self.check(self.lib.snd_seq_create_simple_port(
+                self.handle, name.encode(), self.CAP_READ | self.CAP_SUBS_READ,
+                self.TYPE_MIDI_GENERIC | self.TYPE_APPLICATION), "create_simple_port")
         self.info = ctypes.c_void_p()
         self.check(self.lib.snd_seq_port_info_malloc(ctypes.byref(self.info)), "port_info_malloc")
 
