@@ -153,13 +153,11 @@ public final class FeedbackDelayReverb {
     }
 
     static func clamped(_ s: ReverbSettings) -> ReverbSettings {
-        func clamp(_ x: Double, _ r: ClosedRange<Double>) -> Double { x.isNaN ? r.lowerBound : min(max(x, r.lowerBound), r.upperBound) }
-        return ReverbSettings(decaySeconds: clamp(s.decaySeconds, ReverbSettings.decayRange),
-                              highFrequencyDecayRatio: clamp(s.highFrequencyDecayRatio, ReverbSettings.highFrequencyDecayRatioRange),
-                              dampingHz: clamp(s.dampingHz, ReverbSettings.dampingRange),
-                              preDelaySeconds: clamp(s.preDelaySeconds, ReverbSettings.preDelayRange),
-                              size: clamp(s.size, ReverbSettings.sizeRange), diffusion: clamp(s.diffusion, ReverbSettings.diffusionRange),
-                              levelDecibels: clamp(s.levelDecibels, ReverbSettings.levelRange))
+        typealias R = ReverbSettings
+        return R(decaySeconds: R.decayRange.clamp(s.decaySeconds),
+                 highFrequencyDecayRatio: R.highFrequencyDecayRatioRange.clamp(s.highFrequencyDecayRatio),
+                 dampingHz: R.dampingRange.clamp(s.dampingHz), preDelaySeconds: R.preDelayRange.clamp(s.preDelaySeconds),
+                 size: R.sizeRange.clamp(s.size), diffusion: R.diffusionRange.clamp(s.diffusion), levelDecibels: R.levelRange.clamp(s.levelDecibels))
     }
 
     /// The eight lengths in samples for `size`: the scaled base lengths, each moved up to the next

@@ -101,10 +101,10 @@ public final class StereoChorus {
     deinit { ring.deallocate() }
 
     static func clamped(_ s: ChorusSettings) -> ChorusSettings {
-        func clamp(_ x: Double, _ r: ClosedRange<Double>) -> Double { x.isNaN ? r.lowerBound : min(max(x, r.lowerBound), r.upperBound) }
-        return ChorusSettings(rateHz: clamp(s.rateHz, ChorusSettings.rateRange), depthMilliseconds: clamp(s.depthMilliseconds, ChorusSettings.depthRange),
-                              baseDelayMilliseconds: clamp(s.baseDelayMilliseconds, ChorusSettings.baseDelayRange),
-                              spread: clamp(s.spread, ChorusSettings.spreadRange), levelDecibels: clamp(s.levelDecibels, ChorusSettings.levelRange))
+        typealias C = ChorusSettings
+        return C(rateHz: C.rateRange.clamp(s.rateHz), depthMilliseconds: C.depthRange.clamp(s.depthMilliseconds),
+                 baseDelayMilliseconds: C.baseDelayRange.clamp(s.baseDelayMilliseconds), spread: C.spreadRange.clamp(s.spread),
+                 levelDecibels: C.levelRange.clamp(s.levelDecibels))
     }
 
     static func rotation(rateHz: Double, sampleRate: Double) -> (cos: Float, sin: Float) {

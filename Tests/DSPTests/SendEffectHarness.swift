@@ -1,6 +1,7 @@
 import AudioTestSupport
 import DSP
 import Foundation
+import Testing
 
 /// The two send effects share one shape: wet stereo out of stereo in, per block.
 protocol StereoSendEffect: AnyObject {
@@ -35,6 +36,26 @@ enum SendEffectHarness {
             }
         }
         return (outL, outR)
+    }
+
+    /// Plays a 220 Hz sine (faded in) through `effect` for `settle` frames, then calls
+    /// `apply(t)` at every block start while t goes 0 → 1 over `sweep` frames, and expects no step
+    /// above −60 dBFS (third difference < 0.001) in either channel while the output stays above
+    /// `floorRMS` (so a silent output cannot pass).
+    static func expectClickFreeSweep(_ effect: some StereoSendEffect, sampleRate: Double, settle: Int, sweep: Int,
+                                     amplitude: Float, floorRMS: Double, label: String,
+                                     sourceLocation: SourceLocation = #_sourceLocation, apply: (Double) -> Void) {
+        let x = fadedSine(frequency: 220, sampleRate: sampleRate, frames: settle + sweep, amplitude: amplitude)
+        let out = run(effect, left: x, right: x) { start in
+            apply(Double(min(max(start - settle, 0), sweep)) / Double(sweep))
+        }
+        for channel in [out.left, out.right] {
+            let swept = channel[settle...]
+            let step = Measure.maxDiscontinuity(swept)
+            #expect(step < 0.001, "\(label): third difference \(step)", sourceLocation: sourceLocation)
+            #expect(Measure.rms(swept) > floorRMS, "\(label): output \(Measure.decibels(Measure.rms(swept))) dBFS",
+                    sourceLocation: sourceLocation)
+        }
     }
 
     /// A unit impulse on both inputs followed by `frames − 1` zeros.
