@@ -194,6 +194,15 @@ public final class FeedbackDelayReverb {
         }
     }
 
+    /// How long the output keeps sounding after the input falls silent: pre-delay, diffusers and
+    /// the longest line, then two decay times (−120 dB) at the slower of the current and the set
+    /// decay. A caller may stop calling `process` this long after the last non-silent input.
+    public var tailSeconds: Double {
+        let decay = max(settings.decaySeconds, Double(exp(logDecay.current)))
+        let longestLine = Double(max(lengths.max(), targetLengths.max())) / sampleRate
+        return ReverbSettings.preDelayRange.upperBound + 0.03 + longestLine + 2 * decay
+    }
+
     /// Silences the tail and jumps every smoothed value to its target. RT-safe but O(memory):
     /// clears ~0.5 MB at 48 kHz (tens of µs).
     public func reset() {

@@ -138,6 +138,12 @@ public final class StereoChorus {
         level.setTarget(Float(Decibels.gain(s.levelDecibels)))
     }
 
+    /// How long the output keeps sounding after the input falls silent (the longest delay a
+    /// voice can read). A caller may stop calling `process` this long after the last input.
+    public var tailSeconds: Double {
+        (ChorusSettings.baseDelayRange.upperBound + ChorusSettings.depthRange.upperBound) / 1000
+    }
+
     /// Silence, LFO at phase 0, smoothed values at their targets. RT-safe (clears ~8 KB at 48 kHz).
     public func reset() {
         ring.update(repeating: 0, count: mask + 1)

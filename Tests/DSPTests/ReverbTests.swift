@@ -93,6 +93,18 @@ import Testing
         }
     }
 
+    /// `tailSeconds` is what an idle skip relies on: after it the tail is below −120 dB of its peak.
+    @Test(arguments: [0.3, 2.0, 8.0])
+    func tailSecondsCoversTheAudibleTail(decay: Double) {
+        let rate = 48_000.0
+        let settings = ReverbSettings(decaySeconds: decay, highFrequencyDecayRatio: 1, preDelaySeconds: 0.1)
+        let tail = FeedbackDelayReverb(sampleRate: rate, maxFrames: 64, settings: settings).tailSeconds
+        let ir = impulseResponse(settings, sampleRate: rate, seconds: tail + 0.5).left
+        let after = Measure.peak(ir[Int(tail * rate)...]), peak = Measure.peak(ir)
+        #expect(Measure.decibels(after / peak) < -120, "decay \(decay): \(Measure.decibels(after / peak)) dB after \(tail) s")
+        #expect(tail < 2 * decay + 0.5)  // and not much longer than needed
+    }
+
     @Test func blockSizeAndResetDoNotChangeTheOutput() {
         let rate = 48_000.0
         let x = SendEffectHarness.impulse(frames: 20_000)
