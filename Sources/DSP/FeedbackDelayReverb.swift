@@ -271,31 +271,42 @@ public final class FeedbackDelayReverb {
         logDamping.advance(by: frames)
         let gliding = min(glideFramesLeft, frames)
         if ramping || gliding > 0 { updateCoefficients() }
+        var inputSum: Float = 0
         if gliding > 0 {
-            render(input, output, 0..<gliding, fractional: true)
+            inputSum += render(input, output, 0..<gliding, fractional: true)
             glideFramesLeft -= gliding
             if glideFramesLeft == 0 {
                 lengths = targetLengths
                 integerLengths = SIMD8<Int>(lengths)
             }
         }
-        if gliding < frames { render(input, output, gliding..<frames, fractional: false) }
+        if gliding < frames { inputSum += render(input, output, gliding..<frames, fractional: false) }
+        // A NaN or infinity on the send (a bug upstream) would recirculate forever: drop the
+        // block and start clean.
+        if !inputSum.isFinite {
+            reset()
+            output.slice(from: 0, count: frames).clear()
+        }
     }
 
     /// The per-frame work; `fractional` reads the lines between samples (linear) while their
-    /// lengths glide, the plain path reads whole samples.
+    /// lengths glide, the plain path reads whole samples. Returns the sum of the input samples
+    /// (not finite when the input was not).
     @inline(__always)
-    private func render(_ input: StereoBlock, _ output: StereoBlock, _ range: Range<Int>, fractional: Bool) {
+    private func render(_ input: StereoBlock, _ output: StereoBlock, _ range: Range<Int>, fractional: Bool) -> Float {
         let ring = ring, mask = ringMask
         let preLeft = preDelay.left, preRight = preDelay.right, preMask = preDelayMask
         let (diffuseLeft, diffuseRight) = diffusers
         let b = filterGain, a = filterPole, n = integerLengths
         let inL = Self.inputLeft, inR = Self.inputRight, outL = Self.outputLeft, outR = Self.outputRight
         var y = lineOutputs, w = writeIndex, p = preDelayWrite, m = lengths
+        var inputSum: Float = 0
         for i in range {
             // Pre-delay (always read between samples: its time glides when changed).
-            preLeft[p] = input.left[i]
-            preRight[p] = input.right[i]
+            let (xl, xr) = (input.left[i], input.right[i])
+            inputSum += xl + xr
+            preLeft[p] = xl
+            preRight[p] = xr
             let delay = preDelayFrames.next()
             let whole = Int(delay), frac = delay - Float(whole)
             let i0 = (p &- whole) & preMask, i1 = (p &- whole &- 1) & preMask
@@ -331,5 +342,6 @@ public final class FeedbackDelayReverb {
         writeIndex = w
         preDelayWrite = p
         if fractional { lengths = m }
+        return inputSum
     }
 }

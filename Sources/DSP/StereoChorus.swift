@@ -177,8 +177,11 @@ public final class StereoChorus {
         let ring = ring, mask = mask, voices = voiceCount
         let longest = Float(mask - 3)
         var w = writeIndex
+        var inputSum: Float = 0
         for i in 0..<frames {
-            ring[w] = 0.5 * (input.left[i] + input.right[i])
+            let x = 0.5 * (input.left[i] + input.right[i])
+            inputSum += x
+            ring[w] = x
             let delays = (baseFrames.next() + depthFrames.next() * lfoSin).clamped(lowerBound: SIMD4(repeating: 1),
                                                                                     upperBound: SIMD4(repeating: longest))
             var taps = SIMD4<Float>()
@@ -202,5 +205,11 @@ public final class StereoChorus {
         }
         writeIndex = w
         gains = endGains
+        // A NaN or infinity on the send (a bug upstream) would sound for the whole line: drop
+        // the block and start clean.
+        if !inputSum.isFinite {
+            reset()
+            output.slice(from: 0, count: frames).clear()
+        }
     }
 }

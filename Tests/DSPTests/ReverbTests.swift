@@ -139,6 +139,18 @@ import Testing
         }
     }
 
+    /// A NaN on the send never reaches the output: that block is dropped and the network starts
+    /// clean instead of ringing NaN forever.
+    @Test func aNaNOnTheSendDoesNotRecirculate() {
+        let reverb = FeedbackDelayReverb(sampleRate: 48_000, maxFrames: 64)
+        var x = SendEffectHarness.fadedSine(frequency: 440, sampleRate: 48_000, frames: 96_000)
+        x[10_000] = .nan
+        let out = SendEffectHarness.run(reverb, left: x, right: x)
+        #expect(out.left.allSatisfy { $0.isFinite } && out.right.allSatisfy { $0.isFinite })
+        let after: ArraySlice<Float> = out.left[20_000...]
+        #expect(Measure.rms(after) > 0.01)  // and it plays on
+    }
+
     @Test func outOfRangeSettingsAreClampedNotTrusted() {
         let reverb = FeedbackDelayReverb(sampleRate: 48_000, maxFrames: 64)
         reverb.apply(ReverbSettings(decaySeconds: .nan, highFrequencyDecayRatio: 7, dampingHz: -1, preDelaySeconds: 99, size: 0, diffusion: 3))
