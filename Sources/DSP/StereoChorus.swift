@@ -182,11 +182,12 @@ public final class StereoChorus {
             let x = 0.5 * (input.left[i] + input.right[i])
             inputSum += x
             ring[w] = x
-            let delays = (baseFrames.next() + depthFrames.next() * lfoSin).clamped(lowerBound: SIMD4(repeating: 1),
-                                                                                    upperBound: SIMD4(repeating: longest))
+            let delays = baseFrames.next() + depthFrames.next() * lfoSin
             var taps = SIMD4<Float>()
             for k in 0..<voices {
-                let whole = Int(delays[k]), f = delays[k] - Float(whole)
+                // Scalar clamp: SIMD4's clamped(lowerBound:upperBound:) is an out-of-line call here.
+                let delay = min(max(delays[k], 1), longest)
+                let whole = Int(delay), f = delay - Float(whole)
                 let newer = ring[(w &- whole &+ 1) & mask], y0 = ring[(w &- whole) & mask]
                 let y1 = ring[(w &- whole &- 1) & mask], older = ring[(w &- whole &- 2) & mask]
                 // Catmull-Rom (4-point cubic Hermite) between y0 and y1.
