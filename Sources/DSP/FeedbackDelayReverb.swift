@@ -108,7 +108,8 @@ public final class FeedbackDelayReverb {
     static let inputRight = SIMD8<Float>(1, -1, -1, 1, 1, -1, -1, 1) * unitNorm
     static let outputLeft = SIMD8<Float>(1, -1, 1, -1, 1, -1, 1, -1) * unitNorm
     static let outputRight = SIMD8<Float>(1, 1, -1, -1, 1, 1, -1, -1) * unitNorm
-    static let unitNorm = (0.125 as Float).squareRoot()
+    /// 1/√8, written out: a computed static would be a lazy global checked on every use.
+    static let unitNorm: Float = 0.353_553_39
 
     public init(sampleRate: Double, maxFrames: Int, settings: ReverbSettings = ReverbSettings()) {
         precondition(sampleRate > 0 && maxFrames > 0)
