@@ -58,6 +58,19 @@ enum SendEffectHarness {
         }
     }
 
+    /// Puts `bad` (NaN or infinity) into a playing 440 Hz sine at frame 10,000 and expects no
+    /// non-finite sample in the output and the effect still sounding (RMS above `floorRMS`) a
+    /// quarter of a second later.
+    static func expectBadSampleIsDropped(_ effect: some StereoSendEffect, bad: Float, floorRMS: Double,
+                                         sourceLocation: SourceLocation = #_sourceLocation) {
+        var x = fadedSine(frequency: 440, sampleRate: 48_000, frames: 48_000)
+        x[10_000] = bad
+        let out = run(effect, left: x, right: x)
+        #expect(out.left.allSatisfy { $0.isFinite } && out.right.allSatisfy { $0.isFinite }, sourceLocation: sourceLocation)
+        let after: ArraySlice<Float> = out.left[22_000...]
+        #expect(Measure.rms(after) > floorRMS, sourceLocation: sourceLocation)
+    }
+
     /// A unit impulse on both inputs followed by `frames − 1` zeros.
     static func impulse(frames: Int) -> [Float] {
         var x = [Float](repeating: 0, count: frames)
