@@ -57,6 +57,15 @@ public struct LinearSmoother {
         current = remaining == 0 ? target : current + step
     }
 
+    /// Moves `frames` frames along at once (for values applied once per block, such as filter
+    /// coefficients recomputed at block start).
+    public mutating func advance(by frames: Int) {
+        guard remaining > 0 else { return }
+        let n = min(max(frames, 0), remaining)
+        remaining -= n
+        current = remaining == 0 ? target : current + step * Float(n)
+    }
+
     /// Multiplies `frames` samples at `buffer` by the smoothed value.
     @inlinable
     public mutating func applyGain(to buffer: UnsafeMutablePointer<Float>, frames: Int) {

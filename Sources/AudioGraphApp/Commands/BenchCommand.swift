@@ -1,4 +1,5 @@
 import ArgumentParser
+import DSP
 import Foundation
 import MicEffects
 import Sampler
@@ -7,11 +8,11 @@ import Sampler
 /// Release builds only; the machine's other load shows in the median, not the minimum.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Measure the render path: full graph per block, synth and sampler per voice-sample, mic effects.")
+        commandName: "bench", abstract: "Measure the render path: full graph per block, synth and sampler per voice-sample, mic effects, send effects.")
 
-    enum Section: String, ExpressibleByArgument, CaseIterable { case all, graph, synth, sampler, mic }
+    enum Section: String, ExpressibleByArgument, CaseIterable { case all, graph, synth, sampler, mic, fx }
 
-    @Argument(help: "What to measure: all, graph, synth, sampler, mic.")
+    @Argument(help: "What to measure: all, graph, synth, sampler, mic, fx.")
     var section: Section = .all
 
     @Option(help: "Frames per block for the graph.")
@@ -29,9 +30,22 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Trials (median and minimum are reported).")
     var trials: Int = 5
 
+    @Option(name: .customLong("fx-render-blocks"),
+            help: ArgumentHelp("Only render this many 64-frame blocks of reverb + chorus (for valgrind --tool=callgrind).", visibility: .hidden))
+    var fxRenderBlocks: Int?
+
+    enum SendEffectUnit: String, ExpressibleByArgument { case both, reverb, chorus }
+
+    @Option(name: .customLong("fx-unit"), help: ArgumentHelp("Which send effect --fx-render-blocks renders.", visibility: .hidden))
+    var fxUnit: SendEffectUnit = .both
+
     @OptionGroup var engineOptions: EngineOptions
 
     func run() throws {
+        if let blocks = fxRenderBlocks {
+            SendEffectsBenchmark.renderBlocks(blocks, sampleRate: Double(engineOptions.rate), reverb: fxUnit != .chorus, chorus: fxUnit != .reverb)
+            return
+        }
         let rate = Double(engineOptions.rate)
         let budget = Double(block) / rate * 1e9
         print("audiograph bench: \(block)-frame blocks at \(Int(rate)) Hz (budget \(String(format: "%.1f", budget / 1000)) µs), \(trials) trials of \(seconds) s")
@@ -39,6 +53,7 @@ struct BenchCommand: ParsableCommand {
         if section == .all || section == .synth { synth(rate: rate) }
         if section == .all || section == .sampler { sampler(rate: rate) }
         if section == .all || section == .mic { mic(rate: rate) }
+        if section == .all || section == .fx { sendEffects(rate: rate) }
     }
 
     private func graph(rate: Double, budget: Double) throws {
@@ -83,5 +98,20 @@ struct BenchCommand: ParsableCommand {
                              semitones, f.name, f.realTimeFactor, f.pitchErrorCents, f.harmonicToResidualDecibels))
             }
         }
+    }
+
+    /// Reverb and chorus per 64-frame block, each trial timing both units on the same input.
+    private func sendEffects(rate: Double) {
+        let runs = (0..<max(1, trials)).map { _ in SendEffectsBenchmark.run(seconds: seconds, sampleRate: rate, blockFrames: 64) }
+        let budget = runs[0].budgetNanoseconds
+        for (name, cost) in [("reverb (FDN)", \SendEffectsBenchmark.Figures.reverbNanosecondsPerBlock),
+                             ("chorus (3 voices)", \SendEffectsBenchmark.Figures.chorusNanosecondsPerBlock),
+                             ("reverb + chorus", \SendEffectsBenchmark.Figures.totalNanosecondsPerBlock)] {
+            let values = runs.map { $0[keyPath: cost] }.sorted()
+            let median = values[values.count / 2]
+            print(String(format: "send effect %-18@ %.2f µs per 64-frame block = %.2f%% of real time (median; min %.2f%%)",
+                         name, median / 1000, 100 * median / budget, 100 * values[0] / budget))
+        }
+        print("  instructions per block: scripts/bench-fx-callgrind")
     }
 }

@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A low-frequency oscillator for modulation (pitch, cutoff, amplitude, pan), one per voice or
+/// per part. The phase is a Double advanced per frame, so the rate holds over hours and a rate
+/// change never jumps the phase. Square and saw edges are hard (as AUSampler draws them): the
+/// consumer smooths what it modulates. RT-safe value type; `start()` at note-on.
+public struct LowFrequencyOscillator {
+    /// The shapes AUSampler's LFOs offer. Every shape is a function of the phase p ∈ [0, 1) of the
+    /// cycle, in −1…1:
+    /// sine sin 2πp; triangle 4p, 2 − 4p, 4p − 4 (in phase with the sine: 0 rising at p = 0);
+    /// square +1 for p < ½ else −1; saw up 2p − 1; saw down 1 − 2p; sample & hold a new uniform
+    /// random value at every cycle start, held for the cycle; random interpolated a straight line
+    /// from the last random value to a new one over each cycle.
+    public enum Waveform: UInt8, Sendable, CaseIterable {
+        case sine, triangle, square, sawUp, sawDown, sampleAndHold, randomInterpolated
+    }
+
+    /// Rate, shape and onset.
+    public struct Settings: Sendable, Equatable {
+        public var waveform: Waveform
+        public var rateHz: Double
+        /// After `start()`, the output stays 0 this long; the cycle starts (at p = 0) when it ends.
+        public var delaySeconds: Double
+        /// Then the depth rises linearly from 0 to 1 over this time.
+        public var fadeInSeconds: Double
+
+        public init(waveform: Waveform = .triangle, rateHz: Double = 5, delaySeconds: Double = 0, fadeInSeconds: Double = 0) {
+            self.waveform = waveform
+            self.rateHz = rateHz
+            self.delaySeconds = delaySeconds
+            self.fadeInSeconds = fadeInSeconds
+        }
+
+        public static let rateRange = 0.0...100.0
+        public static let onsetRange = 0.0...60.0
+    }
+
+    public private(set) var settings: Settings
+    let sampleRate: Double
+    var phase = 0.0
+    var increment: Double
+    /// Frames of delay left, then fade-in frames done out of `fadeFrames`.
+    var delayLeft = 0
+    var fadeDone = 0
+    var fadeFrames = 0
+    /// Sample & hold's value; random interpolated runs from `previous` to `held`.
+    var held: Float = 0
+    var previous: Float = 0
+    var random: UInt32
+
+    /// `seed` makes sample & hold repeatable (every random source in this project takes one).
+    public init(sampleRate: Double, settings: Settings = Settings(), seed: UInt32 = 0x2545_F491) {
+        self.sampleRate = sampleRate
+        self.settings = settings
+        increment = 0
+        random = seed == 0 ? 1 : seed
+        configure(settings)
+        start()
+    }
+
+    /// New shape or rate (phase kept) or onset times (used from the next `start()`).
+    public mutating func configure(_ s: Settings) {
+        settings = s
+        increment = Settings.rateRange.clamp(s.rateHz) / sampleRate
+    }
+
+    /// Restarts the onset: silent for the delay, then phase 0 and the fade-in.
+    public mutating func start() {
+        delayLeft = Int((Settings.onsetRange.clamp(settings.delaySeconds) * sampleRate).rounded())
+        fadeFrames = Int((Settings.onsetRange.clamp(settings.fadeInSeconds) * sampleRate).rounded())
+        fadeDone = 0
+        phase = 0
+        previous = nextRandom()
+        held = nextRandom()
+    }
+
+    mutating func nextRandom() -> Float {
+        random ^= random << 13
+        random ^= random >> 17
+        random ^= random << 5
+        return Float(random >> 8) / Float(1 << 23) - 1
+    }
+
+    /// The shape's value at phase `p` (see `Waveform`).
+    func shape(_ p: Double) -> Float {
+        switch settings.waveform {
+        case .sine: return Float(sin(2 * Double.pi * p))
+        case .triangle: return Float(p < 0.25 ? 4 * p : p < 0.75 ? 2 - 4 * p : 4 * p - 4)
+        case .square: return p < 0.5 ? 1 : -1
+        case .sawUp: return Float(2 * p - 1)
+        case .sawDown: return Float(1 - 2 * p)
+        case .sampleAndHold: return held
+        case .randomInterpolated: return previous + Float(p) * (held - previous)
+        }
+    }
+
+    /// The next output, one frame later, in −1…1 (times the fade-in depth).
+    public mutating func next() -> Float {
+        if delayLeft > 0 {
+            delayLeft -= 1
+            return 0
+        }
+        let value = shape(phase)
+        phase += increment
+        if phase >= 1 {
+            phase -= phase.rounded(.down)
+            previous = held
+            held = nextRandom()
+        }
+        guard fadeDone < fadeFrames else { return value }
+        fadeDone += 1
+        return value * Float(fadeDone) / Float(fadeFrames + 1)
+    }
+
+    /// Writes `frames` successive outputs to `values`.
+    public mutating func render(into values: UnsafeMutablePointer<Float>, frames: Int) {
+        for i in 0..<frames { values[i] = next() }
+    }
+}

@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The player's calibration of pitch: the A4 reference plus the MIDI master tuning RPNs, as one
+/// offset in semitones that a sampler voice or a synth voice adds to its note. Pure value; any thread.
+public struct MasterTuning: Sendable, Equatable {
+    /// Frequency of A4 (note 69), Hz (e.g. 442 for many orchestras).
+    public var a4Hz: Double
+    /// RPN 1 (channel fine tuning), −100…+100 cents.
+    public var fineCents: Double
+    /// RPN 2 (channel coarse tuning), −64…+63 semitones.
+    public var coarseSemitones: Double
+
+    public init(a4Hz: Double = 440, fineCents: Double = 0, coarseSemitones: Double = 0) {
+        self.a4Hz = a4Hz
+        self.fineCents = fineCents
+        self.coarseSemitones = coarseSemitones
+    }
+
+    public static let a4Range = 400.0...480.0
+
+    /// Semitones to add to a note's equal-tempered pitch (relative to A4 = 440 Hz).
+    public var offsetSemitones: Double {
+        12 * log2(Self.a4Range.clamp(a4Hz) / 440) + coarseSemitones + fineCents / 100
+    }
+
+    /// Frequency of MIDI note `note` (fractional for bends) under this tuning, Hz.
+    public func frequency(ofNote note: Double) -> Double {
+        440 * pow(2, (note - 69 + offsetSemitones) / 12)
+    }
+
+    /// RPN 1's 14-bit data value (MSB·128 + LSB, centre 8192) in cents: 0 → −100, 16383 → +99.99.
+    public static func fineTuningCents(dataValue: Int) -> Double {
+        Double(min(max(dataValue, 0), 16383) - 8192) / 8192 * 100
+    }
+
+    /// RPN 2's data MSB (centre 64) in semitones: 0 → −64, 127 → +63.
+    public static func coarseTuningSemitones(dataMSB: Int) -> Double {
+        Double(min(max(dataMSB, 0), 127) - 64)
+    }
+}
+
+/// How key velocity maps to the velocity the instrument sees, applied before a preset's own
+/// curve: v_out = 127 · (v/127)^γ. Soft (γ = 0.5) makes light playing louder, hard (γ = 2) asks
+/// for more force; 0 stays 0 (a note-on with velocity 0 is a note-off) and 127 stays 127.
+public enum VelocityCurve: Sendable, Equatable {
+    case linear, soft, hard
+    case gamma(Double)
+
+    public var exponent: Double {
+        switch self {
+        case .linear: 1
+        case .soft: 0.5
+        case .hard: 2
+        case .gamma(let g): g.isFinite ? min(max(g, 0.1), 10) : 1
+        }
+    }
+
+    /// The mapped velocity, 1…127 for 1…127 (never 0: that would turn a note-on into a note-off).
+    public func apply(_ velocity: UInt8) -> UInt8 {
+        guard velocity > 0 else { return 0 }
+        let v = min(Double(velocity), 127) / 127
+        return UInt8(min(max((127 * pow(v, exponent)).rounded(), 1), 127))
+    }
+}
