@@ -47,17 +47,20 @@ public enum AudioFileReader {
                 format: info.format, sampleRate: Int(info.samplerate), channels: channelCount))
     }
 
-    /// Control thread. Like `read(path:)`, then converted to `sampleRate` with libsamplerate
-    /// (SRC_SINC_BEST_QUALITY unless `quality` says otherwise) when the file's rate differs; loop
-    /// points are scaled and rounded. `formatDescription` still describes the file as stored.
+    /// Control thread. Like `read(path:)`, then converted to `sampleRate` with libsoxr (very-high
+    /// quality unless `quality` says otherwise) when the file's rate differs; loop points are scaled
+    /// and rounded. `wholeFileLoops`: the file is played as one endless loop (a loop player's), so
+    /// it is converted as a periodic signal and its wrap stays seamless. `formatDescription` still
+    /// describes the file as stored.
     public static func read(
-        path: String, convertingTo sampleRate: Double, quality: ConversionQuality = .best
+        path: String, convertingTo sampleRate: Double, quality: ConversionQuality = .veryHigh, wholeFileLoops: Bool = false
     ) throws(AudioFileError) -> DecodedAudio {
         var audio = try read(path: path)
         guard sampleRate != audio.sampleRate else { return audio }
         let converted: [[Float]]
         do {
-            converted = try SampleRateConverter.convert(audio.channels, from: audio.sampleRate, to: sampleRate, quality: quality)
+            converted = try SampleRateConverter.convert(
+                audio.channels, from: audio.sampleRate, to: sampleRate, quality: quality, periodic: wholeFileLoops)
         } catch {
             throw AudioFileError(path: path, reason: error.reason)
         }

@@ -105,7 +105,7 @@ public struct InstrumentLoader: Sendable {
     private func loadLoop(path: String, bus: String, sampleRate: Double) throws(InstrumentError) -> LoopSample {
         let audio: DecodedAudio
         do {
-            audio = try AudioFileReader.read(path: path, convertingTo: sampleRate)
+            audio = try AudioFileReader.read(path: path, convertingTo: sampleRate, wholeFileLoops: true)
         } catch {
             throw InstrumentError("loop '\(bus)': \(error)")
         }

@@ -103,7 +103,7 @@ final class LiveSession: @unchecked Sendable {
 
     private func openInput(rate: Int, period: Int) throws -> (AudioInput?, String?) {
         if let file = options.inputFile {
-            let audio = try AudioFileReader.read(path: file, convertingTo: Double(rate))
+            let audio = try AudioFileReader.read(path: file, convertingTo: Double(rate), wholeFileLoops: true)
             return (FileInput(audio), "file \(file) (looped), \(audio.channels.count) channel(s)")
         }
         guard options.inputDevice != "none" else { return (nil, nil) }
