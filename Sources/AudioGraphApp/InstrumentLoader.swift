@@ -78,6 +78,7 @@ public struct InstrumentLoader: Sendable {
                 try engine.parameters.set(name, text: value.text)
             }
             for assignment in assignments { try engine.parameters.apply(assignment: assignment) }
+            engine.performControlWork()  // builds what the parameters select before the first block
         } catch {
             throw InstrumentError(error.description)
         }
