@@ -7,7 +7,7 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/host-lib.sh"
-AG=${1:-$AG}
+AG=$(realpath "${1:-$AG}")
 WORK=$(mktemp -d /tmp/cold-start.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 "$RIG/run-in-alsa-vm" --files "$WORK" --timeout 240 -- python3 "$HERE/cold-start-probe.py" "$AG" "$REPO/Instruments/default.json"
