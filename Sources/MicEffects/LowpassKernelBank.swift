@@ -11,7 +11,7 @@ import DSP
 /// Why a bank rather than designing on a control thread: the cutoff is a smoothed parameter the
 /// engine sets at block start; with the bank, every intermediate cutoff of a glide is available
 /// at once on the render thread, offline and live behave identically, and there is no hand-over
-/// protocol to get wrong. It costs 185 × 101 floats (75 KB) and ≈ 3 M instructions of design at
+/// protocol to get wrong. It costs 185 × 101 floats (75 KB) and ≈ 7 M instructions of design at
 /// init (one shared window, sines by recurrence: see `WindowedSinc.Design`).
 final class LowpassKernelBank {
     static let tapCount = 101
