@@ -2,7 +2,7 @@
 // AudioGraph: a MIDI-driven sampler and synth instrument for Linux.
 //
 // Layers, bottom to top (arrows point down only):
-//   C libraries  CALSA CSndFile CLibXML2 CFFTW CSampleRate   (system-library shims)
+//   C libraries  CALSA CSndFile CLibXML2 CFFTW CSoxr         (system-library shims)
 //   pure values  MIDI                                           (messages, SMF files, note names)
 //   kernels      DSP, Spectral                                  (real-time safe units)
 //   files        AudioFiles, Presets                            (libsndfile + resampling; .aupreset)
@@ -29,12 +29,13 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
-        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),  // tests only
 
         .target(name: "MIDI"),
         .target(name: "DSP"),
         .target(name: "Spectral", dependencies: ["DSP", "CFFTW"]),
-        .target(name: "AudioFiles", dependencies: ["CSndFile", "CSampleRate"]),
+        .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr"]),
         .target(name: "Presets", dependencies: ["CLibXML2"]),
         .target(name: "Instruments", dependencies: ["DSP", "MIDI", "AudioFiles"]),
         .target(name: "Sampler", dependencies: ["DSP", "MIDI", "AudioFiles", "Presets"]),
@@ -67,7 +68,8 @@ let package = Package(
         .target(name: "AudioTestSupport", dependencies: ["DSP"], path: "Tests/AudioTestSupport"),
         .testTarget(name: "MIDITests", dependencies: ["MIDI"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioTestSupport"]),
-        .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport"]),
+        // libsamplerate only as the reference the resampler quality test measures libsoxr against.
+        .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport", "CSampleRate"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
         .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
         .testTarget(name: "SamplerTests", dependencies: ["Sampler", "AudioTestSupport"]),

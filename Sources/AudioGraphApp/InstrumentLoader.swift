@@ -78,6 +78,7 @@ public struct InstrumentLoader: Sendable {
                 try engine.parameters.set(name, text: value.text)
             }
             for assignment in assignments { try engine.parameters.apply(assignment: assignment) }
+            engine.performControlWork()  // builds what the parameters select before the first block
         } catch {
             throw InstrumentError(error.description)
         }
@@ -105,7 +106,7 @@ public struct InstrumentLoader: Sendable {
     private func loadLoop(path: String, bus: String, sampleRate: Double) throws(InstrumentError) -> LoopSample {
         let audio: DecodedAudio
         do {
-            audio = try AudioFileReader.read(path: path, convertingTo: sampleRate)
+            audio = try AudioFileReader.read(path: path, convertingTo: sampleRate, wholeFileLoops: true)
         } catch {
             throw InstrumentError("loop '\(bus)': \(error)")
         }

@@ -159,10 +159,14 @@ extension AudioEngine {
     /// Any thread: fades the master output to silence within 10 ms (shutdown without a click).
     public func fadeOut() { fadeOutRequested.store(true, ordering: .relaxed) }
 
-    /// Work that must stay off the render thread but follows it closely: designing new filter
-    /// kernels, releasing replaced sampler programs. Call from a control thread every ~10 ms live,
-    /// and between blocks offline.
+    /// Work that must stay off the render thread but follows it closely: building the mic effect
+    /// the parameters select (FFT plans are made on first use), releasing replaced sampler
+    /// programs. Call from a control thread every ~10 ms live, between blocks offline, and once
+    /// before the first block (the instrument loader does).
     public func performControlWork() {
         sampler.collectGarbage()
+        mic.prepare(MicEffectKind(rawValue: Int(parameters.value(ids.mic.effect))) ?? .off)
+        if parameters.value(ids.followEnabled) >= 0.5 { mic.preparePitchTracking() }
+        mic.prepareRequested()
     }
 }

@@ -4,8 +4,11 @@ import Spectral
 /// The mic/line input effect chain: one selectable stereo effect with a wet/dry mix, smoothed
 /// parameters in real units, click-free switching, input meters and pitch readouts.
 ///
-/// Threads: `init` allocates everything (control thread). `process` and every `set…` are
-/// RT-safe: the engine calls the setters at block start from its parameter table.
+/// Threads: `init` allocates the time-domain effects (control thread); the STFT effects and the
+/// pitch detector are built by `prepare…` on the control thread when first needed (the engine
+/// calls `prepareRequested` from `performControlWork`). `process` and every `set…` are RT-safe:
+/// the engine calls the setters at block start from its parameter table. An effect selected
+/// before it is built is switched to as soon as it is (the render thread never waits).
 /// `readouts` and `pitchTrackingEnabled` may be used from any thread.
 ///
 /// Switching: the old and the new effect both run for 20 ms and a raised-cosine crossfade moves
@@ -36,8 +39,8 @@ public final class MicChain {
     private var switchFade: Crossfade
     private var prerollFrames = 0
 
-    /// Allocates the FFT plans, 2 s of delay memory and the low-pass kernel bank.
-    /// Control thread only (FFTW planning is serialised internally).
+    /// Allocates 2 s of delay memory and the low-pass kernel bank; no FFT plans (see `prepare`).
+    /// Control thread only.
     public init(sampleRate: Double, maxFrames: Int) {
         self.sampleRate = sampleRate
         self.maxFrames = max(1, maxFrames)
@@ -57,6 +60,17 @@ public final class MicChain {
     }
 
     deinit { mixGains.deallocate() }
+
+    // MARK: Building on first use (control thread; FFTW planning is serialised internally)
+
+    /// Builds what `kind` needs now, so that selecting it switches at once.
+    public func prepare(_ kind: MicEffectKind) { effects.prepare(kind) }
+
+    /// Builds the pitch detector now (it is otherwise built when tracking is first asked for).
+    public func preparePitchTracking() { effects.preparePitchTracking() }
+
+    /// Builds what the render thread has found missing (an effect selected, tracking switched on).
+    public func prepareRequested() { effects.prepareRequested() }
 
     // MARK: Parameters (RT-safe; call at block start)
 
@@ -99,7 +113,7 @@ public final class MicChain {
 
     /// Silences all effect state and finishes any crossfade. RT-safe.
     public func reset() {
-        activeKind = requestedKind
+        if effects.isReady(requestedKind) { activeKind = requestedKind }
         switchFade.finish()
         prerollFrames = 0
         effects.reset(activeKind)
@@ -139,7 +153,7 @@ public final class MicChain {
             dryRight.write(x.right[i])
             mixGains[i] = mix.next()
         }
-        if !switchFade.isActive && requestedKind != activeKind {
+        if !switchFade.isActive && requestedKind != activeKind && effects.isReady(requestedKind) {
             fadingOutKind = activeKind
             activeKind = requestedKind
             effects.reset(activeKind)

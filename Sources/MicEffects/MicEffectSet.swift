@@ -1,33 +1,100 @@
 import DSP
 import Spectral
+import Synchronization
 
-/// Every effect of the chain, allocated once, and the dispatch from `MicEffectKind` to them
-/// (a switch over concrete types: no existentials on the render thread).
+/// Every effect of the chain and the dispatch from `MicEffectKind` to them (a switch over
+/// concrete types: no existentials on the render thread).
+///
+/// The time-domain effects are built at init. The STFT effects and the pitch detector (FFTW plans,
+/// ~35 M instructions together) are built on the control thread when first needed — `prepare`, or
+/// `prepareRequested` for what the render thread asked for — and published through atomic lazy
+/// references; the render thread never waits: until an effect is ready it is not switched to.
 final class MicEffectSet {
     static let maximumLatencyFrames = 4096
 
+    let sampleRate: Double
     let ring: RingModEffect
     let echo: EchoEffect
     let average: AverageEffect
     let lowpass: LowpassEffect
-    let spectralPass: SpectralPassEffect
-    let pitchShift: PitchShiftEffect
-    let pitchDetector: PitchDetector
+    /// The render thread's references, taken from the published ones once they exist.
+    private(set) var spectralPass: SpectralPassEffect?
+    private(set) var pitchShift: PitchShiftEffect?
+    private(set) var pitchDetector: PitchDetector?
+    private let publishedSpectralPass = AtomicLazyReference<SpectralPassEffect>()
+    private let publishedPitchShift = AtomicLazyReference<PitchShiftEffect>()
+    private let publishedPitchDetector = AtomicLazyReference<PitchDetector>()
+    /// What the render thread is waiting for (`Need` bits); the control thread builds it.
+    private let requested = Atomic<UInt8>(0)
+    private var pitchShiftSemitones = 0.0
     private let monoScratch: UnsafeMutablePointer<Float>
 
+    private enum Need {
+        static let spectralPass: UInt8 = 1, pitchShift: UInt8 = 2, pitchDetector: UInt8 = 4
+    }
+
     init(sampleRate: Double, maxFrames: Int) {
+        self.sampleRate = sampleRate
         ring = RingModEffect(sampleRate: sampleRate)
         echo = EchoEffect(sampleRate: sampleRate)
         average = AverageEffect(sampleRate: sampleRate, maxFrames: maxFrames)
         lowpass = LowpassEffect(sampleRate: sampleRate)
-        spectralPass = SpectralPassEffect(sampleRate: sampleRate)
-        pitchShift = PitchShiftEffect(sampleRate: sampleRate)
-        pitchDetector = PitchDetector(sampleRate: sampleRate, hopFrames: 512)
         monoScratch = .allocate(capacity: maxFrames)
         monoScratch.initialize(repeating: 0, count: maxFrames)
     }
 
     deinit { monoScratch.deallocate() }
+
+    // MARK: Control thread
+
+    /// Builds what `kind` needs (the pitch shifter also tracks pitch), if not built yet.
+    func prepare(_ kind: MicEffectKind) {
+        switch kind {
+        case .fft: build(Need.spectralPass)
+        case .pitchshift: build(Need.pitchShift | Need.pitchDetector)
+        case .off, .ringmod, .delay, .average, .lowpass: break
+        }
+    }
+
+    func preparePitchTracking() { build(Need.pitchDetector) }
+
+    /// Builds whatever the render thread found missing since the last call.
+    func prepareRequested() { build(requested.exchange(0, ordering: .relaxed)) }
+
+    private func build(_ needs: UInt8) {
+        if needs & Need.spectralPass != 0 && publishedSpectralPass.load() == nil {
+            _ = publishedSpectralPass.storeIfNil(SpectralPassEffect(sampleRate: sampleRate))
+        }
+        if needs & Need.pitchShift != 0 && publishedPitchShift.load() == nil {
+            _ = publishedPitchShift.storeIfNil(PitchShiftEffect(sampleRate: sampleRate))
+        }
+        if needs & Need.pitchDetector != 0 && publishedPitchDetector.load() == nil {
+            _ = publishedPitchDetector.storeIfNil(PitchDetector(sampleRate: sampleRate, hopFrames: 512))
+        }
+    }
+
+    // MARK: Render thread
+
+    /// True when `kind` can run now; otherwise asks the control thread to build it.
+    func isReady(_ kind: MicEffectKind) -> Bool {
+        switch kind {
+        case .off, .ringmod, .delay, .average, .lowpass:
+            return true
+        case .fft:
+            if spectralPass == nil { spectralPass = publishedSpectralPass.load() }
+            if spectralPass == nil { request(Need.spectralPass) }
+            return spectralPass != nil
+        case .pitchshift:
+            if pitchShift == nil, let shifter = publishedPitchShift.load() {
+                shifter.setSemitones(pitchShiftSemitones)
+                pitchShift = shifter
+            }
+            if pitchShift == nil { request(Need.pitchShift | Need.pitchDetector) }
+            return pitchShift != nil
+        }
+    }
+
+    private func request(_ needs: UInt8) { requested.bitwiseOr(needs, ordering: .relaxed) }
 
     static func latencyFrames(of kind: MicEffectKind) -> Int {
         switch kind {
@@ -38,7 +105,10 @@ final class MicEffectSet {
         }
     }
 
-    func setPitchShiftSemitones(_ semitones: Double) { pitchShift.setSemitones(semitones) }
+    func setPitchShiftSemitones(_ semitones: Double) {
+        pitchShiftSemitones = semitones
+        pitchShift?.setSemitones(semitones)
+    }
 
     func reset(_ kind: MicEffectKind) {
         switch kind {
@@ -47,8 +117,8 @@ final class MicEffectSet {
         case .delay: echo.reset()
         case .average: average.reset()
         case .lowpass: lowpass.reset()
-        case .fft: spectralPass.reset()
-        case .pitchshift: pitchShift.reset()
+        case .fft: spectralPass?.reset()
+        case .pitchshift: pitchShift?.reset()
         }
     }
 
@@ -59,17 +129,20 @@ final class MicEffectSet {
         case .delay: echo.process(input: input, output: output)
         case .average: average.process(input: input, output: output)
         case .lowpass: lowpass.process(input: input, output: output)
-        case .fft: spectralPass.process(input: input, output: output, readouts: readouts)
-        case .pitchshift: pitchShift.process(input: input, output: output)
+        // Only selected once ready (`isReady`).
+        case .fft: spectralPass?.process(input: input, output: output, readouts: readouts)
+        case .pitchshift: pitchShift?.process(input: input, output: output)
         }
     }
 
-    /// Runs the pitch detector on (L + R)/2 and publishes each new estimate.
+    /// Runs the pitch detector on (L + R)/2 and publishes each new estimate (once it is built).
     func trackPitch(_ input: StereoBlock, readouts: MicReadouts) {
+        if pitchDetector == nil { pitchDetector = publishedPitchDetector.load() }
+        guard let pitchDetector else { return request(Need.pitchDetector) }
         for i in 0..<input.frames { monoScratch[i] = 0.5 * (input.left[i] + input.right[i]) }
         guard pitchDetector.push(monoScratch, count: input.frames) else { return }
         let estimate = pitchDetector.latest
         readouts.pitch.store(estimate)
-        readouts.shiftedPitchHz.store(estimate.voiced ? Float(estimate.frequencyHz) * pitchShift.ratio : 0)
+        readouts.shiftedPitchHz.store(estimate.voiced ? Float(estimate.frequencyHz) * (pitchShift?.ratio ?? 1) : 0)
     }
 }

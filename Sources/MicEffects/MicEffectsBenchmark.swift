@@ -21,6 +21,8 @@ public enum MicEffectsBenchmark {
             + [("off + pitch tracking", .off, true)]
         for (name, kind, tracking) in cases {
             let chain = MicChain(sampleRate: sampleRate, maxFrames: blockFrames)
+            chain.prepare(kind)
+            if tracking { chain.preparePitchTracking() }
             chain.setEffect(kind)
             chain.setMix(0.7)
             chain.setPitchShiftSemitones(7)

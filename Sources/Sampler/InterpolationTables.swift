@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DSP
 
 /// How the voices read between sample frames.
 public enum InterpolationQuality: Sendable, Equatable {
@@ -41,37 +42,36 @@ final class InterpolationTables {
         }
         let phases = 1 << Self.sincPhaseBits
         sinc = .allocate(capacity: (phases + 1) * Self.sincTaps)
-        for phase in 0...phases {
-            Self.fillSincRow(sinc + phase * Self.sincTaps, fraction: Double(phase) / Double(phases))
+        // Row `phases − p` is row `p` reversed (the kernel is even in x): design half, mirror half.
+        for phase in 0...(phases / 2) {
+            let row = sinc + phase * Self.sincTaps
+            Self.fillSincRow(row, fraction: Double(phase) / Double(phases))
+            let mirror = sinc + (phases - phase) * Self.sincTaps
+            for tap in 0..<Self.sincTaps { mirror[tap] = row[Self.sincTaps - 1 - tap] }
         }
     }
 
     /// Weights for taps at offsets −15…16 from the current frame, for a read position
-    /// `fraction` frames after it; normalised so DC passes at exactly 1.
+    /// `fraction` frames after it; normalised so DC passes at exactly 1. The sines come from the
+    /// recurrence sin(θ + δ) = 2 cos δ · sin θ − sin(θ − δ): two sin calls per row, not one per tap.
     private static func fillSincRow(_ row: UnsafeMutablePointer<Float>, fraction: Double) {
         let cutoff = 0.9  // of Nyquist: leaves the window's transition band above the pass band
         let halfWidth = Double(sincTaps) / 2
-        let beta = 9.0
+        let beta = 9.0, windowScale = 1 / WindowedSinc.besselI0(beta)
+        let step = Double.pi * cutoff, k = 2 * cos(step)
+        let firstX = Double(-sincTapsBefore) - fraction
+        var previous = sin(step * (firstX - 1)), current = sin(step * firstX)
         var weights = [Double](repeating: 0, count: sincTaps)
         for tap in 0..<sincTaps {
-            let x = Double(tap - sincTapsBefore) - fraction
-            let sincValue = x == 0 ? 1 : sin(Double.pi * cutoff * x) / (Double.pi * cutoff * x)
+            let x = firstX + Double(tap)
+            let sincValue = x == 0 ? 1 : current / (step * x)
             let r = x / halfWidth
-            let window = abs(r) >= 1 ? 0 : besselI0(beta * (1 - r * r).squareRoot()) / besselI0(beta)
+            let window = abs(r) >= 1 ? 0 : WindowedSinc.besselI0(beta * (1 - r * r).squareRoot()) * windowScale
             weights[tap] = sincValue * window
+            (previous, current) = (current, k * current - previous)
         }
         let sum = weights.reduce(0, +)
         for tap in 0..<sincTaps { row[tap] = Float(weights[tap] / sum) }
-    }
-
-    /// Modified Bessel function of the first kind, order 0 (power series), for the Kaiser window.
-    private static func besselI0(_ x: Double) -> Double {
-        var sum = 1.0, term = 1.0
-        for k in 1..<40 {
-            term *= (x / (2 * Double(k))) * (x / (2 * Double(k)))
-            sum += term
-        }
-        return sum
     }
 
     deinit {

@@ -34,10 +34,12 @@ public final class SamplerWaveform: @unchecked Sendable {
         self.naturalLoop = naturalLoop
         let padded = first.count + 2 * regionGuardFrames
         storage = channels.map { channel in
+            // Silence in the guards only: the frames are written once, by the copy.
             let base = UnsafeMutablePointer<Float>.allocate(capacity: padded)
-            base.initialize(repeating: 0, count: padded)
+            base.initialize(repeating: 0, count: regionGuardFrames)
+            (base + regionGuardFrames + first.count).initialize(repeating: 0, count: regionGuardFrames)
             channel.withUnsafeBufferPointer { source in
-                if let start = source.baseAddress { (base + regionGuardFrames).update(from: start, count: source.count) }
+                (base + regionGuardFrames).initialize(from: source.baseAddress!, count: source.count)
             }
             return base
         }

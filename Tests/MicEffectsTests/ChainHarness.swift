@@ -37,6 +37,8 @@ enum ChainHarness {
     /// A chain with `kind` selected at full wet mix, already switched (no crossfade pending).
     static func chain(_ kind: MicEffectKind, maxFrames: Int = 512, configure: (MicChain) -> Void = { _ in }) -> MicChain {
         let chain = MicChain(sampleRate: sampleRate, maxFrames: maxFrames)
+        chain.prepare(kind)
+        chain.preparePitchTracking()
         chain.setEffect(kind)
         chain.setMix(1)
         configure(chain)

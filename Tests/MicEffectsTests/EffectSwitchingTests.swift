@@ -14,6 +14,7 @@ import MicEffects
         for a in kinds { for b in kinds where a != b { order += [a, b] } }
         let input = Measure.sine(frequency: 90, sampleRate: fs, count: segment * order.count)
         let chain = MicChain(sampleRate: fs, maxFrames: 64)
+        for kind in kinds { chain.prepare(kind) }
         chain.setRingFrequencyHz(30)
         chain.setDelaySeconds(0.05)
         chain.setDelayMix(0.5)
@@ -25,6 +26,29 @@ import MicEffects
             chain.setEffect(order[start / segment])
         }.left
         #expect(Measure.maxDiscontinuity(out) < 0.001)
+    }
+
+    /// An STFT effect selected before its FFT plans exist: the chain keeps playing what it was
+    /// (no waiting), asks for it, and crossfades to it once the control thread has built it.
+    @Test func effectSelectedBeforeItIsBuiltSwitchesInOnceReady() {
+        let input = Measure.sine(frequency: 90, sampleRate: fs, count: 48_000)
+        let chain = MicChain(sampleRate: fs, maxFrames: 64)
+        chain.setMix(1)
+        chain.setEffect(.fft)
+        var built = false
+        let out = ChainHarness.run(chain, left: input) { start in
+            if start >= 4800 && !built {
+                #expect(chain.currentEffect == .off)
+                chain.prepareRequested()  // what the engine's control work does
+                built = true
+            }
+        }.left
+        #expect(built)
+        #expect(chain.currentEffect == .fft)
+        #expect(Measure.maxDiscontinuity(out) < 0.001)
+        // Dry before, the spectral pass (the input delayed by its latency) after: both at full level.
+        #expect(Measure.rms(out[0..<4800]) > 0.3)
+        #expect(Measure.rms(out[40_000...]) > 0.3)
     }
 
     @Test func mixSweepHasNoSteps() {

@@ -77,9 +77,11 @@ final class EngineAllocationTests: XCTestCase {
         var total = 0
         for effect in effects {
             try engine.parameters.apply(assignment: effect)
+            engine.performControlWork()  // builds the effect, as the control thread would
             total += AllocationCounter.count {
                 for n in 0..<measuredBlocks { renderBlock(n) }
             }
+            XCTAssertEqual(engine.mic.currentEffect.rawValue, effectIndex, "\(effect) never became active")
             effectIndex += 1
         }
         XCTAssertEqual(total, 0, "the render path allocated \(total) times in \(effects.count) × \(measuredBlocks) blocks")

@@ -28,7 +28,7 @@ struct SoakCommand: ParsableCommand {
         let engine = try loader.makeEngine(configuration: .init(sampleRate: Double(rate), maxFrames: period, maxSynthVoices: max(64, voices)))
         let inputPath = inputFile ?? loader.file.loops?["guitar"].map { InstrumentLocator.resolve($0, relativeTo: (loader.instrumentPath as NSString).deletingLastPathComponent) }
         guard let inputPath else { throw ValidationError("no --input-file and the instrument has no guitar loop") }
-        let input = FileInput(try AudioFileReader.read(path: inputPath, convertingTo: Double(rate)))
+        let input = FileInput(try AudioFileReader.read(path: inputPath, convertingTo: Double(rate), wholeFileLoops: true))
         let device = PacedNullDevice(sampleRateHz: rate, periodFrames: period, bufferPeriods: 2)
         let inbox = MIDIInbox(log: { _ in })
         let now = MonotonicClock.nanoseconds()

@@ -76,6 +76,7 @@ final class LiveSession: @unchecked Sendable {
         let server = try? ControlServer { request in Self.answer(request, engine: engine, status: status) }
         server?.start()
         if server == nil { Self.log("control socket unavailable: `audiograph set/status` will not reach this instance") }
+        if let age = ProcessAge.seconds() { Self.log(String(format: "ready in %.0f ms (exec → MIDI port and PCM open)", age * 1000)) }
         installSignalHandlers()
         let song = try options.songPath.map { path throws in try SongFeeder(path: path, inbox: inbox) }
         song?.start()
@@ -103,7 +104,7 @@ final class LiveSession: @unchecked Sendable {
 
     private func openInput(rate: Int, period: Int) throws -> (AudioInput?, String?) {
         if let file = options.inputFile {
-            let audio = try AudioFileReader.read(path: file, convertingTo: Double(rate))
+            let audio = try AudioFileReader.read(path: file, convertingTo: Double(rate), wholeFileLoops: true)
             return (FileInput(audio), "file \(file) (looped), \(audio.channels.count) channel(s)")
         }
         guard options.inputDevice != "none" else { return (nil, nil) }
