@@ -67,6 +67,7 @@ import Testing
         #expect(Measure.decibels(Measure.peak(steady)) > -0.4, "held at the ceiling, not below it")
         let smoothTone = Double(Float(ceiling)) * pow(2 * Double.pi * frequency / rate, 3)
         let steps = Measure.maxDiscontinuity(out.left)
+        print("limiter +12 dB at \(frequency) Hz: peak \(Measure.decibels(peak)) dBFS, third difference \(steps) (tone alone \(smoothTone))")
         #expect(steps < 1.5 * smoothTone + 2e-4, "third difference \(steps) vs the tone's own \(smoothTone)")
     }
 
@@ -93,6 +94,7 @@ import Testing
             }
         }
         let measured = try #require(recovery)
+        print("limiter release: reduction \(initial) → 1/e in \(measured * 1000) ms")
         #expect(abs(measured - PeakLimiter.releaseSeconds) < 0.01, "release \(measured * 1000) ms")
         #expect(abs(gain(at: 1.1) - 1) < 1e-3, "back to unity")
     }
