@@ -46,11 +46,12 @@ enum GMPresets {
             name: "Organ", envelope: .init(attack: 0.005, release: 0.06), zones: splitZones(samples, loop: true))
     }
 
-    /// One one-shot zone per GM percussion key.
+    /// One one-shot zone per GM percussion key; the kit sits 4 dB up so short hits hold their own
+    /// against sustained parts in a song.
     static var drums: SamplerPresetSpec {
         let zones = DrumKit.keys.map { key in
             Zone(sample: "Drums/\(key.file).wav", rootKey: key.rootKey, keys: key.key...key.key, gainDecibels: key.gainDecibels)
         }
-        return SamplerPresetSpec(name: "Drums", envelope: .init(release: 0.2), zones: zones, oneShot: true)
+        return SamplerPresetSpec(name: "Drums", envelope: .init(release: 0.2), zones: zones, gainDecibels: 4, oneShot: true)
     }
 }
