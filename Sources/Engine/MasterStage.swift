@@ -3,7 +3,7 @@ import DSP
 /// After the mixer: resonant low-pass, resonant high-pass (each switchable), master gain, the peak
 /// limiter (`master.limiter.*`: no sample above the ceiling, default −0.1 dBFS; transparent below it;
 /// delays the output by `limiter.latencyFrames`) and the output meters. Keeps running after the input
-/// falls silent until the filters have rung out and the limiter has released.
+/// falls silent until the filters have rung out.
 final class MasterStage {
     var lowPass: SmoothedFilter
     var highPass: SmoothedFilter
@@ -26,10 +26,12 @@ final class MasterStage {
     }
 
     /// True while the filters may still be ringing from earlier input.
-    var isRinging: Bool { framesSinceInput < ringOutFrames || limiter.isLimiting }
+    var isRinging: Bool { framesSinceInput < ringOutFrames }
 
     /// Processes `block` in place. `hadInput` says whether any bus contributed this block.
     func process(_ block: StereoBlock, hadInput: Bool) {
+        // Sound after a whole ring-out of silence: no release is left to hear, so unity at once.
+        if hadInput && !isRinging && limiter.isLimiting { limiter.reset() }
         if hadInput { framesSinceInput = 0 } else { framesSinceInput += block.frames }
         if hadInput || isRinging {
             let scratchBlock = scratch.block(frames: block.frames)

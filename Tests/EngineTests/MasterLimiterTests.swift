@@ -24,6 +24,20 @@ import Testing
         #expect(Measure.decibels(Measure.peak(lower)) <= -6 && Measure.decibels(Measure.peak(lower)) > -6.5)
     }
 
+    /// After a limited chord and a second of silence, the next quiet note is bit-identical to one
+    /// played with the limiter off: the gain is back at exactly 1.
+    @Test func unityReturnsAfterSilence() throws {
+        func afterChord(_ settings: [String]) throws -> [Float] {
+            let rig = try EngineRig(blockFrames: 128, settings: ["master.gain=12"] + settings)
+            let chord = (0..<12).map { UInt8(48 + 3 * $0) }
+            _ = rig.render(frames: 12000, events: chord.map { (0, .noteOn(channel: 1, note: $0, velocity: 127)) })
+            _ = rig.render(frames: 60000, events: chord.map { (0, .noteOff(channel: 1, note: $0, velocity: 0)) })
+            return rig.render(frames: 9600, events: [(0, .noteOn(channel: 1, note: 69, velocity: 40))]).left
+        }
+        let on = try afterChord([]), off = try afterChord(["master.limiter.enabled=off"])
+        #expect(on == off && Measure.peak(on) > 0.01 && Measure.peak(on) < 0.9)
+    }
+
     /// Under the ceiling the engine's output is the same with the limiter on or off.
     @Test func quietNoteIsUntouched() throws {
         func note(_ settings: [String]) throws -> [Float] {
