@@ -58,7 +58,10 @@ public final class OfflineRenderer {
         let scheduled = midi.map { (frame: max(0, Int(($0.seconds * rate).rounded())), message: $0.message) }
         let inputFrames = input?.frameCount ?? 0
         let musicFrames = max(scheduled.last.map { $0.frame + 1 } ?? 0, inputFrames)
-        let lastFrame = musicFrames + Int(maxTailSeconds * rate)
+        // The engine's output lags by its latency (the master limiter's look-ahead): render that
+        // much longer and drop that much from the start, so the file lines up with the MIDI.
+        let latency = engine.latencyFrames
+        let lastFrame = musicFrames + Int(maxTailSeconds * rate) + latency
         var frame = 0, next = 0, peak: Float = 0
         while frame < lastFrame {
             var n = min(blockFrames, lastFrame - frame)
@@ -82,14 +85,16 @@ public final class OfflineRenderer {
             let block = output.block(frames: n)
             engine.render(output: block, input: inputBlock, events: UnsafeBufferPointer(rebasing: events[0..<count]))
             engine.performControlWork()
-            for i in 0..<n { peak = max(peak, abs(block.left[i]), abs(block.right[i])) }
-            try sink(block)
+            let skip = min(max(0, latency - frame), n)
+            let audible = block.slice(from: skip, count: n - skip)
+            for i in 0..<audible.frames { peak = max(peak, abs(audible.left[i]), abs(audible.right[i])) }
+            if audible.frames > 0 { try sink(audible) }
             frame += n
             if frame % (blockFrames * 256) < n { progress(min(1, Double(frame) / Double(musicFrames + 1))) }
-            if frame >= musicFrames && next == scheduled.count && engine.isIdle { break }
+            if frame >= musicFrames + latency && next == scheduled.count && engine.isIdle { break }
         }
         progress(1)
-        return OfflineRenderSummary(frames: frame, sampleRate: rate, peak: peak, wallSeconds: Date().timeIntervalSince(start))
+        return OfflineRenderSummary(frames: max(0, frame - latency), sampleRate: rate, peak: peak, wallSeconds: Date().timeIntervalSince(start))
     }
 
     private func fillInput(_ audio: DecodedAudio, from start: Int, frames: Int) -> StereoBlock {

@@ -35,6 +35,8 @@ extension AudioEngine {
         }
         set(&master.lowPass, ids.masterLowPass)
         set(&master.highPass, ids.masterHighPass)
+        master.limiter.isEnabled = p.value(ids.masterLimiter.enabled) >= 0.5
+        master.limiter.setCeiling(decibels: p.value(ids.masterLimiter.ceiling))
         set(&fileHighPass, ids.fileHighPass)
         synth.envelope = EnvelopeSettings(
             attackSeconds: p.value(ids.synthAttack), decaySeconds: p.value(ids.synthDecay),

@@ -10,6 +10,7 @@ struct EngineParameters {
     var masterGain = 0
     var masterLowPass: Filter
     var masterHighPass: Filter
+    var masterLimiter = (enabled: 0, ceiling: 0)
     var fileHighPass: Filter
     var synthAttack = 0, synthDecay = 0, synthSustain = 0, synthRelease = 0, synthBend = 0, synthVoices = 0
     var followEnabled = 0, followInterval = 0
@@ -46,6 +47,11 @@ struct EngineParameters {
         masterGain = t.register(.init("master.gain", unit: "dB", range: -60...12, default: 0, summary: "master output level"))
         masterLowPass = filter("master.lowpass", "master low-pass", cutoff: 20000, enabled: false)
         masterHighPass = filter("master.highpass", "master high-pass", cutoff: 20, enabled: false)
+        masterLimiter = (
+            enabled: t.register(.init("master.limiter.enabled", range: 0...1, default: 1, kind: .toggle,
+                                      summary: "master peak limiter: nothing above the ceiling, unchanged below it (1.5 ms look-ahead)")),
+            ceiling: t.register(.init("master.limiter.ceiling", unit: "dB", range: -24...0, default: -0.1,
+                                      summary: "master limiter ceiling, dBFS (sample peak)")))
         fileHighPass = filter("file.highpass", "file player's high-pass insert", cutoff: 800, enabled: true)
 
         synthAttack = t.register(.init("synth.attack", unit: "s", range: 0.001...10, default: 0.01, summary: "synth envelope attack time"))

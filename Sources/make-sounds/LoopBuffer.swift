@@ -16,9 +16,12 @@ struct LoopBuffer {
     }
 
     /// Scales so the peak is `peak` (linear, so the seam stays seamless).
-    func normalized(peak: Double) -> [Float] {
-        let largest = samples.reduce(0) { max($0, abs($1)) }
+    func normalized(peak: Double) -> [Float] { Self.normalized(samples, peak: peak) }
+
+    /// `sound` scaled so its peak is `peak`.
+    static func normalized(_ sound: [Double], peak: Double) -> [Float] {
+        let largest = sound.reduce(0) { max($0, abs($1)) }
         let scale = largest > 0 ? peak / largest : 0
-        return samples.map { Float($0 * scale) }
+        return sound.map { Float($0 * scale) }
     }
 }

@@ -19,6 +19,13 @@ struct PeriodicLoop {
         }
         return nil
     }
+
+    /// A loop of about `seconds` holding a whole number of periods (long loops leave room for
+    /// slowly beating ensemble voices); within 0.05 cent of `frequency` for loops over 0.2 s.
+    static func lasting(seconds: Double, frequency: Double, sampleRate: Double) -> PeriodicLoop {
+        let periods = max(1, Int((seconds * frequency).rounded()))
+        return PeriodicLoop(periods: periods, frames: Int((Double(periods) * sampleRate / frequency).rounded()), sampleRate: sampleRate)
+    }
 }
 
 /// A harmonic tone for a sampler: an attack in which each harmonic moves from its attack level to its
@@ -30,6 +37,9 @@ struct HarmonicTone {
         var attackAmplitude: Double
         var steadyAmplitude: Double
         var phase: Double
+        /// Whole cycles per loop added to this partial: a detuned copy that is still exactly
+        /// periodic in the loop (an ensemble voice beating at `detuneCycles` per loop).
+        var detuneCycles = 0
     }
 
     var partials: [Partial]
@@ -55,15 +65,13 @@ struct HarmonicTone {
             let settle = n >= loopStart ? 0 : pow(1 - Double(n) / Double(loopStart), 3)
             var value = 0.0
             for partial in partials {
-                let cycle = (partial.harmonic * loop.periods * position) % loop.frames
+                let cycle = ((partial.harmonic * loop.periods + partial.detuneCycles) * position) % loop.frames
                 let amplitude = partial.steadyAmplitude + (partial.attackAmplitude - partial.steadyAmplitude) * settle
                 value += amplitude * sin(2 * Double.pi * Double(cycle) / Double(loop.frames) + partial.phase)
             }
             let tail = n < loopEnd ? 1 : fadeOut(n, length: length, fadeFrames: tailFrames)
             samples[n] = value * attack(n, frames: attackFrames) * tail
         }
-        let largest = samples.reduce(0) { max($0, abs($1)) }
-        let scale = largest > 0 ? peak / largest : 0
-        return (samples.map { Float($0 * scale) }, loopStart, loopEnd)
+        return (LoopBuffer.normalized(samples, peak: peak), loopStart, loopEnd)
     }
 }

@@ -38,11 +38,8 @@ enum SampleInstruments {
                 let tone = HarmonicTone(
                     partials: keysPartials(hard: hard), attackSeconds: 0.004, settleSeconds: 0.7,
                     loopRepeats: repeats(loop, seconds: 1.2), tailSeconds: 0.6)
-                let rendered = tone.render(loop: loop, peak: hard ? 0.9 : 0.4)
                 let path = directory + "/keys-\(root)-\(hard ? "hard" : "soft").wav"
-                try WAVFileWriter.write(
-                    path: path, channels: [rendered.samples], sampleRate: Int(sampleRate), encoding: .pcm16,
-                    loops: [SampleLoop(startFrame: rendered.loopStart, endFrame: rendered.loopEnd)], rootKey: root)
+                try writeLoopedWAV(tone.render(loop: loop, peak: hard ? 0.9 : 0.4), path: path, sampleRate: Int(sampleRate), rootKey: root)
                 written.append(path)
             }
         }
@@ -60,6 +57,15 @@ enum SampleInstruments {
                 harmonic: index + 1, attackAmplitude: level * darkening * (index == 0 ? 1.2 : 3.0),
                 steadyAmplitude: level * darkening, phase: 0.3 * Double(index))
         }
+    }
+
+    /// A 16-bit mono WAV with the tone's sustain loop and root key in its `smpl` chunk.
+    static func writeLoopedWAV(
+        _ rendered: (samples: [Float], loopStart: Int, loopEnd: Int), path: String, sampleRate: Int, rootKey: Int
+    ) throws(AudioFileError) {
+        try WAVFileWriter.write(
+            path: path, channels: [rendered.samples], sampleRate: sampleRate, encoding: .pcm16,
+            loops: [SampleLoop(startFrame: rendered.loopStart, endFrame: rendered.loopEnd)], rootKey: rootKey)
     }
 
     /// Loop repeats closest to `seconds`, at least one.

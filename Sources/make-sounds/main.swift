@@ -2,12 +2,14 @@ import AudioFiles
 import Glibc
 import MIDI
 
-// Regenerates the bundled sounds and demo song: `swift run make-sounds [output-directory]`
-// (default `Sounds`). Deterministic: fixed seeds, so a rerun rewrites identical files.
+// Regenerates the bundled sounds, demo song and presets:
+// `swift run make-sounds [sounds-directory [presets-directory]]` (default `Sounds` and `Presets`).
+// Deterministic: fixed seeds, so a rerun rewrites identical files.
 
 /// Fixed seeds for the noise sources.
 let drumSeed: UInt64 = 0xD5_1234
 let guitarSeed: UInt64 = 0x6_17A5
+let drumKitSeed: UInt64 = 0xD5_0049
 
 func generate(into directory: String) throws(AudioFileError) {
     mkdir(directory, 0o755)
@@ -38,9 +40,30 @@ func generate(into directory: String) throws(AudioFileError) {
     print("demo.mid written")
 }
 
+/// The General MIDI sounds (Bass, Guitar, Strings, Organ, Drums) and every sampler preset but
+/// Lead and Sine (hand-written: they show AUSampler forms our writer does not produce).
+func generateGM(sounds: String, presets: String) throws(AudioFileError) {
+    for folder in ["Bass", "Guitar", "Strings", "Organ", "Drums"] { mkdir(sounds + "/" + folder, 0o755) }
+    mkdir(presets, 0o755)
+    let specs = [
+        GMPresets.keys,
+        GMPresets.bass(try GMInstruments.writeBass(to: sounds)),
+        GMPresets.guitar(try GMInstruments.writeGuitar(to: sounds)),
+        GMPresets.strings(try GMInstruments.writeStrings(to: sounds)),
+        GMPresets.organ(try GMInstruments.writeOrgan(to: sounds)),
+    ]
+    for path in try DrumKit.write(to: sounds, seed: drumKitSeed) { print(path) }
+    for spec in specs + [GMPresets.drums] {
+        try spec.write(to: presets + "/\(spec.name).aupreset")
+        print("\(spec.name).aupreset: \(spec.zones.count) zones")
+    }
+}
+
 let arguments = CommandLine.arguments
 do {
-    try generate(into: arguments.count > 1 ? arguments[1] : "Sounds")
+    let sounds = arguments.count > 1 ? arguments[1] : "Sounds"
+    try generate(into: sounds)
+    try generateGM(sounds: sounds, presets: arguments.count > 2 ? arguments[2] : "Presets")
 } catch {
     print("make-sounds: \(error)")
     exit(1)

@@ -1,5 +1,6 @@
 import AudioFiles
 import AudioTestSupport
+import Foundation
 import Testing
 
 /// Checks the committed `Sounds/` content that `make-sounds` generates: formats, exact lengths,
@@ -76,12 +77,63 @@ import Testing
         #expect(brightness(soft.channels[0]) < 0.7 * brightness(hard.channels[0]))
     }
 
-    private func expectPeriodicLoop(_ x: [Float], loop: SampleLoop, sampleRate: Double, note: Int) throws {
+    /// The General MIDI melodic samples: `<folder>/<prefix>-<root>.wav`, 44.1 kHz 16-bit mono, root key
+    /// in `smpl`, and (except the guitar, which rings out once) an exactly periodic sustain loop.
+    static let gmSamples: [(file: String, root: Int, looped: Bool)] =
+        [31, 43, 55].map { ("Bass/bass-\($0).wav", $0, true) } + [45, 57, 69].map { ("Guitar/guitar-\($0).wav", $0, false) }
+        + [48, 60, 72].map { ("Strings/strings-\($0).wav", $0, true) } + [48, 60, 72].map { ("Organ/organ-\($0).wav", $0, true) }
+
+    @Test(arguments: gmSamples)
+    func gmSampleHasRootKeyAndSeamlessLoop(sample: (file: String, root: Int, looped: Bool)) throws {
+        let audio = try load(sample.file)
+        #expect(audio.formatDescription == "WAV PCM 16-bit, 44100 Hz, mono")
+        #expect(audio.metadata.rootKey == sample.root)
+        let x = audio.channels[0]
+        if sample.looped {
+            let loop = try #require(audio.metadata.loops.first)
+            try expectPeriodicLoop(x, loop: loop, sampleRate: 44_100, note: sample.root, minimumSeconds: 0.15)
+            #expect(Measure.rms(x[loop.startFrame..<loop.endFrame]) > 0.1, "level floor: the loop sounds")
+        } else {
+            #expect(audio.metadata.loops.isEmpty)
+            // A plucked string: in tune within 1 cent while it rings, and silent at its end.
+            let expected = Measure.noteFrequency(Double(sample.root))
+            let frequency = try #require(Measure.frequency(x[4_410..<30_000], sampleRate: 44_100, guess: expected))
+            #expect(abs(Measure.cents(frequency, relativeTo: expected)) < 1)
+            #expect(abs(x.last ?? 1) <= 1.0 / 32768 && Measure.rms(x[4_410..<30_000]) > 0.1)
+        }
+    }
+
+    /// The drum kit: 48 kHz 16-bit mono one-shots, each ending in exact silence.
+    @Test func drumSamplesAreOneShotsEndingInSilence() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.soundsDirectory + "/Drums").filter { $0.hasSuffix(".wav") }
+        #expect(files.count == 15)
+        for file in files {
+            let audio = try load("Drums/" + file)
+            #expect(audio.formatDescription == "WAV PCM 16-bit, 48000 Hz, mono", "\(file)")
+            #expect(audio.metadata.loops.isEmpty && audio.metadata.rootKey != nil, "\(file)")
+            #expect(abs(audio.channels[0].last ?? 1) <= 1.0 / 32768 && Measure.peak(audio.channels[0]) > 0.8, "\(file)")
+        }
+    }
+
+    /// Cold start matters: the General MIDI sounds together stay under 2.5 MB.
+    @Test func gmSoundsFitTheSizeBudget() throws {
+        var bytes = 0
+        for folder in ["Bass", "Guitar", "Strings", "Organ", "Drums"] {
+            let directory = Self.soundsDirectory + "/" + folder
+            for file in try FileManager.default.contentsOfDirectory(atPath: directory) {
+                bytes += (try FileManager.default.attributesOfItem(atPath: directory + "/" + file)[.size] as? Int) ?? 0
+            }
+        }
+        #expect(bytes > 1_000_000 && bytes <= 2_500_000, "\(bytes) bytes")
+    }
+
+    private func expectPeriodicLoop(_ x: [Float], loop: SampleLoop, sampleRate: Double, note: Int, minimumSeconds: Double = 0.5) throws {
         #expect(loop.startFrame > 0 && loop.endFrame <= x.count)
-        #expect(loop.lengthFrames > Int(sampleRate / 2))
-        // Exactly periodic: the frames after the loop end repeat the loop start bit for bit (the
-        // release fade only starts to bite a few frames later).
-        #expect(Array(x[loop.endFrame..<(loop.endFrame + 4)]) == Array(x[loop.startFrame..<(loop.startFrame + 4)]))
+        #expect(loop.lengthFrames > Int(sampleRate * minimumSeconds))
+        // Exactly periodic: the frame after the loop end repeats the loop start bit for bit, and the
+        // next few within the 16-bit step (the release fade starts there).
+        #expect(x[loop.endFrame] == x[loop.startFrame])
+        for offset in 1..<4 { #expect(abs(x[loop.endFrame + offset] - x[loop.startFrame + offset]) <= 1.0 / 32768) }
         let measured = seam(x, start: loop.startFrame, end: loop.endFrame)
         #expect(measured.seam <= measured.inside + 1e-6)
         let expected = Measure.noteFrequency(Double(note))

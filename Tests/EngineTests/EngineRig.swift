@@ -3,21 +3,33 @@ import Engine
 import MIDI
 
 /// Renders an engine block by block with events given in absolute frames, like the offline renderer.
-struct EngineRig {
+/// Its output is aligned with the events: the engine's latency (the limiter's look-ahead) is
+/// rendered on and dropped from the start of the first render, as the offline renderer does.
+final class EngineRig {
     let engine: AudioEngine
     let blockFrames: Int
     let buffer: StereoBuffer
     static let rate = 48000.0
+    private var latencyToDrop: Int
 
     init(blockFrames: Int = 64, content: EngineContent = EngineContent(), settings: [String] = []) throws {
         engine = try AudioEngine(configuration: EngineConfiguration(sampleRate: Self.rate, maxFrames: blockFrames), content: content)
         for s in settings { try engine.parameters.apply(assignment: s) }
         self.blockFrames = blockFrames
         buffer = StereoBuffer(capacity: blockFrames)
+        latencyToDrop = engine.latencyFrames
     }
 
-    /// Renders `frames` frames; `events` are (absolute frame, message). Returns left and right.
+    /// Renders `frames` frames; `events` are (frame from this call's start, message). Returns left and right.
     func render(frames: Int, events: [(Int, MIDIMessage)] = [], input: [Float]? = nil) -> (left: [Float], right: [Float]) {
+        let latency = latencyToDrop
+        latencyToDrop = 0
+        let out = renderUncompensated(frames: frames + latency, events: events, input: input)
+        return (Array(out.left.dropFirst(latency)), Array(out.right.dropFirst(latency)))
+    }
+
+    /// The engine's output as it comes, `latencyFrames` behind the events.
+    func renderUncompensated(frames: Int, events: [(Int, MIDIMessage)] = [], input: [Float]? = nil) -> (left: [Float], right: [Float]) {
         var left: [Float] = [], right: [Float] = []
         let inputBuffer = StereoBuffer(capacity: blockFrames)
         var start = 0

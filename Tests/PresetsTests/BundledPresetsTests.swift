@@ -84,6 +84,34 @@ struct BundledPresetsTests {
         #expect(preset.usedWaveforms.isEmpty)
     }
 
+    /// The General MIDI presets written by `make-sounds`: clean parse, the zones a song needs, and
+    /// every zone's sample found on disk under `Sounds/<Name>/` through the `/Sounds/` fallback.
+    @Test(arguments: [("Bass", 3), ("Guitar", 3), ("Strings", 3), ("Organ", 3), ("Drums", 22)])
+    func gmPresetParsesAndEverySampleResolves(name: String, zones: Int) throws {
+        let preset = try Self.load(name + ".aupreset")
+        #expect(preset.name == name && preset.warnings.isEmpty)
+        let layer = try #require(preset.layers.first)
+        #expect(preset.layers.count == 1 && layer.usesDefaultConnections)
+        #expect(layer.zones.count == zones && layer.zones.allSatisfy { $0.rootKey != nil })
+        #expect(layer.triggerMode == (name == "Drums" ? .oneShot : .normal))
+        #expect(layer.zones.allSatisfy { $0.loopEnabled == ["Bass", "Strings", "Organ"].contains(name) })
+        let resolver = SamplePathResolver(presetPath: preset.path, userDirectories: [])
+        let resolved = resolver.resolveUsedSamples(of: preset)
+        #expect(!resolved.isEmpty)
+        for (waveform, resolution) in resolved {
+            guard case .found(let path, _) = resolution else {
+                Issue.record("\(name) Sample:\(waveform): \(resolution)")
+                continue
+            }
+            #expect(path.hasPrefix(Self.sounds + "/\(name)/"))
+        }
+        if name != "Drums" {
+            // Melodic: the keyboard is covered end to end, one zone per key.
+            let coverage = try #require(preset.coverageMap().first)
+            #expect(coverage.silentKeys.isEmpty && coverage.zoneCounts.allSatisfy { $0 == 1 })
+        }
+    }
+
     /// The real files: runs once the generated sounds are in the repository (main), skipped before.
     @Test(.enabled(if: generatedKeysSamplesExist(), "Sounds/Keys is not generated on this branch"))
     func everyBundledSampleExistsOnDisk() throws {

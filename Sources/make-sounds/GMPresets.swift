@@ -1,0 +1,57 @@
+import AudioFiles
+
+/// The bundled `.aupreset` files over the generated samples. Layer gains set each melodic preset's
+/// held note at velocity 100 within 2 dB RMS of Keys' (measured by `Tests/SamplerTests/BundledGMPresetTests`).
+enum GMPresets {
+    typealias Zone = SamplerPresetSpec.ZoneSpec
+
+    /// Three zones split halfway between their roots, the lowest and highest open to the keyboard's ends.
+    static func splitZones(_ samples: [GMInstruments.Sample], loop: Bool) -> [Zone] {
+        samples.enumerated().map { index, sample in
+            let low = index == 0 ? 0 : (samples[index - 1].rootKey + sample.rootKey) / 2 + 1
+            let high = index == samples.count - 1 ? 127 : (sample.rootKey + samples[index + 1].rootKey) / 2
+            return Zone(sample: sample.file, rootKey: sample.rootKey, keys: low...high, loop: loop)
+        }
+    }
+
+    /// `Keys.aupreset` (written by hand first; regenerated identically): roots 48/60/72 × soft/hard.
+    static var keys: SamplerPresetSpec {
+        var zones: [Zone] = []
+        for (root, keys) in [(48, 0...53), (60, 54...65), (72, 66...127)] {
+            for (name, velocities) in [("soft", 0...89), ("hard", 90...127)] {
+                zones.append(Zone(sample: "Keys/keys-\(root)-\(name).wav", rootKey: root, keys: keys, velocities: velocities, loop: true))
+            }
+        }
+        return SamplerPresetSpec(name: "Keys", envelope: .init(release: 0.4), zones: zones)
+    }
+
+    static func bass(_ samples: [GMInstruments.Sample]) -> SamplerPresetSpec {
+        SamplerPresetSpec(
+            name: "Bass", envelope: .init(attack: 0.002, decay: 2.0, sustain: 0.6, release: 0.08),
+            zones: splitZones(samples, loop: true), gainDecibels: 2.5)
+    }
+
+    static func guitar(_ samples: [GMInstruments.Sample]) -> SamplerPresetSpec {
+        SamplerPresetSpec(
+            name: "Guitar", envelope: .init(attack: 0.001, release: 0.25), zones: splitZones(samples, loop: false), gainDecibels: 0.5)
+    }
+
+    static func strings(_ samples: [GMInstruments.Sample]) -> SamplerPresetSpec {
+        SamplerPresetSpec(
+            name: "Strings", envelope: .init(attack: 0.25, release: 0.6), zones: splitZones(samples, loop: true), gainDecibels: 1)
+    }
+
+    static func organ(_ samples: [GMInstruments.Sample]) -> SamplerPresetSpec {
+        SamplerPresetSpec(
+            name: "Organ", envelope: .init(attack: 0.005, release: 0.06), zones: splitZones(samples, loop: true))
+    }
+
+    /// One one-shot zone per GM percussion key; the kit sits 4 dB up so short hits hold their own
+    /// against sustained parts in a song.
+    static var drums: SamplerPresetSpec {
+        let zones = DrumKit.keys.map { key in
+            Zone(sample: "Drums/\(key.file).wav", rootKey: key.rootKey, keys: key.key...key.key, gainDecibels: key.gainDecibels)
+        }
+        return SamplerPresetSpec(name: "Drums", envelope: .init(release: 0.2), zones: zones, gainDecibels: 4, oneShot: true)
+    }
+}
