@@ -33,6 +33,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let summary = try Self.render(midiPath: midi, outPath: out, inputPath: input, block: block, options: engineOptions, progressOnTerminal: true)
         print(summary.line(outputPath: out))
+        for part in summary.parts { print(part.line) }
     }
 
     /// Shared with `play`'s fallback when there is no sound card.
@@ -50,14 +51,13 @@ struct RenderCommand: ParsableCommand {
         let writer = try WAVFileWriter(path: outPath, sampleRate: Int(rate), channels: 2, encoding: .float32)
         defer { writer.close() }
         let renderer = OfflineRenderer(engine: engine, blockFrames: block)
-        let switcher = ProgramSwitcher(loader: loader, engine: engine, log: { LiveSession.log($0) })
-        renderer.programChange = { switcher.switchTo(program: $0) }
         let bar = ProgressBar(enabled: progressOnTerminal)
         let summary = try renderer.render(
             midi: song.events, input: input,
             sink: { (b: StereoBlock) throws(AudioFileError) in try writer.write(left: b.left, right: b.right, frames: b.frames) },
             progress: bar.update)
         bar.finish()
+        for line in PartReport().newIgnoredNoteLines(engine) { LiveSession.log(line) }
         return summary
     }
 }
