@@ -18,6 +18,8 @@ public struct InstrumentLoader: Sendable {
     public var presetOverride: String?
     /// `--sample-path` directories, searched before the file's.
     public var extraSamplePaths: [String] = []
+    /// `render --solo`: only this channel (0-based) plays, whatever the file's `channels.play`.
+    public var soloChannel: Int?
 
     public init(instrumentPath: String?) throws(InstrumentError) {
         guard let path = instrumentPath ?? InstrumentLocator.defaultInstrumentPath() else {
@@ -109,6 +111,7 @@ public struct InstrumentLoader: Sendable {
 
     /// The channels that play: `channels.play`, or those the older form lists, or all 16.
     private func routing() throws(InstrumentError) -> ChannelRouting {
+        if let soloChannel { return ChannelRouting(playing: [soloChannel]) }
         guard let channels = file.channels else { return ChannelRouting() }
         let tables = ProgramTableLoader(loader: self, sampleRate: 0)
         if let play = channels.play { return ChannelRouting(playing: try tables.oneBased(play, key: "channels.play")) }

@@ -68,8 +68,9 @@ struct ProgramTableLoader {
             // A preset without a table answers every program number, as the one sound it is.
             if rows[0] == nil { rows[0] = [PartProgram?](repeating: startPreset, count: 128) }
         }
+        let setups = try parts(startPreset: startPreset)  // validated even when there is nothing to play
         guard !rows.isEmpty else { return nil }
-        return ProgramBank(programs: programs, names: names, table: rows, parts: try parts(startPreset: startPreset))
+        return ProgramBank(programs: programs, names: names, table: rows, parts: setups)
     }
 
     /// "33" or "32-39" → program numbers.
