@@ -113,7 +113,7 @@ extension AudioEngine {
         sampler.addVoiceCounts(to: partVoiceCounts)
         for c in 0..<PartMeters.partCount {
             let peak = max(synth.takeChannelPeak(channel: c), sampler.takePartPeak(channel: c))
-            partMeters.publish(channel: c, voices: partVoiceCounts[c], program: sampler.partProgram(channel: c), peak: peak)
+            partMeters.publish(channel: c, voices: partVoiceCounts[c], program: sampler.currentProgram(channel: c), peak: peak)
         }
     }
 

@@ -178,7 +178,12 @@ public final class SamplerInstrument: @unchecked Sendable {
     /// Adopts a pending bank first.
     public func partProgram(channel: Int) -> PartProgram? {
         acceptPendingBank()
-        return bank == nil ? nil : parts[channel & 15].program
+        return currentProgram(channel: channel)
+    }
+
+    /// Render thread: what part `channel` plays in the bank in use (no hand-over; for meters).
+    public func currentProgram(channel: Int) -> PartProgram? {
+        bank == nil ? nil : parts[channel & 15].program
     }
 
     // MARK: Rendering
