@@ -8,7 +8,6 @@
 """
 import importlib.util
 import os
-import struct
 import sys
 
 import numpy as np
@@ -22,7 +21,7 @@ def sibling(name):
     return module
 
 
-vlq = sibling("instrument-midi").vlq
+midi = sibling("instrument-midi")
 read_wav = sibling("instrument-analyse").read_wav
 
 RATE = 48000
@@ -34,8 +33,9 @@ PROGRAMS = [0, 0, 33, 25, 48, 81, 16, 56, 89, 0, 4, 40, 105, 73, 114, 120]
 
 
 def write_song(path):
-    """480 ticks per quarter at 480000 us per quarter: one tick = 1 ms."""
-    track = bytearray(b"\x00\xff\x51\x03" + (480000).to_bytes(3, "big"))
+    """One tick = 1 ms."""
+    vlq = midi.vlq
+    track = bytearray()
     for c in range(16):
         if c != 1:  # channel 2 stays on the synth
             track += vlq(0) + bytes([0xC0 | c, PROGRAMS[c]])
@@ -44,10 +44,7 @@ def write_song(path):
         track += vlq(delta) + bytes([0x90 | c, note, 100])
         track += vlq(NOTE_MS) + bytes([0x80 | c, note, 0])
         delta = GAP_MS
-    track += b"\x00\xff\x2f\x00"
-    with open(path, "wb") as f:
-        f.write(b"MThd" + struct.pack(">IHHH", 6, 0, 1, 480))
-        f.write(b"MTrk" + struct.pack(">I", len(track)) + track)
+    midi.write_smf(path, track)
 
 
 def hz(note):
