@@ -5,18 +5,20 @@ import Foundation
 /// mappings, mic effect defaults and the program list. Relative paths are relative to the file.
 public struct InstrumentFile: Codable, Sendable, Equatable {
     public var name: String
-    /// The sampler's preset (.aupreset).
+    /// The preset every melodic part starts on (.aupreset), unless `channels.start` says otherwise.
     public var preset: String?
-    /// Presets that MIDI program changes 0, 1, 2… switch among.
-    public var programs: [String]?
+    /// The program table of bank 0: General MIDI program numbers → sounds.
+    public var programs: ProgramTable?
+    /// Further banks (CC0 bank select; 128 = the General MIDI percussion bank drum parts use).
+    public var banks: [String: ProgramTable]?
     /// The demo song (Standard MIDI File) that `render` and `play --demo` use by default.
     public var demo: String?
     /// Extra directories to search for samples (AUSampler's `/Sounds/` fallback roots).
     public var samplePaths: [String]?
     /// Loop files by bus: `guitar`, `beat`, `file`.
     public var loops: [String: String]?
-    /// 1-based MIDI channels per instrument: `sampler`, `synth`.
-    public var channels: [String: [Int]]?
+    /// Which channels play, which are drum parts, what each starts on.
+    public var channels: Channels?
     public var controls: [Control]?
     /// Parameter values by dotted name (see `audiograph params`): numbers, or words for toggles and choices.
     public var parameters: [String: Value]?
@@ -27,6 +29,62 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
         public var cc: Int?
         public var note: Int?
         public var parameter: String
+    }
+
+    /// Program numbers → sounds: `["a.aupreset", "b.aupreset"]` (programs 0, 1, …) or
+    /// `{"0-7": "Keys.aupreset", "32": "synth", "33-39": "none"}`. A sound is a preset path,
+    /// `synth` or `none`.
+    public enum ProgramTable: Codable, Sendable, Equatable {
+        case list([String])
+        case ranges([String: String])
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let list = try? c.decode([String].self) { self = .list(list) } else { self = .ranges(try c.decode([String: String].self)) }
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.singleValueContainer()
+            switch self {
+            case .list(let l): try c.encode(l)
+            case .ranges(let r): try c.encode(r)
+            }
+        }
+    }
+
+    /// `channels`: `play` (1-based channels that play; default all 16), `drums` (drum parts;
+    /// default [10]), `start` (channel → starting program number, `synth` or `none`). The older
+    /// form `{"sampler": [1], "synth": [2]}` still reads: those channels play, the synth ones
+    /// start on the synth.
+    public struct Channels: Codable, Sendable, Equatable {
+        public var play: [Int]?
+        public var drums: [Int]?
+        public var start: [String: Value]?
+        public var sampler: [Int]?
+        public var synth: [Int]?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case play, drums, start, sampler, synth }
+
+        public init(from decoder: Decoder) throws {
+            let any = try decoder.container(keyedBy: AnyKey.self)
+            for key in any.allKeys where CodingKeys(stringValue: key.stringValue) == nil {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: any, debugDescription: "unknown key '\(key.stringValue)' (use play, drums, start)")
+            }
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            play = try c.decodeIfPresent([Int].self, forKey: .play)
+            drums = try c.decodeIfPresent([Int].self, forKey: .drums)
+            start = try c.decodeIfPresent([String: Value].self, forKey: .start)
+            sampler = try c.decodeIfPresent([Int].self, forKey: .sampler)
+            synth = try c.decodeIfPresent([Int].self, forKey: .synth)
+        }
+
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
     }
 
     /// A number or a word.
@@ -64,6 +122,8 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
         }
         do {
             return try JSONDecoder().decode(InstrumentFile.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw InstrumentError("\(path): \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)")
         } catch let DecodingError.dataCorrupted(context) {
             throw InstrumentError("\(path): not valid JSON: \(context.debugDescription)")
         } catch let DecodingError.keyNotFound(key, _) {

@@ -18,6 +18,8 @@ public struct InstrumentLoader: Sendable {
     public var presetOverride: String?
     /// `--sample-path` directories, searched before the file's.
     public var extraSamplePaths: [String] = []
+    /// `render --solo`: only this channel (0-based) plays, whatever the file's `channels.play`.
+    public var soloChannel: Int?
 
     public init(instrumentPath: String?) throws(InstrumentError) {
         guard let path = instrumentPath ?? InstrumentLocator.defaultInstrumentPath() else {
@@ -37,10 +39,6 @@ public struct InstrumentLoader: Sendable {
 
     public var demoPath: String? {
         file.demo.map { InstrumentLocator.resolve($0, relativeTo: baseDirectory) }
-    }
-
-    public var programPaths: [String] {
-        (file.programs ?? []).map { InstrumentLocator.resolve($0, relativeTo: baseDirectory) }
     }
 
     public var samplePaths: [String] {
@@ -64,11 +62,7 @@ public struct InstrumentLoader: Sendable {
             cache[path] = sample
             content.loops[bus] = sample
         }
-        if let presetPath {
-            let loaded = try loadPreset(path: presetPath, sampleRate: configuration.sampleRate)
-            content.samplerProgram = loaded.program
-            for w in loaded.warnings { warn("\((presetPath as NSString).lastPathComponent): \(w)") }
-        }
+        content.programBank = try ProgramTableLoader(loader: self, sampleRate: configuration.sampleRate).bank()
         content.routing = try routing()
         content.controls = try controls()
         let engine: AudioEngine
@@ -116,23 +110,15 @@ public struct InstrumentLoader: Sendable {
         return sample
     }
 
+    /// The channels that play: `channels.play`, or those the older form lists, or all 16.
     private func routing() throws(InstrumentError) -> ChannelRouting {
+        if let soloChannel { return ChannelRouting(playing: [soloChannel]) }
         guard let channels = file.channels else { return ChannelRouting() }
-        var r = ChannelRouting()
-        r.targets = .init(repeating: [], count: 16)
-        for (name, list) in channels {
-            let target: ChannelRouting.Targets
-            switch name {
-            case "sampler": target = .sampler
-            case "synth": target = .synth
-            default: throw InstrumentError("\(instrumentPath): unknown instrument '\(name)' in channels (use sampler or synth)")
-            }
-            for ch in list {
-                guard (1...16).contains(ch) else { throw InstrumentError("\(instrumentPath): MIDI channel \(ch) is not 1–16") }
-                r.targets[ch - 1].insert(target)
-            }
-        }
-        return r
+        let tables = ProgramTableLoader(loader: self, sampleRate: 0)
+        if let play = channels.play { return ChannelRouting(playing: try tables.oneBased(play, key: "channels.play")) }
+        guard channels.sampler != nil || channels.synth != nil else { return ChannelRouting() }
+        let sampler = try tables.oneBased(channels.sampler ?? [], key: "channels.sampler")
+        return ChannelRouting(playing: sampler.union(try tables.oneBased(channels.synth ?? [], key: "channels.synth")))
     }
 
     private func controls() throws(InstrumentError) -> [ControlMapping] {

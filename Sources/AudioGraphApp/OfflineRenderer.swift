@@ -10,6 +10,8 @@ public struct OfflineRenderSummary: Sendable {
     public var sampleRate: Double
     public var peak: Float
     public var wallSeconds: Double
+    /// Per-channel notes, program and peak, for channels that received notes.
+    public var parts: [PartSummary] = []
 
     public var audioSeconds: Double { Double(frames) / sampleRate }
     public var peakDecibels: Double { Decibels.fromGain(Double(peak)) }
@@ -94,7 +96,8 @@ public final class OfflineRenderer {
             if frame >= musicFrames + latency && next == scheduled.count && engine.isIdle { break }
         }
         progress(1)
-        return OfflineRenderSummary(frames: max(0, frame - latency), sampleRate: rate, peak: peak, wallSeconds: Date().timeIntervalSince(start))
+        return OfflineRenderSummary(frames: max(0, frame - latency), sampleRate: rate, peak: peak, wallSeconds: Date().timeIntervalSince(start),
+                                    parts: PartSummary.collect(engine))
     }
 
     private func fillInput(_ audio: DecodedAudio, from start: Int, frames: Int) -> StereoBlock {

@@ -84,9 +84,39 @@ extension AudioEngine {
             applyControl(control.mapping, parameter: control.parameter, message: m)
             return
         }
-        let targets = routing.targets(channel: m.channel)
-        if targets.contains(.synth) { synth.handle(m) }
-        if targets.contains(.sampler) { sampler.handle(m) }
+        let channel = Int(m.channel & 15)
+        guard routing.plays(channel: m.channel) else {
+            if case .noteOn = m { partMeters.countIgnored(channel: channel, reason: .channelNotPlayed) }
+            return
+        }
+        guard case .noteOn = m else {
+            // Everything but note-ons reaches both instruments: each keeps the channel's
+            // controllers, and notes started before a program change still get their note-off.
+            synth.handle(m)
+            sampler.handle(m)
+            return
+        }
+        switch sampler.partProgram(channel: channel) {
+        case .sampler?:
+            sampler.handle(m)
+            partMeters.countPlayed(channel: channel)
+        case .synth?, nil:
+            synth.handle(m)
+            partMeters.countPlayed(channel: channel)
+        case .none?:
+            partMeters.countIgnored(channel: channel, reason: .noProgram)
+        }
+    }
+
+    /// Publishes each part's voices, program and peak (block end).
+    func publishPartMeters() {
+        partVoiceCounts.update(repeating: 0, count: PartMeters.partCount)
+        synth.addVoiceCounts(to: partVoiceCounts)
+        sampler.addVoiceCounts(to: partVoiceCounts)
+        for c in 0..<PartMeters.partCount {
+            let peak = max(synth.takeChannelPeak(channel: c), sampler.takePartPeak(channel: c))
+            partMeters.publish(channel: c, voices: partVoiceCounts[c], program: sampler.currentProgram(channel: c), peak: peak)
+        }
     }
 
     private func applyControl(_ mapping: ControlMapping, parameter index: Int, message: MIDIMessage) {
@@ -164,5 +194,6 @@ extension AudioEngine {
             peak: (master.meters.left.peakDecibels, master.meters.right.peakDecibels),
             rms: (master.meters.left.rmsDecibels, master.meters.right.rmsDecibels),
             voices: synth.activeVoiceCount + sampler.activeVoiceCount)
+        publishPartMeters()
     }
 }

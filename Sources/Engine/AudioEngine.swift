@@ -30,15 +30,23 @@ public struct EngineContent: Sendable {
     public var loops: [BusID: LoopSample]
     public var routing: ChannelRouting
     public var controls: [ControlMapping]
-    /// What the sampler plays first (nil: silent until a program is submitted).
-    public var samplerProgram: SamplerProgram?
+    /// The parts' sounds: sampler programs, program table, starting programs, drum parts. nil:
+    /// no sampler sounds, every part plays the sine synth.
+    public var programBank: ProgramBank?
 
     public init(loops: [BusID: LoopSample] = [:], routing: ChannelRouting = ChannelRouting(), controls: [ControlMapping] = [],
-                samplerProgram: SamplerProgram? = nil) {
-        self.samplerProgram = samplerProgram
+                programBank: ProgramBank? = nil) {
+        self.programBank = programBank
         self.loops = loops
         self.routing = routing
         self.controls = controls
+    }
+
+    /// One sampler program on every part except channel 2 (index 1), which plays the synth: the
+    /// single-program instrument (tests, `--preset` without a program table).
+    public init(loops: [BusID: LoopSample] = [:], routing: ChannelRouting = ChannelRouting(), controls: [ControlMapping] = [],
+                samplerProgram: SamplerProgram) {
+        self.init(loops: loops, routing: routing, controls: controls, programBank: .single(samplerProgram, synthChannels: [1]))
     }
 }
 
@@ -52,6 +60,10 @@ public final class AudioEngine: @unchecked Sendable {
     /// Every adjustable value, by name; safe to set from any thread.
     public let parameters: ParameterTable
     public let meters = EngineMeters()
+    /// Per-part voices, notes, ignored notes, program and peak.
+    public let partMeters = PartMeters()
+    /// The bank the engine started with (control thread: names of what the parts play).
+    public let programBank: ProgramBank?
     public let synth: SineSynth
     public let sampler: SamplerInstrument
     /// The mic/line input chain; its `readouts` carry input meters and detected pitch.
@@ -61,7 +73,10 @@ public final class AudioEngine: @unchecked Sendable {
     var buses: [MixerBus]
     /// Indexed by `BusID.rawValue`; nil where the bus has no loop.
     let loopPlayers: [LoopPlayer?]
-    let routing: ChannelRouting
+    /// Which channels play (notes on others are counted in `partMeters` and ignored).
+    public let routing: ChannelRouting
+    /// Per-part voice counts gathered at block end (render thread scratch).
+    let partVoiceCounts: UnsafeMutablePointer<Int>
     let controls: [(mapping: ControlMapping, parameter: Int)]
     var fileHighPass: SmoothedFilter
     let master: MasterStage
@@ -85,7 +100,8 @@ public final class AudioEngine: @unchecked Sendable {
         synth = SineSynth(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSynthVoices)
         sampler = SamplerInstrument(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSamplerVoices)
         sampler.quality = configuration.samplerQuality
-        if let program = content.samplerProgram { sampler.submit(program) }
+        programBank = content.programBank
+        if let bank = content.programBank { sampler.submit(bank) }
         mic = MicChain(sampleRate: rate, maxFrames: frames)
         buses = BusID.allCases.map { _ in MixerBus(sampleRate: rate, maxFrames: frames) }
         loopPlayers = BusID.allCases.map { bus in content.loops[bus].map { LoopPlayer(sample: $0, sampleRate: rate) } }
@@ -101,7 +117,11 @@ public final class AudioEngine: @unchecked Sendable {
         fileHighPass = SmoothedFilter(kind: .highPass, sampleRate: rate, cutoffHz: 800, resonanceDecibels: 0, enabled: true)
         master = MasterStage(sampleRate: rate, maxFrames: frames)
         scratch = StereoBuffer(capacity: frames)
+        partVoiceCounts = .allocate(capacity: PartMeters.partCount)
+        partVoiceCounts.initialize(repeating: 0, count: PartMeters.partCount)
     }
+
+    deinit { partVoiceCounts.deallocate() }
 
     /// Renders one block into `output` (overwritten), applying `events` at their frame offsets.
     /// `input` is the mic/line signal for this block, if any. `output.frames` ≤ `maxFrames`.
@@ -115,6 +135,7 @@ public final class AudioEngine: @unchecked Sendable {
             out.clear()
             if !publishedSilence {
                 meters.publish(peak: (-160, -160), rms: (-160, -160), voices: 0)
+                publishPartMeters()
                 publishedSilence = true
             }
             return

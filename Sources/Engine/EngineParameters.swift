@@ -58,7 +58,7 @@ struct EngineParameters {
         synthDecay = t.register(.init("synth.decay", unit: "s", range: 0.001...10, default: 0.2, summary: "synth envelope decay time"))
         synthSustain = t.register(.init("synth.sustain", range: 0...1, default: 0.7, summary: "synth envelope sustain level"))
         synthRelease = t.register(.init("synth.release", unit: "s", range: 0.005...10, default: 0.3, summary: "synth envelope release time"))
-        synthBend = t.register(.init("synth.bendrange", unit: "semitones", range: 0...24, default: 2, kind: .integer, summary: "synth pitch-bend range"))
+        synthBend = t.register(.init("synth.bendrange", unit: "semitones", range: 0...24, default: 2, kind: .integer, summary: "synth pitch-bend range (channels that set none with RPN 0)"))
         synthVoices = t.register(.init("synth.voices", range: 1...Double(maxSynthVoices), default: Double(min(32, maxSynthVoices)), kind: .integer,
                                        summary: "synth polyphony (voices beyond it are stolen with a fade)"))
         followEnabled = t.register(.init("synth.follow", range: 0...1, default: 0, kind: .toggle,
@@ -67,7 +67,7 @@ struct EngineParameters {
                                           summary: "pitch follower transposition"))
 
         samplerVoices = t.register(.init("sampler.voices", range: 0...Double(maxSamplerVoices), default: 0, kind: .integer,
-                                         summary: "sampler polyphony; 0 = the preset's voice count"))
+                                         summary: "sampler voices shared by all parts; 0 = the whole pool (each part also within its preset's voice count)"))
         mic.effect = t.register(.init("mic.effect", range: 0...Double(Self.micEffectNames.count - 1), default: 0,
                                       kind: .choice(Self.micEffectNames), summary: "effect on the mic/line input"))
         mic.mix = t.register(.init("mic.mix", range: 0...1, default: 1, summary: "mic effect wet/dry mix"))

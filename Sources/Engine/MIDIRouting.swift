@@ -1,24 +1,22 @@
 import MIDI
 
-/// Which instruments a MIDI channel plays. Channels are 0-based here (MIDI channel 1 = 0).
+/// Which MIDI channels play. Channels are 0-based here (MIDI channel 1 = 0). By default every
+/// channel is a part of the sound module; an instrument may restrict them, and notes on the
+/// others are counted (`PartMeters`) and ignored.
 public struct ChannelRouting: Sendable, Equatable {
-    public struct Targets: OptionSet, Sendable, Hashable {
-        public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
-        public static let sampler = Targets(rawValue: 1)
-        public static let synth = Targets(rawValue: 2)
+    /// Bit `c` set: channel `c` plays.
+    public var playingMask: UInt16
+
+    /// Every channel plays.
+    public init() { playingMask = 0xFFFF }
+
+    /// Only `channels` (0-based) play.
+    public init(playing channels: some Sequence<Int>) {
+        playingMask = 0
+        for c in channels where (0..<16).contains(c) { playingMask |= 1 << UInt16(c) }
     }
 
-    public var targets: [Targets]
-
-    /// Sampler on channel 1, synth on channel 2, nothing elsewhere.
-    public init() {
-        targets = [Targets](repeating: [], count: 16)
-        targets[0] = .sampler
-        targets[1] = .synth
-    }
-
-    public func targets(channel: UInt8) -> Targets { targets[Int(channel & 15)] }
+    public func plays(channel: UInt8) -> Bool { playingMask & (1 << UInt16(channel & 15)) != 0 }
 }
 
 /// A MIDI note or controller that drives a parameter (e.g. CC 102 on channel 16 starts the beat loop).

@@ -4,9 +4,11 @@ import Glibc
 import DSP
 import MIDI
 
-/// Polyphonic sine synthesizer driven by MIDI: velocity, DAHDSR envelope in seconds, pitch bend,
-/// sustain pedal, CC 120/121/123, a voice limit with click-free stealing, and an optional pitch
-/// follower voice that sings at a frequency fed from outside (the mic's detected pitch).
+/// Polyphonic sine synthesizer driven by MIDI, 16 channels each with its own controllers: velocity,
+/// DAHDSR envelope in seconds, pitch bend with RPN 0 range, CC7 volume, CC10 pan, CC11 expression,
+/// sustain and sostenuto pedals, CC 120/121/123; one voice limit for all channels with click-free
+/// stealing, and an optional pitch follower voice that sings at a frequency fed from outside (the
+/// mic's detected pitch, centred).
 ///
 /// Threads: `init` on the control thread (allocates every voice); everything else on the render thread.
 public final class SineSynth {
@@ -15,15 +17,19 @@ public final class SineSynth {
     /// Voices sounding at once (not counting ones finishing a steal fade).
     public var voiceLimit: Int
     public var envelope = EnvelopeSettings(attackSeconds: 0.01, decaySeconds: 0.2, sustainLevel: 0.7, releaseSeconds: 0.3)
+    /// Bend range of channels whose sender set none with RPN 0.
     public var pitchBendRangeSemitones: Double = 2
     /// Fade applied to a stolen voice and on all-sound-off.
     public static let stealFadeSeconds = 0.004
 
     private var voices: UnsafeMutableBufferPointer<SineVoice>
     private let mono: UnsafeMutablePointer<Float>
+    /// 16 channels × `maxFrames`: each channel's voices, summed before its gain and pan.
+    private let channelMix: UnsafeMutablePointer<Float>
+    private let channels: UnsafeMutablePointer<SynthChannel>
+    /// Highest output sample of each channel since `takeChannelPeak`.
+    private let channelPeaks: UnsafeMutablePointer<Float>
     private var noteCounter: UInt64 = 0
-    private var sustainDown = [Bool](repeating: false, count: 16)
-    private var bendSemitones = [Double](repeating: 0, count: 16)
     private var follower: PitchFollowerVoice
 
     public init(sampleRate: Double, maxFrames: Int, maxVoices: Int = 32) {
@@ -34,12 +40,20 @@ public final class SineSynth {
         voices = .allocate(capacity: 2 * voiceLimit + 2)
         voices.initialize(repeating: SineVoice(sampleRate: sampleRate))
         mono = .allocate(capacity: maxFrames)
+        channelMix = .allocate(capacity: 16 * maxFrames)
+        channels = .allocate(capacity: 16)
+        channels.initialize(repeating: SynthChannel(sampleRate: sampleRate), count: 16)
+        channelPeaks = .allocate(capacity: 16)
+        channelPeaks.initialize(repeating: 0, count: 16)
         follower = PitchFollowerVoice(sampleRate: sampleRate)
     }
 
     deinit {
         voices.deallocate()
         mono.deallocate()
+        channelMix.deallocate()
+        channels.deinitialize(count: 16).deallocate()
+        channelPeaks.deallocate()
     }
 
     /// Voices currently producing sound (including ones fading out).
@@ -57,7 +71,7 @@ public final class SineSynth {
         case .noteOff(let channel, let note, _):
             noteOff(channel: channel, note: note)
         case .pitchBend(let channel, let value):
-            bendSemitones[Int(channel & 15)] = Double(value) / 8192 * pitchBendRangeSemitones
+            channels[Int(channel & 15)].controllers.setBend(value)
         case .controlChange(let channel, let controller, let value):
             control(channel: Int(channel & 15), controller: controller, value: value)
         default:
@@ -85,7 +99,7 @@ public final class SineSynth {
     private func noteOff(channel: UInt8, note: UInt8) {
         for i in voices.indices where voices[i].isActive && voices[i].isKeyDown
             && voices[i].note == note && voices[i].channel == channel {
-            if sustainDown[Int(channel & 15)] {
+            if channels[Int(channel & 15)].controllers.sustainDown || voices[i].isLatched {
                 voices[i].isKeyDown = false
                 voices[i].isSustained = true
             } else {
@@ -95,30 +109,40 @@ public final class SineSynth {
     }
 
     private func control(channel: Int, controller: UInt8, value: UInt8) {
-        switch controller {
-        case MIDIController.sustainPedal:
-            let down = value >= 64
-            sustainDown[channel] = down
-            if !down {
-                for i in voices.indices where voices[i].isSustained && Int(voices[i].channel) == channel {
-                    voices[i].release()
-                }
+        switch channels[channel].controllers.apply(controller: controller, value: value) {
+        case .volume: channels[channel].gains.setVolume(Int(value))
+        case .expression: channels[channel].gains.setExpression(Int(value))
+        case .pan: channels[channel].gains.setPan(Int(value))
+        case .sostenutoPressed:
+            for i in voices.indices where voices[i].isActive && voices[i].isKeyDown && Int(voices[i].channel) == channel {
+                voices[i].isLatched = true
             }
-        case MIDIController.allSoundOff:
+        case .sustainReleased, .sostenutoReleased:
+            releasePedalledVoices(channel: channel)
+        case .resetAllControllers:
+            channels[channel].gains.setExpression(127)
+            releasePedalledVoices(channel: channel)
+        case .allSoundOff:
             for i in voices.indices where voices[i].isActive && Int(voices[i].channel) == channel {
                 voices[i].fadeOut(seconds: Self.stealFadeSeconds)
             }
-        case MIDIController.allNotesOff:
+        case .allNotesOff:
             for i in voices.indices where voices[i].isActive && Int(voices[i].channel) == channel
                 && (voices[i].isKeyDown || voices[i].isSustained) {
                 voices[i].release()
             }
-            sustainDown[channel] = false
-        case MIDIController.resetAllControllers:
-            bendSemitones[channel] = 0
-            if sustainDown[channel] { control(channel: channel, controller: MIDIController.sustainPedal, value: 0) }
-        default:
+            channels[channel].controllers.sustainDown = false
+        case .none, .bankSelect:
             break
+        }
+    }
+
+    /// A pedal went up: notes whose key is up and that no pedal still holds are released.
+    private func releasePedalledVoices(channel: Int) {
+        let controllers = channels[channel].controllers
+        for i in voices.indices where voices[i].isSustained && Int(voices[i].channel) == channel {
+            if !controllers.sostenutoDown { voices[i].isLatched = false }
+            if !controllers.sustainDown && !voices[i].isLatched { voices[i].release() }
         }
     }
 
@@ -139,20 +163,49 @@ public final class SineSynth {
 
     // MARK: Render
 
-    /// Adds the synth's output (mono, both channels) into `block`.
+    /// Adds the synth's output into `block`: each channel's voices at its volume × expression and
+    /// pan (equal power), the pitch follower centred.
     public func render(into block: StereoBlock) {
         let frames = min(block.frames, maxFrames)
         guard !isSilent else { return }
-        mono.update(repeating: 0, count: frames)
+        var touched: UInt16 = 0
         for i in voices.indices where voices[i].isActive {
-            let f = Self.frequency(note: voices[i].note, bendSemitones: bendSemitones[Int(voices[i].channel & 15)])
-            voices[i].render(into: mono, frames: frames, increment: f / sampleRate)
+            let c = Int(voices[i].channel & 15)
+            let mix = channelMix + c * maxFrames
+            if touched & (1 << c) == 0 {
+                touched |= 1 << c
+                mix.update(repeating: 0, count: frames)
+            }
+            let controllers = channels[c].controllers
+            let bend = controllers.bend * (controllers.bendRangeSemitones ?? pitchBendRangeSemitones)
+            let f = Self.frequency(note: voices[i].note, bendSemitones: bend)
+            voices[i].render(into: mix, frames: frames, increment: f / sampleRate)
         }
+        for c in 0..<16 {
+            if touched & (1 << c) != 0 {
+                channelPeaks[c] = channels[c].mix(channelMix + c * maxFrames, into: block, frames: frames, peak: channelPeaks[c])
+            } else {
+                channels[c].gains.advance(frames: frames)
+            }
+        }
+        guard !follower.isSilent else { return }
+        mono.update(repeating: 0, count: frames)
         follower.render(into: mono, frames: frames)
         for i in 0..<frames {
             block.left[i] += mono[i]
             block.right[i] += mono[i]
         }
+    }
+
+    /// The highest sample channel `channel` added since the last call (then starts over).
+    public func takeChannelPeak(channel: Int) -> Float {
+        defer { channelPeaks[channel & 15] = 0 }
+        return channelPeaks[channel & 15]
+    }
+
+    /// Adds each channel's sounding voices to `counts[channel]`.
+    public func addVoiceCounts(to counts: UnsafeMutablePointer<Int>) {
+        for i in voices.indices where voices[i].isActive { counts[Int(voices[i].channel & 15)] += 1 }
     }
 
     /// Equal-tempered frequency, A4 (69) = 440 Hz, with a bend in semitones.
@@ -166,10 +219,46 @@ public final class SineSynth {
             voices[i].isActive = false
             voices[i].envelope.reset()
         }
-        for c in 0..<16 {
-            sustainDown[c] = false
-            bendSemitones[c] = 0
-        }
+        for c in 0..<16 { channels[c] = SynthChannel(sampleRate: sampleRate) }
         follower.reset()
+    }
+}
+
+/// One channel of the synth: its controllers and smoothed gains.
+struct SynthChannel {
+    var controllers = ChannelControllerState()
+    var gains: ChannelGains
+
+    init(sampleRate: Double) {
+        gains = ChannelGains(sampleRate: sampleRate)
+    }
+
+    /// Adds the channel's mono sum to `block` at its volume × expression and pan, per frame (the
+    /// smoothers ramp), and returns the running `peak` updated with what it added.
+    mutating func mix(_ mono: UnsafeMutablePointer<Float>, into block: StereoBlock, frames: Int, peak: Float) -> Float {
+        var peak = peak
+        guard gains.isRamping else {
+            let (left, right) = panGains(Double(gains.pan.current), gain: gains.volume.current * gains.expression.current)
+            for i in 0..<frames {
+                block.left[i] += mono[i] * left
+                block.right[i] += mono[i] * right
+                peak = max(peak, abs(mono[i] * left), abs(mono[i] * right))
+            }
+            return peak
+        }
+        for i in 0..<frames {
+            let volume = gains.volume.next(), expression = gains.expression.next()
+            let (left, right) = panGains(Double(gains.pan.next()), gain: volume * expression)
+            block.left[i] += mono[i] * left
+            block.right[i] += mono[i] * right
+            peak = max(peak, abs(mono[i] * left), abs(mono[i] * right))
+        }
+        return peak
+    }
+
+    /// Equal-power pan scaled by √2, so a centred channel keeps its mono level on both sides.
+    private func panGains(_ pan: Double, gain: Float) -> (Float, Float) {
+        let p = PanLaw.gains(pan: pan)
+        return (gain * Float(p.left * 2.0.squareRoot()), gain * Float(p.right * 2.0.squareRoot()))
     }
 }

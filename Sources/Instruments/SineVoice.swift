@@ -14,7 +14,10 @@ struct SineVoice {
     var isActive = false
     var isFading = false
     var isKeyDown = false
+    /// Key up, held by the sustain or sostenuto pedal.
     var isSustained = false
+    /// Held down when the sostenuto pedal was pressed.
+    var isLatched = false
     var age: UInt64 = 0
 
     init(sampleRate: Double) {
@@ -32,6 +35,7 @@ struct SineVoice {
         isFading = false
         isKeyDown = true
         isSustained = false
+        isLatched = false
         phase = 0
         envelope.reset()
         envelope.configure(settings)
@@ -41,6 +45,7 @@ struct SineVoice {
     mutating func release() {
         isKeyDown = false
         isSustained = false
+        isLatched = false
         envelope.noteOff()
     }
 
@@ -48,6 +53,7 @@ struct SineVoice {
         isFading = true
         isKeyDown = false
         isSustained = false
+        isLatched = false
         envelope.fastRelease(seconds: seconds)
     }
 

@@ -33,6 +33,7 @@ public enum MIDIController {
     public static let pan: UInt8 = 10
     public static let expression: UInt8 = 11
     public static let sustainPedal: UInt8 = 64
+    public static let sostenutoPedal: UInt8 = 66
     public static let allSoundOff: UInt8 = 120
     public static let resetAllControllers: UInt8 = 121
     public static let allNotesOff: UInt8 = 123

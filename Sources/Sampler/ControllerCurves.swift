@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import DSP
 
 /// The DLS default-articulation transforms the sampler applies to velocity and controllers.
 ///
@@ -10,18 +8,13 @@ import Glibc
 /// Pure functions; safe on any thread.
 public enum ControllerCurves {
     /// Floor of the concave curve: DLS scales the transform by 96 dB.
-    public static let concaveFloorDecibels = -96.0
+    public static let concaveFloorDecibels = ConcaveCurve.floorDecibels
 
     /// Gain in dB for a 0…127 value under the inverted DLS concave curve: 40·log10(v/127), ≥ −96.
-    public static func concaveGainDecibels(_ value: Int) -> Double {
-        guard value > 0 else { return concaveFloorDecibels }
-        return max(concaveFloorDecibels, 40 * log10(Double(min(value, 127)) / 127))
-    }
+    public static func concaveGainDecibels(_ value: Int) -> Double { ConcaveCurve.gainDecibels(value) }
 
     /// Linear gain for the inverted DLS concave curve (0 at value 0).
-    public static func concaveGain(_ value: Int) -> Double {
-        value <= 0 ? 0 : pow(10, concaveGainDecibels(value) / 20)
-    }
+    public static func concaveGain(_ value: Int) -> Double { ConcaveCurve.gain(value) }
 
     /// Velocity gain (linear) for a layer's curve.
     public static func velocityGain(_ velocity: Int, curve: SamplerVelocityCurve) -> Double {
@@ -33,8 +26,5 @@ public enum ControllerCurves {
     }
 
     /// Pan offset for CC10: 0 → −1 (left), 64 → 0 (centre), 127 → +1 (right).
-    public static func pan(controllerValue: Int) -> Double {
-        let v = Double(max(0, min(controllerValue, 127)))
-        return v <= 64 ? (v - 64) / 64 : (v - 64) / 63
-    }
+    public static func pan(controllerValue: Int) -> Double { ConcaveCurve.pan(controllerValue: controllerValue) }
 }

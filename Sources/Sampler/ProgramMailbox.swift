@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Hands programs from the control thread to the render thread and back without locks.
+/// Hands program banks (any immutable object) from the control thread to the render thread and back without locks.
 ///
 /// Two single-slot atomic mailboxes hold retained object addresses (0 = empty):
 /// - `inbox`: the control thread deposits the next program (replacing one the render thread has
@@ -8,12 +8,12 @@ import Synchronization
 /// - `outbox`: the render thread deposits the program it retired once no voice reads it any more;
 ///   the control thread takes it out and releases it. The render thread retires only into an
 ///   empty outbox, so it never has to free anything.
-final class ProgramMailbox: @unchecked Sendable {
+final class ProgramMailbox<Object: AnyObject>: @unchecked Sendable {
     private let inbox = Atomic<Int>(0)
     private let outbox = Atomic<Int>(0)
 
     /// Control thread: queues `program` (retained) for the render thread.
-    func deposit(_ program: SamplerProgram) {
+    func deposit(_ program: Object) {
         let address = Int(bitPattern: Unmanaged.passRetained(program).toOpaque())
         let replaced = inbox.exchange(address, ordering: .acquiringAndReleasing)
         release(replaced)
@@ -46,7 +46,7 @@ final class ProgramMailbox: @unchecked Sendable {
     /// Releases a retained address (0 is ignored). Control thread or deinit only.
     func release(_ address: Int) {
         guard address != 0, let pointer = UnsafeRawPointer(bitPattern: address) else { return }
-        Unmanaged<SamplerProgram>.fromOpaque(pointer).release()
+        Unmanaged<Object>.fromOpaque(pointer).release()
     }
 
     deinit {

@@ -3,111 +3,153 @@ import MIDI
 
 extension SamplerInstrument {
     /// Render thread: applies one MIDI message at the current position (the engine splits blocks
-    /// at event frames). Note-on/off, CC1 vibrato, CC7 volume, CC10 pan, CC11 expression, CC64
-    /// sustain, CC120/121/123, pitch bend. Others are ignored.
+    /// at event frames) to the part of its channel: notes, program change, bank select CC0/CC32,
+    /// CC1 vibrato, CC7 volume, CC10 pan, CC11 expression, CC64 sustain, CC66 sostenuto, RPN 0
+    /// bend range, CC120/121/123, pitch bend. Others are ignored.
     public func handle(_ message: MIDIMessage) {
+        let channel = Int(message.channel & 15)
         switch message.normalized {
         case .noteOn(_, let note, let velocity):
-            noteOn(key: Int(note), velocity: Int(velocity))
+            noteOn(channel: channel, key: Int(note), velocity: Int(velocity))
         case .noteOff(_, let note, _):
-            noteOff(key: Int(note))
+            noteOff(channel: channel, key: Int(note))
         case .controlChange(_, let controller, let value):
-            controlChange(controller, value: Int(value))
+            controlChange(channel: channel, controller, value: value)
         case .pitchBend(_, let value):
-            controls.bend = Double(value) / 8192
-        case .polyPressure, .programChange, .channelPressure:
+            parts[channel].controllers.setBend(value)
+        case .programChange(_, let program):
+            programChange(channel: channel, program: Int(program))
+        case .polyPressure, .channelPressure:
             break
         }
     }
 
-    private func controlChange(_ controller: UInt8, value: Int) {
-        controllerValues[Int(controller & 0x7F)] = UInt8(clamping: value)
-        switch controller {
-        case MIDIController.modulationWheel: controls.modWheel = Double(value) / 127
-        case MIDIController.volume: controls.setVolume(value)
-        case MIDIController.expression: controls.setExpression(value)
-        case MIDIController.pan: controls.setPan(value)
-        case MIDIController.sustainPedal:
-            controls.sustainPedalDown = value >= 64
-            if !controls.sustainPedalDown { releaseSustainedVoices() }
-        case MIDIController.allSoundOff:
-            for slot in 0..<voiceSlots where voices[slot].isActive {
+    /// Picks the part's new program from the bank by index: nothing allocated, no file read.
+    /// Sounding notes keep their program (their voices point into the bank, which outlives them).
+    private func programChange(channel: Int, program: Int) {
+        acceptPendingBank()
+        guard let bank else { return }
+        let part = parts[channel]
+        let bankNumber = Int(part.controllers.bankMSB)
+        guard let selected = bank.lookup(bank: bankNumber, program: program, isDrum: part.isDrum) else { return }
+        parts[channel].programNumber = program
+        parts[channel].select(selected, bank: bank)
+    }
+
+    private func controlChange(channel: Int, _ controller: UInt8, value: UInt8) {
+        parts[channel].controllerValues[Int(controller & 0x7F)] = value
+        switch parts[channel].controllers.apply(controller: controller, value: value) {
+        case .volume: parts[channel].gains.setVolume(Int(value))
+        case .expression: parts[channel].gains.setExpression(Int(value))
+        case .pan: parts[channel].gains.setPan(Int(value))
+        case .sustainReleased: releasePedalledVoices(channel: channel)
+        case .sostenutoPressed:
+            for slot in 0..<voiceSlots where isSounding(slot, on: channel) && voices[slot].isKeyDown {
+                voices[slot].isHeldBySostenuto = true
+            }
+        case .sostenutoReleased: releasePedalledVoices(channel: channel)
+        case .allSoundOff:
+            for slot in 0..<voiceSlots where voices[slot].isActive && voices[slot].channel == channel {
                 voices[slot].steal(fadeSeconds: Self.allSoundOffFadeSeconds)
             }
-        case MIDIController.resetAllControllers:
-            controls.resetControllers()
-            releaseSustainedVoices()
-        case MIDIController.allNotesOff:
-            for slot in 0..<voiceSlots where voices[slot].isActive && voices[slot].isKeyDown {
+        case .resetAllControllers:
+            parts[channel].gains.setExpression(127)
+            parts[channel].controllerValues[Int(MIDIController.expression)] = 127
+            parts[channel].controllerValues[Int(MIDIController.modulationWheel)] = 0
+            releasePedalledVoices(channel: channel)
+        case .allNotesOff:
+            for slot in 0..<voiceSlots where isSounding(slot, on: channel) && voices[slot].isKeyDown {
                 release(slot)
             }
-        default:
+        case .none, .bankSelect:
             break
         }
     }
 
-    /// Starts one voice for every enabled zone of every layer that answers `key` and `velocity`.
-    private func noteOn(key: Int, velocity: Int) {
-        acceptPendingProgram()
-        guard programID != 0 else { return }
+    private func isSounding(_ slot: Int, on channel: Int) -> Bool {
+        voices[slot].isActive && !voices[slot].isStolen && voices[slot].channel == channel
+    }
+
+    /// Starts one voice for every enabled zone of every layer that answers `key` and `velocity`
+    /// in the part's program.
+    private func noteOn(channel: Int, key: Int, velocity: Int) {
+        acceptPendingBank()
+        guard let program = parts[channel].tables else { return }
         // Re-strike: the same key's old voices fade quickly instead of stacking up.
-        for slot in 0..<voiceSlots where voices[slot].isActive && !voices[slot].isStolen && voices[slot].key == key {
+        for slot in 0..<voiceSlots where isSounding(slot, on: channel) && voices[slot].key == key {
             voices[slot].steal(fadeSeconds: Self.stealFadeSeconds)
         }
-        for zoneIndex in 0..<zones.count {
-            let zone = zones[zoneIndex]
-            let layer = layers[zone.layer]
+        for zoneIndex in 0..<program.zones.count {
+            let zone = program.zones[zoneIndex]
+            let layer = program.layers[zone.layer]
             guard key >= layer.minKey, key <= layer.maxKey else { continue }
             let shiftedKey = key + layer.keyOffset
             guard shiftedKey >= zone.minKey, shiftedKey <= zone.maxKey,
                   velocity >= zone.minVelocity, velocity <= zone.maxVelocity else { continue }
-            start(zone: zone, layer: layer, key: key, velocity: velocity)
+            start(channel: channel, zone: zone, region: program.regions[zone.region], layer: layer, key: key, velocity: velocity,
+                  partLimit: program.voiceCount)
         }
     }
 
-    private func noteOff(key: Int) {
-        for slot in 0..<voiceSlots where voices[slot].isActive && voices[slot].isKeyDown && voices[slot].key == key {
+    private func noteOff(channel: Int, key: Int) {
+        for slot in 0..<voiceSlots where isSounding(slot, on: channel) && voices[slot].isKeyDown && voices[slot].key == key {
             release(slot)
         }
     }
 
-    /// Key released: enter the envelope release unless the voice is one-shot or the pedal holds it.
+    /// Key released: enter the envelope release unless the voice is one-shot or a pedal holds it.
     private func release(_ slot: Int) {
         voices[slot].isKeyDown = false
         guard !voices[slot].isOneShot, !voices[slot].isStolen else { return }
-        if controls.sustainPedalDown {
+        if parts[voices[slot].channel].controllers.sustainDown {
             voices[slot].isHeldBySustain = true
-        } else {
+        } else if !voices[slot].isHeldBySostenuto {
             voices[slot].envelope.noteOff()
             voices[slot].filter.noteOff()
         }
     }
 
-    private func releaseSustainedVoices() {
-        for slot in 0..<voiceSlots where voices[slot].isActive && voices[slot].isHeldBySustain {
-            voices[slot].isHeldBySustain = false
-            voices[slot].envelope.noteOff()
-            voices[slot].filter.noteOff()
+    /// A pedal went up: voices whose key is up and that no pedal still holds enter their release.
+    private func releasePedalledVoices(channel: Int) {
+        let controllers = parts[channel].controllers
+        for slot in 0..<voiceSlots where isSounding(slot, on: channel) && !voices[slot].isKeyDown {
+            if !controllers.sostenutoDown { voices[slot].isHeldBySostenuto = false }
+            if !controllers.sustainDown { voices[slot].isHeldBySustain = false }
+            let voice = voices[slot]
+            if !voice.isHeldBySustain && !voice.isHeldBySostenuto && !voice.isOneShot && !voice.envelope.isReleasing {
+                voices[slot].envelope.noteOff()
+                voices[slot].filter.noteOff()
+            }
         }
     }
 
-    private func start(zone: ZonePlayback, layer: SamplerLayer, key: Int, velocity: Int) {
-        var counted = 0
-        for slot in 0..<voiceSlots where voices[slot].isActive && !voices[slot].isStolen { counted += 1 }
-        if counted >= effectivePolyphony, let victim = stealCandidate() {
+    private func start(channel: Int, zone: ZonePlayback, region: PlaybackRegion, layer: SamplerLayer, key: Int, velocity: Int, partLimit: Int) {
+        // Two budgets: the part's program's own voice count, then the pool shared by all parts.
+        var counted = 0, countedOnPart = 0
+        for slot in 0..<voiceSlots where voices[slot].isActive && !voices[slot].isStolen {
+            counted += 1
+            if voices[slot].channel == channel { countedOnPart += 1 }
+        }
+        if countedOnPart >= max(1, partLimit), let victim = stealCandidate(channel: channel) {
+            voices[victim].steal(fadeSeconds: Self.stealFadeSeconds)
+            counted -= 1
+        }
+        if counted >= effectivePolyphony, let victim = stealCandidate(channel: nil) {
             voices[victim].steal(fadeSeconds: Self.stealFadeSeconds)
         }
         let slot = freeSlot()
-        let region = regions[zone.region]
         var voice = voices[slot]
         voice.isActive = true
+        voice.channel = channel
+        voice.startFrame = frameClock
+        voice.isHeldBySostenuto = false
         voice.key = key
         voice.age = nextAge()
         voice.isKeyDown = true
         voice.isHeldBySustain = false
         voice.isStolen = false
         voice.isOneShot = zone.isOneShot
-        voice.programID = programID
+        voice.bankID = bankID
         voice.region = region
         voice.phase = 0
         voice.sourceRateRatio = region.sampleRate / sampleRate
@@ -138,22 +180,32 @@ extension SamplerInstrument {
         return ageCounter
     }
 
-    /// The counted voice to steal: a released one (quietest first), else the oldest.
-    private func stealCandidate() -> Int? {
+    /// The counted voice to steal (of `channel`, or of any part): one whose key is up (released,
+    /// one-shot ringing out; quietest first), else the oldest held one; voices younger than
+    /// `stealProtectionSeconds` only when nothing else is left (then the oldest of them).
+    private func stealCandidate(channel: Int?) -> Int? {
         var best: Int?
-        var bestReleased = false
+        var bestRank = 0
         for slot in 0..<voiceSlots where voices[slot].isActive && !voices[slot].isStolen {
             let voice = voices[slot]
-            let released = voice.envelope.isReleasing
-            guard let current = best else { best = slot; bestReleased = released; continue }
+            if let channel, voice.channel != channel { continue }
+            let rank = stealRank(voice)
+            guard let current = best else { best = slot; bestRank = rank; continue }
             let other = voices[current]
-            if released != bestReleased {
-                if released { best = slot; bestReleased = true }
-            } else if released ? voice.envelope.output < other.envelope.output : voice.age < other.age {
+            if rank != bestRank {
+                if rank > bestRank { best = slot; bestRank = rank }
+            } else if rank == 2 ? voice.envelope.output * voice.staticGain < other.envelope.output * other.staticGain : voice.age < other.age {
                 best = slot
             }
         }
         return best
+    }
+
+    /// 2: key up and not pedalled (or already releasing), 1: held, 0: just started (protected).
+    private func stealRank(_ voice: SamplerVoice) -> Int {
+        if frameClock &- voice.startFrame < protectionFrames { return 0 }
+        let released = voice.envelope.isReleasing || (!voice.isKeyDown && !voice.isHeldBySustain && !voice.isHeldBySostenuto)
+        return released ? 2 : 1
     }
 
     /// An idle slot; if every slot is busy (many steals within one fade time), the quietest

@@ -1,11 +1,12 @@
 import DSP
 import MIDI
 
-/// The real-time sampler: plays the zones of a `SamplerProgram` from MIDI with a preallocated
-/// voice pool. Follows the engine's render-unit convention: `init` allocates (control thread);
-/// `handle`, `render`, `reset`, `isSilent` and `activeVoiceCount` run on the render thread and
-/// never allocate, lock or free. Programs arrive through `submit(_:)` (control thread) and leave
-/// through `collectGarbage()` (control thread). Omni: the engine routes channels to it.
+/// The real-time sampler as a 16-part sound module: each MIDI channel is a part with its own
+/// program (from the `ProgramBank`), controllers and held notes; all parts share one preallocated
+/// voice pool and polyphony budget. Follows the engine's render-unit convention: `init` allocates
+/// (control thread); `handle`, `render`, `reset`, `isSilent` and the voice counts run on the render
+/// thread and never allocate, lock or free. Banks arrive through `submit(_:)` (control thread) and
+/// leave through `collectGarbage()` (control thread).
 ///
 /// `@unchecked Sendable` because the control thread holds it too: only `submit(_:)` and
 /// `collectGarbage()` may be called there (they touch nothing but the atomic mailbox); every other
@@ -16,19 +17,23 @@ public final class SamplerInstrument: @unchecked Sendable {
     public static let chunkFrames = 64
     /// Pool size limit: `maxVoices` is clamped to this.
     public static let hardMaxVoices = 256
-    /// Fade used when a voice is stolen, re-struck, or its program is replaced (click-free).
+    /// Fade used when a voice is stolen, re-struck, or its bank is replaced (click-free).
     public static let stealFadeSeconds = 0.003
     /// Fade used by CC120 All Sound Off.
     public static let allSoundOffFadeSeconds = 0.005
+    /// A voice younger than this is stolen only when every other candidate is younger too: a drum
+    /// hit's attack is never cut to keep an older held pad.
+    public static let stealProtectionSeconds = 0.050
+    public static let partCount = ProgramBank.partCount
 
     public let sampleRate: Double
     public let maxFrames: Int
-    /// Most voices counted toward polyphony; the pool holds twice as many so that stolen voices
-    /// can fade out while their replacements start.
+    /// Most voices counted toward polyphony (all parts together); the pool holds twice as many so
+    /// that stolen voices can fade out while their replacements start.
     public let maxVoices: Int
     /// Render thread (or before rendering starts): interpolation used from the next chunk on.
     public var quality: InterpolationQuality = .realtime
-    /// Render thread: polyphony override; nil uses the program's `voiceCount`. Clamped to 1…maxVoices.
+    /// Render thread: polyphony budget shared by all parts; nil = `maxVoices`. Clamped to 1…maxVoices.
     public var polyphonyLimit: Int?
 
     let voices: UnsafeMutablePointer<SamplerVoice>
@@ -39,29 +44,38 @@ public final class SamplerInstrument: @unchecked Sendable {
     private let filterDiscard: UnsafeMutablePointer<Float>
     private let levels: UnsafeMutablePointer<Float>
     private let ramp: UnsafeMutablePointer<Float>
-    /// Last value of each controller 0…127 (read by filter modulation).
-    let controllerValues: UnsafeMutablePointer<UInt8>
-    private let mailbox = ProgramMailbox()
+    /// 16 × 128 controller values, 128 per part.
+    private let controllerBlock: UnsafeMutablePointer<UInt8>
+    let parts: UnsafeMutablePointer<SamplerPart>
+    /// Per-part render contexts, refreshed per chunk.
+    private let contexts: UnsafeMutablePointer<VoiceRenderContext>
+    /// Per-part sub-mix of one chunk (left, right), so each part's peak can be measured.
+    private let partMix: StereoBuffer
+    /// Highest sub-mix sample of each part since `takePartPeak`.
+    private let partPeaks: UnsafeMutablePointer<Float>
+    private let mailbox = ProgramMailbox<ProgramBank>()
+    let protectionFrames: UInt64
 
-    /// Retained addresses of the playing program and of the one being faded out (0 = none).
+    /// Retained addresses of the bank in use and of the one being faded out (0 = none).
     private var currentAddress = 0
     private var retiringAddress = 0
-    /// Raw tables of the current program (valid while `currentAddress` is retained).
-    var zones = UnsafeMutableBufferPointer<ZonePlayback>(start: nil, count: 0)
-    var regions = UnsafeMutableBufferPointer<PlaybackRegion>(start: nil, count: 0)
-    var layers = UnsafeMutableBufferPointer<SamplerLayer>(start: nil, count: 0)
-    var programVoiceCount = 0
-    var programID: Int { currentAddress }
+    /// The bank in use (unowned: `currentAddress` keeps it alive).
+    private(set) unowned(unsafe) var bank: ProgramBank?
+    var bankID: Int { currentAddress }
+    /// Increments each time a new bank is adopted (the engine re-reads part programs then).
+    public private(set) var bankGeneration = 0
 
-    var controls: ChannelControls
     /// Note-on counter; a voice's `age` is its value at start (smaller = older).
     var ageCounter: UInt64 = 0
+    /// Frames rendered so far (the clock of `stealProtectionSeconds`).
+    var frameClock: UInt64 = 0
 
     /// Control thread. `maxVoices` (default 64) is clamped to 1…`hardMaxVoices`.
     public init(sampleRate: Double, maxFrames: Int, maxVoices: Int = 64) {
         self.sampleRate = sampleRate
         self.maxFrames = max(1, maxFrames)
         self.maxVoices = min(max(1, maxVoices), Self.hardMaxVoices)
+        protectionFrames = UInt64(Self.stealProtectionSeconds * sampleRate)
         voiceSlots = 2 * self.maxVoices
         voices = .allocate(capacity: voiceSlots)
         voices.initialize(repeating: SamplerVoice(sampleRate: sampleRate), count: voiceSlots)
@@ -71,16 +85,22 @@ public final class SamplerInstrument: @unchecked Sendable {
         levels = .allocate(capacity: Self.chunkFrames)
         ramp = .allocate(capacity: Self.chunkFrames)
         for i in 0..<Self.chunkFrames { (ramp + i).initialize(to: Float(i + 1)) }
-        controllerValues = .allocate(capacity: 128)
-        controllerValues.initialize(repeating: 0, count: 128)
-        // Sound controllers 71–79 (brightness, resonance…) start centred, as GM devices assume;
-        // volume/expression at full and pan centred, matching `ChannelControls`.
-        for controller in 71...79 { controllerValues[controller] = 64 }
-        controllerValues[7] = 127
-        controllerValues[11] = 127
-        controllerValues[10] = 64
         for buffer in [scratchLeft, scratchRight, filterDiscard, levels] { buffer.initialize(repeating: 0, count: Self.chunkFrames) }
-        controls = ChannelControls(sampleRate: sampleRate)
+        controllerBlock = .allocate(capacity: 128 * Self.partCount)
+        controllerBlock.initialize(repeating: 0, count: 128 * Self.partCount)
+        parts = .allocate(capacity: Self.partCount)
+        contexts = .allocate(capacity: Self.partCount)
+        partMix = StereoBuffer(capacity: Self.chunkFrames * Self.partCount)
+        partPeaks = .allocate(capacity: Self.partCount)
+        partPeaks.initialize(repeating: 0, count: Self.partCount)
+        for c in 0..<Self.partCount {
+            (parts + c).initialize(to: SamplerPart(sampleRate: sampleRate, controllerValues: controllerBlock + 128 * c))
+            (contexts + c).initialize(to: VoiceRenderContext(
+                scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp,
+                controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, sinc: tables.sinc, quality: quality,
+                outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, modWheel: 0,
+                volumeGain: 1, expressionGain: 1, controllerPan: 0))
+        }
     }
 
     deinit {
@@ -92,27 +112,36 @@ public final class SamplerInstrument: @unchecked Sendable {
         filterDiscard.deallocate()
         levels.deallocate()
         ramp.deallocate()
-        controllerValues.deallocate()
+        controllerBlock.deallocate()
+        parts.deinitialize(count: Self.partCount).deallocate()
+        contexts.deinitialize(count: Self.partCount).deallocate()
+        partPeaks.deallocate()
     }
 
-    // MARK: Program hand-over
+    // MARK: Bank hand-over
 
-    /// Control thread: makes `program` the one the next note plays. Voices of the previous
-    /// program fade out (3 ms); the previous program comes back through `collectGarbage()`.
-    public func submit(_ program: SamplerProgram) {
-        mailbox.deposit(program)
+    /// Control thread: makes `bank` the instrument's sounds. Voices of the previous bank fade out
+    /// (3 ms) and every part restarts on the new bank's starting program; the previous bank comes
+    /// back through `collectGarbage()`.
+    public func submit(_ bank: ProgramBank) {
+        mailbox.deposit(bank)
         mailbox.collect()
     }
 
-    /// Control thread: releases a program the render thread has finished with. Call it now and
-    /// then (e.g. with each status update); returns true if a program was released.
+    /// Control thread: one program on every channel and program number (`ProgramBank.single`).
+    public func submit(_ program: SamplerProgram) {
+        submit(ProgramBank.single(program))
+    }
+
+    /// Control thread: releases a bank the render thread has finished with. Call it now and
+    /// then (e.g. with each status update); returns true if a bank was released.
     @discardableResult
     public func collectGarbage() -> Bool {
         mailbox.collect()
     }
 
-    /// Render thread: adopts a submitted program when the previous swap has fully retired.
-    func acceptPendingProgram() {
+    /// Render thread: adopts a submitted bank when the previous swap has fully retired.
+    func acceptPendingBank() {
         finishRetiring()
         guard retiringAddress == 0 else { return }
         let address = mailbox.takeIfRoomForGarbage()
@@ -124,47 +153,103 @@ public final class SamplerInstrument: @unchecked Sendable {
             }
         }
         currentAddress = address
-        Unmanaged<SamplerProgram>.fromOpaque(pointer)._withUnsafeGuaranteedRef { program in
-            zones = program.zonePlayback
-            regions = program.regionTable
-            layers = program.layerTable
-            programVoiceCount = program.globals.voiceCount
+        let adopted = Unmanaged<ProgramBank>.fromOpaque(pointer).takeUnretainedValue()
+        bank = adopted
+        bankGeneration &+= 1
+        for c in 0..<Self.partCount {
+            parts[c].isDrum = adopted.partSetups[c].isDrum
+            parts[c].programNumber = adopted.partSetups[c].program
+            parts[c].select(adopted.startProgram(channel: c), bank: adopted)
         }
         finishRetiring()
     }
 
-    /// Hands the retiring program back once no voice reads its memory.
+    /// Hands the retiring bank back once no voice reads its memory.
     private func finishRetiring() {
         guard retiringAddress != 0, mailbox.hasRoomForGarbage else { return }
-        for slot in 0..<voiceSlots where voices[slot].isActive && voices[slot].programID == retiringAddress {
+        for slot in 0..<voiceSlots where voices[slot].isActive && voices[slot].bankID == retiringAddress {
             return
         }
         mailbox.retire(retiringAddress)
         retiringAddress = 0
     }
 
+    /// Render thread: what part `channel` (0–15) plays now; nil before any bank was submitted.
+    /// Adopts a pending bank first.
+    public func partProgram(channel: Int) -> PartProgram? {
+        acceptPendingBank()
+        return currentProgram(channel: channel)
+    }
+
+    /// Render thread: what part `channel` plays in the bank in use (no hand-over; for meters).
+    public func currentProgram(channel: Int) -> PartProgram? {
+        bank == nil ? nil : parts[channel & 15].program
+    }
+
     // MARK: Rendering
 
     /// Render thread: ADDS `block.frames` (≤ `maxFrames`; larger blocks are rendered too) frames.
+    /// Each part's voices are summed into its own chunk buffer first, to measure the part's peak.
     public func render(into block: StereoBlock) {
-        acceptPendingProgram()
+        acceptPendingBank()
         var offset = 0
         while offset < block.frames {
             let frames = min(Self.chunkFrames, block.frames - offset)
-            controls.advance(frames: frames)
-            let context = VoiceRenderContext(
-                scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp, controllerValues: controllerValues,
-                hermite: tables.hermite, sinc: tables.sinc, quality: quality, outputSampleRate: sampleRate,
-                bend: controls.bend, modWheel: controls.modWheel,
-                volumeGain: controls.volume.current, expressionGain: controls.expression.current,
-                controllerPan: Double(controls.pan.current))
-            let chunk = block.slice(from: offset, count: frames)
+            var touched: UInt16 = 0
             for slot in 0..<voiceSlots where voices[slot].isActive {
-                voices[slot].render(into: chunk, context: context)
+                let c = voices[slot].channel
+                let mix = partMix.block(frames: Self.chunkFrames * Self.partCount).slice(from: c * Self.chunkFrames, count: frames)
+                if touched & (1 << c) == 0 {
+                    touched |= 1 << c
+                    mix.clear()
+                    prepareContext(channel: c, frames: frames)
+                }
+                voices[slot].render(into: mix, context: contexts[c])
             }
+            let chunk = block.slice(from: offset, count: frames)
+            for c in 0..<Self.partCount {
+                if touched & (1 << c) != 0 {
+                    let mix = partMix.block(frames: Self.chunkFrames * Self.partCount).slice(from: c * Self.chunkFrames, count: frames)
+                    var peak = partPeaks[c]
+                    for i in 0..<frames {
+                        chunk.left[i] += mix.left[i]
+                        chunk.right[i] += mix.right[i]
+                        peak = max(peak, abs(mix.left[i]), abs(mix.right[i]))
+                    }
+                    partPeaks[c] = peak
+                } else {
+                    parts[c].gains.advance(frames: frames)
+                }
+            }
+            frameClock &+= UInt64(frames)
             offset += frames
         }
         finishRetiring()
+    }
+
+    /// Moves part `channel`'s smoothers on by `frames` and fills its render context.
+    private func prepareContext(channel c: Int, frames: Int) {
+        parts[c].gains.advance(frames: frames)
+        let part = parts[c]
+        contexts[c].quality = quality
+        contexts[c].bend = part.controllers.bend
+        contexts[c].bendRangeOverrideCents = part.bendRangeOverrideCents
+        contexts[c].modWheel = part.controllers.modWheel
+        contexts[c].volumeGain = part.gains.volume.current
+        contexts[c].expressionGain = part.gains.expression.current
+        contexts[c].controllerPan = Double(part.gains.pan.current)
+    }
+
+    /// Render thread: the highest sample part `channel` produced (before bus and master gains)
+    /// since the last call, then starts over.
+    public func takePartPeak(channel: Int) -> Float {
+        defer { partPeaks[channel & 15] = 0 }
+        return partPeaks[channel & 15]
+    }
+
+    /// Render thread: adds each part's sounding voices (including fading ones) to `counts[channel]`.
+    public func addVoiceCounts(to counts: UnsafeMutablePointer<Int>) {
+        for slot in 0..<voiceSlots where voices[slot].isActive { counts[voices[slot].channel] += 1 }
     }
 
     /// Render thread: silences every voice at once (no fade) and clears filter state.
@@ -187,8 +272,8 @@ public final class SamplerInstrument: @unchecked Sendable {
         return count
     }
 
-    /// Polyphony in force: the override or the program's voice count, within 1…maxVoices.
+    /// The shared polyphony budget in force: the override or `maxVoices`, within 1…maxVoices.
     public var effectivePolyphony: Int {
-        min(max(polyphonyLimit ?? programVoiceCount, 1), maxVoices)
+        min(max(polyphonyLimit ?? maxVoices, 1), maxVoices)
     }
 }

@@ -4,8 +4,8 @@ import DSP
 import Glibc
 #endif
 
-/// What every voice reads while rendering one chunk: scratch memory, tables and the channel's
-/// controller values. Built by the instrument per chunk; plain pointers and numbers.
+/// What every voice of one channel reads while rendering one chunk: scratch memory, tables and
+/// the channel's controller values. Updated by the instrument per chunk; plain pointers and numbers.
 struct VoiceRenderContext {
     var scratchLeft: UnsafeMutablePointer<Float>
     var scratchRight: UnsafeMutablePointer<Float>
@@ -23,6 +23,8 @@ struct VoiceRenderContext {
     var outputSampleRate: Double
     /// Pitch-bend position −1…1, mod wheel 0…1.
     var bend: Double
+    /// The channel's RPN 0 bend range in cents, NaN when unset (the layer's range applies).
+    var bendRangeOverrideCents: Double
     var modWheel: Double
     /// Smoothed CC7 and CC11 gains and CC10 pan offset, at the end of this chunk.
     var volumeGain: Float
@@ -42,8 +44,14 @@ struct SamplerVoice {
     /// Fading out after a steal, re-strike, program swap or all-sound-off; not counted as polyphony.
     var isStolen = false
     var isOneShot = false
-    /// Which program's memory the region points into (its object address).
-    var programID = 0
+    /// MIDI channel 0–15 whose controllers the voice follows.
+    var channel = 0
+    /// The instrument's frame clock at note-on (new voices are protected from stealing).
+    var startFrame: UInt64 = 0
+    /// Latched by the sostenuto pedal: key up, still sounding until the pedal lifts.
+    var isHeldBySostenuto = false
+    /// Which bank's memory the region points into (its object address).
+    var bankID = 0
 
     var region: PlaybackRegion?
     var phase: UInt64 = 0
@@ -82,6 +90,7 @@ struct SamplerVoice {
     mutating func steal(fadeSeconds: Double) {
         isStolen = true
         isHeldBySustain = false
+        isHeldBySostenuto = false
         envelope.fastRelease(seconds: fadeSeconds)
     }
 
@@ -109,7 +118,8 @@ struct SamplerVoice {
 
     /// 32.32 step for this chunk from the fixed tuning, pitch bend and vibrato.
     private mutating func phaseIncrement(frames: Int, context: VoiceRenderContext) -> UInt64 {
-        var cents = fixedCents + context.bend * bendRangeCents
+        let bendRange = context.bendRangeOverrideCents.isNaN ? bendRangeCents : context.bendRangeOverrideCents
+        var cents = fixedCents + context.bend * bendRange
         if vibratoDepthCents != 0 && context.modWheel > 0 {
             cents += vibratoDepthCents * context.modWheel * sin(2 * Double.pi * vibratoPhase)
         }

@@ -9,14 +9,23 @@ import Testing
 
 @Suite struct ProgramAndFollowerTests {
     let rate = 48000.0
+    let scratch = TemporaryDirectory()
 
-    func render(_ events: [MIDIFileEvent], settings: [String] = [], input: DecodedAudio? = nil) throws -> [Float] {
-        var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
+    /// The older instrument-file forms: `programs` as a list (programs 0, 1, 2) and `channels` by instrument.
+    func listFormInstrument() throws -> String {
+        let root = OfflineRenderTests.repository
+        return try scratch.write("""
+            {"name": "list form", "preset": "\(root)/Presets/Keys.aupreset", "samplePaths": ["\(root)/Sounds"],
+             "programs": ["\(root)/Presets/Keys.aupreset", "\(root)/Presets/Lead.aupreset", "\(root)/Presets/Sine.aupreset"],
+             "channels": {"sampler": [1], "synth": [2]}}
+            """, to: "list.json")
+    }
+
+    func render(_ events: [MIDIFileEvent], settings: [String] = [], input: DecodedAudio? = nil, instrument: String? = nil) throws -> [Float] {
+        var loader = try InstrumentLoader(instrumentPath: instrument ?? OfflineRenderTests.defaultInstrument)
         loader.assignments = ["master.lowpass.enabled=off", "master.highpass.enabled=off"] + settings
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: 256))
         let renderer = OfflineRenderer(engine: engine, blockFrames: 256)
-        let switcher = ProgramSwitcher(loader: loader, engine: engine, log: { _ in })
-        renderer.programChange = { switcher.switchTo(program: $0) }
         var left: [Float] = []
         _ = try renderer.render(midi: events, input: input) { b throws(AudioFileError) in
             left.append(contentsOf: UnsafeBufferPointer(start: b.left, count: b.frames))
@@ -30,8 +39,8 @@ import Testing
         return (Measure.amplitude(x, at: 2 * f, sampleRate: rate) + Measure.amplitude(x, at: 3 * f, sampleRate: rate)) / a1
     }
 
-    /// Program 2 of the bundled instrument is the built-in sine preset: after the program change the
-    /// same note is a pure 440 Hz sine; before it, the electric piano (rich in harmonics).
+    /// Program 2 of the list is the built-in sine preset: after the program change (applied on the
+    /// render thread, by index) the same note is a pure 440 Hz sine; before it, the electric piano.
     @Test func programChangeSwitchesTheSamplerPresetOnItsFrame() throws {
         let note: UInt8 = 69
         let song = [
@@ -41,7 +50,7 @@ import Testing
             MIDIFileEvent(seconds: 1.1, track: 0, message: .noteOn(channel: 0, note: note, velocity: 100)),
             MIDIFileEvent(seconds: 1.7, track: 0, message: .noteOff(channel: 0, note: note, velocity: 0)),
         ]
-        let out = try render(song, settings: ["bus.synth.mute=on"])
+        let out = try render(song, settings: ["bus.synth.mute=on"], instrument: try listFormInstrument())
         let keys = harmonicContent(out[9600..<28800], fundamental: 440)
         let sine = harmonicContent(out[62400..<81600], fundamental: 440)
         #expect(keys > 0.05, "electric piano has harmonics (\(keys))")

@@ -25,10 +25,18 @@ import Testing
         #expect(a.left == b.left && a.right == b.right)
     }
 
-    @Test func unroutedChannelsStaySilentAndIdleCostsNothing() throws {
-        let rig = try EngineRig()
-        let out = rig.render(frames: 4800, events: [(0, .noteOn(channel: 9, note: 60, velocity: 100))])
+    /// An instrument restricted to channels 1 and 2: a note on channel 10 is silent, counted as
+    /// ignored (and why), and the idle graph stays idle. Unrestricted, the same note sounds.
+    @Test func restrictedChannelsStaySilentCountTheirNotesAndIdleCostsNothing() throws {
+        let note: [(Int, MIDIMessage)] = [(0, .noteOn(channel: 9, note: 60, velocity: 100))]
+        let rig = try EngineRig(content: EngineContent(routing: ChannelRouting(playing: [0, 1])))
+        let out = rig.render(frames: 4800, events: note)
         #expect(Measure.peak(out.left) == 0)
         #expect(rig.engine.isIdle)
+        #expect(rig.engine.partMeters.notesIgnored(channel: 9, reason: .channelNotPlayed) == 1)
+        #expect(rig.engine.partMeters.notesPlayed(channel: 9) == 0)
+        let open = try EngineRig()
+        #expect(Measure.peak(open.render(frames: 4800, events: note).left) > 0.01, "every channel plays by default")
+        #expect(open.engine.partMeters.notesPlayed(channel: 9) == 1)
     }
 }

@@ -89,4 +89,57 @@ final class EngineAllocationTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(engine.sampler.activeVoiceCount, 64)
         XCTAssertEqual(effectIndex, effects.count)
     }
+
+    /// Sixteen parts sounding (sampler programs on 14, the synth on 2), with program changes, bank
+    /// selects, RPN bend ranges, pedals and pan arriving on a rotating channel every block.
+    func testSixteenPartsWithProgramChangesRenderWithoutAllocating() throws {
+        func looped(_ frequency: Double) throws -> SamplerProgram {
+            let waveform = try SamplerWaveform(channels: [sine(frequency, frames: 40000)], sampleRate: rate,
+                                               naturalLoop: SamplerLoop(startFrame: 0, endFrame: 40000))
+            return SamplerProgram.single(waveform, rootKey: 69, globals: SamplerGlobals(gainDecibels: -30, voiceCount: 16))
+        }
+        let row0: [PartProgram?] = (0..<128).map { $0 % 8 == 7 ? .synth : .sampler($0 % 3) }
+        let row1: [PartProgram?] = (0..<128).map { $0 % 2 == 0 ? .sampler(2) : nil }
+        let bank = ProgramBank(programs: [try looped(480), try looped(360), try looped(600)], names: ["a", "b", "c"],
+                               table: [0: row0, 1: row1, 128: [.sampler(1)]],
+                               parts: (0..<16).map { PartSetup(program: $0 == 5 || $0 == 11 ? 7 : $0 % 3, isDrum: $0 == 9) })
+        let engine = try AudioEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: blockFrames, maxSynthVoices: 32,
+                                                                        maxSamplerVoices: 128),
+                                     content: EngineContent(programBank: bank))
+        try engine.parameters.apply(assignment: "synth.voices=32")
+        let output = StereoBuffer(capacity: blockFrames)
+        let events = UnsafeMutableBufferPointer<TimedMIDIMessage>.allocate(capacity: 16)
+        defer { events.deallocate() }
+        var count = 0
+        func add(_ frame: Int, _ message: MIDIMessage) {
+            events[count] = TimedMIDIMessage(frameOffset: frame, message: message)
+            count += 1
+        }
+        func renderBlock(_ n: Int) {
+            count = 0
+            let channel = UInt8(n % 16), note = UInt8(40 + (n / 16) % 8 * 5)
+            // Each part keeps 8 notes: the note 8 rounds ago is released as the new one starts.
+            add(0, .noteOff(channel: channel, note: note, velocity: 0))
+            add(1, .noteOn(channel: channel, note: note, velocity: 100))
+            add(3, .controlChange(channel: channel, controller: 0, value: UInt8(n / 16 % 2)))
+            add(4, .controlChange(channel: channel, controller: 32, value: UInt8(n % 3)))
+            add(5, .programChange(channel: channel, program: UInt8(n / 16 % 128)))
+            add(9, .controlChange(channel: channel, controller: 101, value: 0))
+            add(9, .controlChange(channel: channel, controller: 100, value: 0))
+            add(10, .controlChange(channel: channel, controller: 6, value: UInt8(1 + n % 12)))
+            add(20, .pitchBend(channel: channel, value: Int16(n % 8192 - 4096)))
+            add(30, .controlChange(channel: channel, controller: 10, value: UInt8(n % 128)))
+            add(40, .controlChange(channel: channel, controller: 7, value: UInt8(64 + n % 64)))
+            add(50, .controlChange(channel: channel, controller: 66, value: n % 32 < 16 ? 127 : 0))
+            add(60, .controlChange(channel: channel, controller: 64, value: n % 64 < 32 ? 127 : 0))
+            engine.render(output: output.block(frames: blockFrames), events: UnsafeBufferPointer(rebasing: events[0..<count]))
+        }
+        for n in 0..<2_000 { renderBlock(n) } // warm up: every part has its 8 notes
+        let total = AllocationCounter.count {
+            for n in 0..<measuredBlocks { renderBlock(n) }
+        }
+        XCTAssertEqual(total, 0, "the render path allocated \(total) times in \(measuredBlocks) blocks")
+        for c in 0..<16 { XCTAssertGreaterThan(engine.partMeters.voices(channel: c), 0, "part \(c + 1) sounds") }
+        XCTAssertGreaterThanOrEqual(engine.sampler.activeVoiceCount + engine.synth.activeVoiceCount, 100)
+    }
 }

@@ -8,3 +8,10 @@ if [[ ${SKIP_BUILD:-0} != 1 ]]; then
 fi
 AG=$(swift build -c release --show-bin-path)/audiograph
 [[ -x $AG ]] || { echo "missing $AG"; exit 2; }
+
+# A work directory for the rig's files, removed at exit unless KEEP=1 (then its path is printed).
+# Sets WORK.   usage: work_directory NAME
+work_directory() {
+    WORK=$(mktemp -d "/tmp/$1.XXXXXX")
+    if [[ ${KEEP:-0} == 1 ]]; then echo "work directory: $WORK"; else trap 'rm -rf "$WORK"' EXIT; fi
+}

@@ -31,14 +31,19 @@ SONG_GAP_MS = 120
 
 
 def write_song(path):
-    """Format-0 SMF, 480 ticks per quarter at 480000 us per quarter: one tick = 1 ms."""
-    track = bytearray(b"\x00\xff\x51\x03" + (480000).to_bytes(3, "big"))
+    track = bytearray()
     delta = 0
     for note in SONG_NOTES:
         track += vlq(delta) + bytes([0x91, note, 100])
         track += vlq(SONG_NOTE_MS) + bytes([0x81, note, 0])
         delta = SONG_GAP_MS
-    track += b"\x00\xff\x2f\x00"
+    write_smf(path, track)
+
+
+def write_smf(path, events):
+    """Format-0 SMF around `events` (delta-timed bytes), 480 ticks per quarter at 480000 us per
+    quarter: one tick = 1 ms."""
+    track = b"\x00\xff\x51\x03" + (480000).to_bytes(3, "big") + bytes(events) + b"\x00\xff\x2f\x00"
     with open(path, "wb") as f:
         f.write(b"MThd" + struct.pack(">IHHH", 6, 0, 1, 480))
         f.write(b"MTrk" + struct.pack(">I", len(track)) + track)

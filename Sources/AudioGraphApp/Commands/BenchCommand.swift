@@ -10,9 +10,9 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure the render path: full graph per block, synth and sampler per voice-sample, mic effects, send effects.")
 
-    enum Section: String, ExpressibleByArgument, CaseIterable { case all, graph, synth, sampler, mic, fx }
+    enum Section: String, ExpressibleByArgument, CaseIterable { case all, graph, parts, synth, sampler, mic, fx }
 
-    @Argument(help: "What to measure: all, graph, synth, sampler, mic, fx.")
+    @Argument(help: "What to measure: all, graph, parts, synth, sampler, mic, fx.")
     var section: Section = .all
 
     @Option(help: "Frames per block for the graph.")
@@ -50,6 +50,7 @@ struct BenchCommand: ParsableCommand {
         let budget = Double(block) / rate * 1e9
         print("audiograph bench: \(block)-frame blocks at \(Int(rate)) Hz (budget \(String(format: "%.1f", budget / 1000)) µs), \(trials) trials of \(seconds) s")
         if section == .all || section == .graph { try graph(rate: rate, budget: budget) }
+        if section == .all || section == .parts { try parts(rate: rate, budget: budget) }
         if section == .all || section == .synth { synth(rate: rate) }
         if section == .all || section == .sampler { sampler(rate: rate) }
         if section == .all || section == .mic { mic(rate: rate) }
@@ -67,6 +68,19 @@ struct BenchCommand: ParsableCommand {
                      full.median / 1000, 100 * full.median / budget, 100 * full.minimum / budget))
         let idle = try GraphBenchmark.idleNanosecondsPerBlock(loader: loader, sampleRate: rate, blockFrames: block, seconds: seconds)
         print(String(format: "idle instrument (nothing sounding): %.2f µs per block = %.3f%% of real time", idle / 1000, 100 * idle / budget))
+    }
+
+    private func parts(rate: Double, budget: Double) throws {
+        let bench = try PartsBenchmark(loader: try engineOptions.loader(), sampleRate: rate, blockFrames: block)
+        var voices = 0.0
+        let s = TrialStatistics.measure(trials: trials) {
+            let run = bench.nanosecondsPerBlock(seconds: seconds)
+            voices = run.voices
+            return run.nanoseconds
+        }
+        print(String(format: "16 parts × %d voices sounding (sampler programs of 13 GM families, synth on ch 2, drum kit on ch 10; "
+                     + "%.0f voices on average, master LP+HP): %.1f µs per block = %.2f%% of real time (median; min %.2f%%)",
+                     PartsBenchmark.voicesPerPart, voices, s.median / 1000, 100 * s.median / budget, 100 * s.minimum / budget))
     }
 
     private func synth(rate: Double) {

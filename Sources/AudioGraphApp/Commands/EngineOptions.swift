@@ -6,7 +6,7 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Instrument file (JSON). Default: Instruments/default.json.")
     var instrument: String?
 
-    @Option(help: "Sampler preset (.aupreset), overriding the instrument file's.")
+    @Option(help: "Sampler preset (.aupreset) every melodic part starts on, instead of the instrument file's.")
     var preset: String?
 
     @Option(name: .customLong("sample-path"), help: "Directory to search for samples (repeatable).")

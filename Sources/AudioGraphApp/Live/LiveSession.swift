@@ -152,11 +152,11 @@ final class LiveSession: @unchecked Sendable {
 
     private var signalSources: [DispatchSourceSignal] = []
 
-    /// The control thread's loop: garbage and program changes every 10 ms, status a few times a
+    /// The control thread's loop: garbage and ignored-note reports every 10 ms, status a few times a
     /// second on a terminal (a line every 10 s otherwise), until a signal, the duration, or the song's end.
     private func serve(engine: AudioEngine, inbox: MIDIInbox, song: SongFeeder?, status: @Sendable () -> StatusSnapshot, loop: AudioLoop,
                        audioThread: inout ThreadHandle?, reopen: () -> AudioOutput?) {
-        let switcher = ProgramSwitcher(loader: loader, engine: engine, log: { Self.log($0) })
+        let parts = PartReport()
         var recovery: OutageRecovery?
         let start = Date()
         var lastStatus = Date.distantPast
@@ -167,8 +167,7 @@ final class LiveSession: @unchecked Sendable {
             if loop.outputLost.load(ordering: .acquiring) {
                 recover(loop, recovery: &recovery, audioThread: &audioThread, reopen: reopen)
             }
-            let program = inbox.pendingProgram.exchange(0, ordering: .relaxed)
-            if program > 0 { switcher.switchTo(program: program - 1) }
+            for line in parts.newIgnoredNoteLines(engine) { Self.log(line) }
             if Date().timeIntervalSince(lastStatus) >= statusInterval {
                 lastStatus = Date()
                 if isTerminal {
@@ -222,7 +221,8 @@ final class LiveSession: @unchecked Sendable {
             missedDeadlines: loop.stats.missedDeadlines.load(ordering: .relaxed),
             midiEventsDropped: loop.inbox.ring.droppedCount,
             playback: output, capture: input, realtime: realtime,
-            sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none")
+            sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none",
+            parts: PartStatus.collect(engine))
     }
 
     /// One control-socket request: `set a=b c=d`, `get name`, `status`, `status --json`.

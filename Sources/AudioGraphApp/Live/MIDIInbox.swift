@@ -13,16 +13,13 @@ struct StampedMessage {
 
 /// Where sequencer input lands (runs on the sequencer thread): channel messages go to the audio
 /// thread's ring with their arrival stamps; notes are tracked per source so that when a source
-/// disappears mid-chord its notes are released and its sustain pedal lifted (no stuck notes);
-/// program changes are also left for the control thread, which loads presets.
+/// disappears mid-chord its notes are released and its sustain pedal lifted (no stuck notes).
 final class MIDIInbox: @unchecked Sendable {
     /// Sequencer thread → audio thread.
     let ring = EventRing<StampedMessage>(capacity: 4096, filler: .placeholder)
     /// Song player thread → audio thread (a second ring: each ring has one producer).
     let songRing = EventRing<StampedMessage>(capacity: 4096, filler: .placeholder)
     private var tracker = SourceNoteTracker(maxSources: 64)
-    /// Last program change seen (+1; 0 = none pending), for the control thread.
-    let pendingProgram = ManagedAtomic<Int>(0)
     let log: @Sendable (String) -> Void
 
     init(log: @escaping @Sendable (String) -> Void) {
@@ -34,7 +31,6 @@ final class MIDIInbox: @unchecked Sendable {
         switch input {
         case .message(let message, let source, let nanos):
             tracker.observe(message, from: source)
-            if case .programChange(_, let program) = message { pendingProgram.store(Int(program) + 1, ordering: .relaxed) }
             ring.push(StampedMessage(message: message, arrivalNanoseconds: nanos))
         case .sourceConnected(let source):
             log("MIDI source \(source) connected")

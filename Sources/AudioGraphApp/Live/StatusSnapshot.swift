@@ -1,3 +1,4 @@
+import Engine
 import Foundation
 
 /// Everything `audiograph status` reports, as one value (JSON with `--json`).
@@ -19,6 +20,8 @@ struct StatusSnapshot: Codable, Sendable {
     var capture: String?
     var realtime: String
     var sampler: String
+    /// Channels with sounding voices or a program other than the default.
+    var parts: [PartStatus]
 
     /// The one-line live status: meters, pitch, voices, xruns, DSP load.
     var line: String {
@@ -26,7 +29,10 @@ struct StatusSnapshot: Codable, Sendable {
         var s = "out \(db(outputPeakDecibels.max() ?? -160)) dB"
         if let i = inputPeakDecibels { s += "  in \(db(i.max() ?? -160)) dB" }
         if let p = detectedPitchHz, p > 0 { s += String(format: "  pitch %6.1f Hz", p) }
-        s += String(format: "  voices %3d  xruns %d  dsp %4.1f%% (max %4.1f%%)", voices, xruns, dspLoadPercent, worstDspLoadPercent)
+        s += String(format: "  voices %3d", voices)
+        let sounding = parts.filter { $0.voices > 0 }
+        if !sounding.isEmpty { s += " (" + sounding.map { "ch\($0.channel) \($0.voices)" }.joined(separator: " ") + ")" }
+        s += String(format: "  xruns %d  dsp %4.1f%% (max %4.1f%%)", xruns, dspLoadPercent, worstDspLoadPercent)
         return s
     }
 
@@ -34,5 +40,20 @@ struct StatusSnapshot: Codable, Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return (try? String(data: encoder.encode(self), encoding: .utf8)) ?? "{}"
+    }
+}
+
+/// One part in `status`: channel (1-based), sounding voices, what it plays.
+struct PartStatus: Codable, Sendable {
+    var channel: Int
+    var voices: Int
+    var program: String
+
+    /// All 16 parts.
+    static func collect(_ engine: AudioEngine) -> [PartStatus] {
+        (0..<PartMeters.partCount).map { c in
+            PartStatus(channel: c + 1, voices: engine.partMeters.voices(channel: c),
+                       program: PartReport.name(of: engine.partMeters.program(channel: c), in: engine))
+        }
     }
 }

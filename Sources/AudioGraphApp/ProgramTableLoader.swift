@@ -1,0 +1,114 @@
+import Engine
+import Foundation
+import Sampler
+
+/// Builds the `ProgramBank` from an instrument file's program table, banks, `preset` and
+/// `channels`: every preset the table names is loaded now (control thread), once, so that program
+/// changes on the render thread only pick an index. Errors name the file and the key at fault.
+struct ProgramTableLoader {
+    let loader: InstrumentLoader
+    let sampleRate: Double
+
+    private var path: String { loader.instrumentPath }
+
+    /// nil when the file names no preset and no program table (every part plays the synth).
+    func bank() throws(InstrumentError) -> ProgramBank? {
+        let file = loader.file
+        var rows: [Int: [PartProgram?]] = [:]
+        var programs: [SamplerProgram] = [], names: [String] = [], indexByPath: [String: Int] = [:]
+
+        func sound(_ value: String, key: String) throws(InstrumentError) -> PartProgram {
+            switch value {
+            case "synth": return .synth
+            case "none": return .none
+            default:
+                let preset = InstrumentLocator.resolve(value, relativeTo: loader.baseDirectory)
+                return .sampler(try load(preset, key: key))
+            }
+        }
+        func load(_ preset: String, key: String) throws(InstrumentError) -> Int {
+            if let index = indexByPath[preset] { return index }
+            guard FileManager.default.fileExists(atPath: preset) else {
+                throw InstrumentError("\(path): \(key): preset \(preset) not found")
+            }
+            let loaded = try loader.loadPreset(path: preset, sampleRate: sampleRate)
+            for w in loaded.warnings { loader.warn("\((preset as NSString).lastPathComponent): \(w)") }
+            programs.append(loaded.program)
+            names.append(((preset as NSString).lastPathComponent as NSString).deletingPathExtension)
+            indexByPath[preset] = programs.count - 1
+            return programs.count - 1
+        }
+        func row(_ table: InstrumentFile.ProgramTable, key: String) throws(InstrumentError) -> [PartProgram?] {
+            var row = [PartProgram?](repeating: nil, count: 128)
+            switch table {
+            case .list(let list):
+                guard list.count <= 128 else { throw InstrumentError("\(path): \(key): \(list.count) programs, at most 128") }
+                for (number, value) in list.enumerated() { row[number] = try sound(value, key: "\(key)[\(number)]") }
+            case .ranges(let ranges):
+                for (range, value) in ranges.sorted(by: { $0.key < $1.key }) {
+                    let entryKey = "\(key).\"\(range)\""
+                    let numbers = try programNumbers(range, key: entryKey)
+                    let program = try sound(value, key: entryKey)
+                    for n in numbers { row[n] = program }
+                }
+            }
+            return row
+        }
+
+        if let table = file.programs { rows[0] = try row(table, key: "programs") }
+        for (name, table) in (file.banks ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let number = Int(name), (0...ProgramBank.percussionBank).contains(number) else {
+                throw InstrumentError("\(path): banks.\"\(name)\": a bank is a number 0–128 (128: General MIDI percussion)")
+            }
+            rows[number] = try row(table, key: "banks.\"\(name)\"")
+        }
+        var startPreset: PartProgram?
+        if let preset = loader.presetPath {
+            startPreset = .sampler(try load(preset, key: loader.presetOverride == nil ? "preset" : "--preset"))
+            // A preset without a table answers every program number, as the one sound it is.
+            if rows[0] == nil { rows[0] = [PartProgram?](repeating: startPreset, count: 128) }
+        }
+        let setups = try parts(startPreset: startPreset)  // validated even when there is nothing to play
+        guard !rows.isEmpty else { return nil }
+        return ProgramBank(programs: programs, names: names, table: rows, parts: setups)
+    }
+
+    /// "33" or "32-39" → program numbers.
+    private func programNumbers(_ text: String, key: String) throws(InstrumentError) -> ClosedRange<Int> {
+        let ends = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard (1...2).contains(ends.count), let low = ends.first ?? nil, let high = ends.last ?? nil,
+              (0...127).contains(low), (0...127).contains(high), low <= high else {
+            throw InstrumentError("\(path): \(key): a program number 0–127 or a range such as \"32-39\"")
+        }
+        return low...high
+    }
+
+    /// How the 16 parts start, from `channels` (drum parts, starting programs) and `preset`.
+    private func parts(startPreset: PartProgram?) throws(InstrumentError) -> [PartSetup] {
+        let channels = loader.file.channels
+        let drums = try oneBased(channels?.drums ?? [10], key: "channels.drums")
+        var setups = (0..<16).map { PartSetup(isDrum: drums.contains($0), startOverride: drums.contains($0) ? nil : startPreset) }
+        for c in try oneBased(channels?.synth ?? [], key: "channels.synth") where !(channels?.sampler ?? []).contains(c + 1) {
+            setups[c].startOverride = .synth
+        }
+        for (name, value) in (channels?.start ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let key = "channels.start.\"\(name)\""
+            guard let channel = Int(name), (1...16).contains(channel) else { throw InstrumentError("\(path): \(key): a channel is 1–16") }
+            switch value {
+            case .text("synth"): setups[channel - 1].startOverride = .synth
+            case .text("none"): setups[channel - 1].startOverride = PartProgram.none
+            case .number(let n) where n == n.rounded() && (0...127).contains(n):
+                setups[channel - 1].program = Int(n)
+                setups[channel - 1].startOverride = nil
+            default: throw InstrumentError("\(path): \(key): a program number 0–127, \"synth\" or \"none\"")
+            }
+        }
+        return setups
+    }
+
+    /// 1-based channel list → 0-based set; errors name `key`.
+    func oneBased(_ list: [Int], key: String) throws(InstrumentError) -> Set<Int> {
+        for c in list where !(1...16).contains(c) { throw InstrumentError("\(path): \(key): MIDI channel \(c) is not 1–16") }
+        return Set(list.map { $0 - 1 })
+    }
+}

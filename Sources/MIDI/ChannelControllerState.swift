@@ -1,0 +1,98 @@
+/// The controller state of one MIDI channel as General MIDI defines it: pitch bend with its RPN 0
+/// range, mod wheel, volume/expression/pan values, sustain and sostenuto pedals, bank select and
+/// the RPN/data-entry state machine. Plain value; instruments keep one per channel and act on the
+/// `Action` each controller returns (release pedalled notes, silence, …). RT-safe.
+public struct ChannelControllerState: Sendable, Equatable {
+    /// What an instrument must do after a controller message.
+    public enum Action: Sendable, Equatable {
+        case none
+        case volume, expression, pan
+        /// The sustain pedal went up: release notes it held.
+        case sustainReleased
+        /// The sostenuto pedal went down: latch the keys held now.
+        case sostenutoPressed
+        /// The sostenuto pedal went up: release the latched notes whose keys are up.
+        case sostenutoReleased
+        case allSoundOff
+        case allNotesOff
+        /// CC121: bend, mod, expression and the pedals were reset (RP-015; volume and pan kept).
+        case resetAllControllers
+        /// CC0/CC32 changed the bank the next program change selects from.
+        case bankSelect
+    }
+
+    /// Pitch-bend position −1…1 (8191 → just under +1).
+    public var bend = 0.0
+    /// RPN 0 pitch-bend sensitivity in semitones; nil until a sender sets it (the instrument's own
+    /// default applies).
+    public var bendRangeSemitones: Double?
+    /// Mod wheel 0…1.
+    public var modWheel = 0.0
+    /// CC7 starts at 127 (not GM's 100) so a program plays at its own gain until a song sets it.
+    public var volume: UInt8 = 127
+    public var expression: UInt8 = 127
+    public var pan: UInt8 = 64
+    public var sustainDown = false
+    public var sostenutoDown = false
+    public var bankMSB: UInt8 = 0
+    public var bankLSB: UInt8 = 0
+    /// Selected registered parameter (127/127 = null: data entry does nothing).
+    var rpnMSB: UInt8 = 127
+    var rpnLSB: UInt8 = 127
+    /// Non-registered parameter selected: data entry is ignored (we define no NRPNs).
+    var nrpnSelected = false
+
+    public init() {}
+
+    /// Applies controller `number` = `value` (7-bit) and says what the instrument must do.
+    public mutating func apply(controller number: UInt8, value: UInt8) -> Action {
+        switch number {
+        case 0: bankMSB = value; return .bankSelect
+        case 32: bankLSB = value; return .bankSelect
+        case MIDIController.modulationWheel: modWheel = Double(value) / 127; return .none
+        case MIDIController.volume: volume = value; return .volume
+        case MIDIController.expression: expression = value; return .expression
+        case MIDIController.pan: pan = value; return .pan
+        case MIDIController.sustainPedal:
+            let down = value >= 64
+            defer { sustainDown = down }
+            return sustainDown && !down ? .sustainReleased : .none
+        case MIDIController.sostenutoPedal:
+            let down = value >= 64
+            defer { sostenutoDown = down }
+            if down == sostenutoDown { return .none }
+            return down ? .sostenutoPressed : .sostenutoReleased
+        case 101: rpnMSB = value; nrpnSelected = false; return .none
+        case 100: rpnLSB = value; nrpnSelected = false; return .none
+        case 98, 99: nrpnSelected = true; return .none
+        case 6: dataEntry(msb: value); return .none
+        case 38: dataEntry(lsb: value); return .none
+        case MIDIController.allSoundOff: return .allSoundOff
+        case MIDIController.resetAllControllers:
+            bend = 0
+            modWheel = 0
+            expression = 127
+            sustainDown = false
+            sostenutoDown = false
+            rpnMSB = 127
+            rpnLSB = 127
+            nrpnSelected = false
+            return .resetAllControllers
+        case MIDIController.allNotesOff: return .allNotesOff
+        default: return .none
+        }
+    }
+
+    /// Pitch-bend message value −8192…8191.
+    public mutating func setBend(_ value: Int16) { bend = Double(value) / 8192 }
+
+    /// RPN 0 (pitch-bend sensitivity): data entry MSB = semitones, LSB = cents.
+    private mutating func dataEntry(msb: UInt8? = nil, lsb: UInt8? = nil) {
+        guard !nrpnSelected, rpnMSB == 0, rpnLSB == 0 else { return }
+        let current = bendRangeSemitones ?? 2
+        var semitones = current.rounded(.down), cents = (current - semitones) * 100
+        if let msb { semitones = Double(msb); cents = 0 }
+        if let lsb { cents = Double(min(lsb, 99)) }
+        bendRangeSemitones = semitones + cents / 100
+    }
+}

@@ -1,0 +1,48 @@
+import DSP
+import MIDI
+
+/// One MIDI channel of the sampler: its program, its controllers and the raw values the voice
+/// filters read. Render thread only; lives in the instrument's preallocated part array.
+struct SamplerPart {
+    var controllers = ChannelControllerState()
+    var gains: ChannelGains
+    /// Last value of each controller 0…127 (read by filter modulation); 128 bytes of the
+    /// instrument's preallocated block.
+    let controllerValues: UnsafeMutablePointer<UInt8>
+    var programNumber = 0
+    var isDrum = false
+    var program: PartProgram = .none
+    /// Tables of `program` when it is `.sampler` (valid while the bank is retained).
+    var tables: ProgramTables?
+
+    init(sampleRate: Double, controllerValues: UnsafeMutablePointer<UInt8>) {
+        gains = ChannelGains(sampleRate: sampleRate)
+        self.controllerValues = controllerValues
+        resetControllerValues()
+    }
+
+    /// Sound controllers 71–79 (brightness, resonance…) start centred, as GM devices assume;
+    /// volume/expression at full and pan centred, matching `controllers`.
+    func resetControllerValues() {
+        controllerValues.update(repeating: 0, count: 128)
+        for controller in 71...79 { controllerValues[controller] = 64 }
+        controllerValues[Int(MIDIController.volume)] = 127
+        controllerValues[Int(MIDIController.expression)] = 127
+        controllerValues[Int(MIDIController.pan)] = 64
+    }
+
+    /// Selects `program` of the bank (render thread: an index, nothing allocated).
+    mutating func select(_ program: PartProgram, bank: ProgramBank?) {
+        self.program = program
+        if case .sampler(let index) = program, let bank {
+            tables = bank.programTables[index]
+        } else {
+            tables = nil
+        }
+    }
+
+    /// Bend range override from RPN 0, in cents; NaN when the sender set none (layers' own apply).
+    var bendRangeOverrideCents: Double {
+        controllers.bendRangeSemitones.map { 100 * $0 } ?? .nan
+    }
+}

@@ -1,0 +1,66 @@
+import AudioFiles
+import AudioGraphApp
+import AudioTestSupport
+import DSP
+import Engine
+import Foundation
+import MIDI
+import Testing
+
+/// Real General MIDI songs written by other people (Debian's `openttd-openmsx` and
+/// `planetblupi-music-midi`, installed by scripts/install-deps) through the bundled instrument:
+/// every channel with notes in the first 30 s is heard when rendered alone, and a full render is
+/// deterministic. Speed and peaks are measured by `scripts/render-gm-songs`, not here.
+@Suite struct GeneralMIDISongTests {
+    static let songs = [
+        "/usr/share/games/openttd/baseset/openmsx/tttheme2.mid",
+        "/usr/share/games/openttd/baseset/openmsx/mighty_giant_run.mid",
+        "/usr/share/planetblupi/music/music002.mid",
+    ]
+    static let installed = songs.allSatisfy { FileManager.default.fileExists(atPath: $0) }
+    let rate = 48000.0
+    let excerptSeconds = 30.0
+    /// A part is "heard" when its loudest 100 ms window reaches this RMS (quiet but clearly audible).
+    let audibleDecibels = -45.0
+
+    func render(_ events: [MIDIFileEvent], solo: Int? = nil) throws -> [Float] {
+        var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
+        loader.soloChannel = solo
+        // Audibility does not depend on interpolation: the live 4-point kernel keeps this quick.
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: 256, samplerQuality: .realtime))
+        var left: [Float] = []
+        _ = try OfflineRenderer(engine: engine, blockFrames: 256).render(midi: events) { b throws(AudioFileError) in
+            for i in 0..<b.frames { left.append(max(abs(b.left[i]), abs(b.right[i]))) }
+        }
+        return left
+    }
+
+    func loudestWindowDecibels(_ x: [Float]) -> Double {
+        let window = Int(0.1 * rate)
+        var best = 0.0
+        for start in stride(from: 0, to: max(1, x.count - window), by: window / 2) {
+            best = max(best, Measure.rms(x[start..<min(x.count, start + window)]))
+        }
+        return Decibels.fromGain(best)
+    }
+
+    @Test(.enabled(if: installed, "needs openttd-openmsx and planetblupi-music-midi (scripts/install-deps)"), arguments: songs)
+    func everyChannelWithNotesIsHeardAlone(song: String) throws {
+        let events = try MIDIFile.read(path: song).events.filter { $0.seconds < excerptSeconds }
+        var channels = Set<Int>()
+        for e in events { if case .noteOn(let c, _, let v) = e.message, v > 0 { channels.insert(Int(c)) } }
+        #expect(channels.count >= 4, "a multi-part song")
+        for channel in channels.sorted() {
+            let level = loudestWindowDecibels(try render(events, solo: channel))
+            #expect(level > audibleDecibels, "\((song as NSString).lastPathComponent) channel \(channel + 1) alone: \(level) dBFS")
+        }
+    }
+
+    @Test(.enabled(if: installed, "needs openttd-openmsx (scripts/install-deps)"))
+    func fullRenderIsDeterministic() throws {
+        let events = try MIDIFile.read(path: Self.songs[0]).events
+        let a = try render(events), b = try render(events)
+        #expect(a.count > Int(60 * rate))
+        #expect(a == b)
+    }
+}
