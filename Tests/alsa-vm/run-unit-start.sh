@@ -5,16 +5,14 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/host-lib.sh"
-WORK=$(mktemp -d /tmp/unit-start.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
-echo "{ \"name\": \"unit start rig test\", \"preset\": \"$REPO/Presets/Sine.aupreset\" }" > "$WORK/test.json"
+make_work unit-start
+sine_instrument "unit start rig test"
 # What a user puts in ~/.config/audiograph/audiograph.env (periods of 50 ms or more: the rig's CPU is emulated).
 echo "AUDIOGRAPH_ARGS=\"--instrument $WORK/test.json --period 1024 --periods 3\"" > "$WORK/audiograph.env"
 "$RIG/run-in-alsa-vm" --modules "snd-virmidi index=2;snd-seq-dummy" --files "$WORK" --timeout 200 -- \
     bash "$HERE/unit-start.sh" "$AG" "$REPO/scripts/systemd/audiograph.service.in"
 status=$?
 echo "=== host: the note played once the card appeared (A4)"
-sox "$WORK/capture.wav" -b 16 "$WORK/capture16.wav" 2>/dev/null || status=1
-python3 "$RIG/wavcheck.py" "$WORK/capture16.wav" --expect-hz 440 --tol-hz 2 --min-seconds 1.2 || status=1
+measure_capture capture.wav --expect-hz 440 --tol-hz 2 --min-seconds 1.2 || status=1
 [[ $status == 0 ]] && echo "unit start rig test: PASS" || echo "unit start rig test: FAIL"
 exit $status
