@@ -23,7 +23,7 @@ public struct InstrumentLoader: Sendable {
 
     public init(instrumentPath: String?) throws(InstrumentError) {
         guard let path = instrumentPath ?? InstrumentLocator.defaultInstrumentPath() else {
-            throw InstrumentError("no instrument file given and \(InstrumentLocator.defaultRelativePath) not found (use --instrument FILE or set AUDIOGRAPH_HOME)")
+            throw InstrumentError("no instrument file given and no default instrument found (use --instrument FILE, put one in ~/.config/audiograph/default.json, or set AUDIOGRAPH_HOME)")
         }
         self.instrumentPath = path
         file = try InstrumentFile.load(path: path)

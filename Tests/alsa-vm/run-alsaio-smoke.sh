@@ -1,11 +1,11 @@
 #!/bin/bash
 # Host side of the ALSAIO rig test: builds alsaio-probe (release), boots the alsa-vm rig
 # once to run alsaio-smoke.sh inside it, then measures the two PCM captures on the host.
-#   Tests/alsa-vm/run-alsaio-smoke.sh            (ALSA_VM_DIR defaults to ../shared/alsa-vm)
+#   Tests/alsa-vm/run-alsaio-smoke.sh            (SKIP_BUILD=1 uses the built probe)
 # Exit 0 when every guest check and both capture analyses pass.
 set -uo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
-RIG=${ALSA_VM_DIR:-$REPO/../shared/alsa-vm}
+RIG=${ALSA_VM_DIR:-$REPO/Tests/alsa-vm}
 cd "$REPO" || exit 2
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
     swift build -c release --product alsaio-probe || exit 2

@@ -2,7 +2,7 @@
 # Host side of the live-instrument rig test: builds audiograph (release) unless SKIP_BUILD=1,
 # boots the alsa-vm rig once to run instrument-live.sh inside it, then analyses the loopback
 # capture on the host (instrument-analyse.py: pitches, onsets, silences, latency and jitter).
-#   Tests/alsa-vm/run-instrument-live.sh        (ALSA_VM_DIR defaults to ../shared/alsa-vm)
+#   Tests/alsa-vm/run-instrument-live.sh        (SKIP_BUILD=1 uses the built release binary)
 #   KEEP=1 keeps the work directory (capture.wav, logs) and prints its path.
 # Exit 0 when every guest check and every capture analysis passes.
 set -uo pipefail

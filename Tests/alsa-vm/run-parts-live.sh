@@ -8,7 +8,7 @@ set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/host-lib.sh"
 
-work_directory parts-live
+make_work parts-live
 # Every program and the drum bank play the sine-oscillator preset (it loads in seconds under the
 # rig's software CPU); channel 2 starts on the synth. Every channel plays (no channels.play).
 cat > "$WORK/test.json" <<JSON

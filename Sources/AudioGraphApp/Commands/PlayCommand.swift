@@ -79,12 +79,17 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Also play this MIDI file into the instrument in real time.")
     var midi: String?
 
+    @Flag(inversion: .prefixedNo, help: "When the playback device is absent at start, wait for it (retrying with back-off) instead of exiting.")
+    var waitForDevice = true
+
     func run() throws {
         try engineOptions.validateRate()
         var options = live.options(rate: engineOptions.rate)
         options.songPath = midi
         let session = LiveSession(loader: try engineOptions.loader(), options: options)
-        throw ExitCode(try session.run(try session.openOutput()))
+        guard waitForDevice else { throw ExitCode(try session.run(try session.openOutput())) }
+        guard let opened = session.waitForOutput() else { return }
+        throw ExitCode(try session.run(opened))
     }
 }
 

@@ -14,6 +14,8 @@ final class LiveSession: @unchecked Sendable {
     let options: LiveOptions
     private let stopRequested = ManagedAtomic<Bool>(false)
     private let isTerminal = isatty(STDOUT_FILENO) == 1
+    /// Under a `Type=notify` systemd unit: READY=1 once MIDI and playback are open, STATUS=, STOPPING=1.
+    private let notifier = SystemdNotifier()
 
     init(loader: InstrumentLoader, options: LiveOptions) {
         self.loader = loader
@@ -51,6 +53,35 @@ final class LiveSession: @unchecked Sendable {
         }
     }
 
+    /// `play` started before its device exists (a USB interface plugged in after boot): retries
+    /// `openOutput` with back-off (100 ms doubling to 5 s), saying so, until the device opens;
+    /// nil when SIGINT/SIGTERM came first.
+    func waitForOutput() -> OpenedOutput? {
+        installSignalHandlers()
+        var backoff = ReopenBackoff()
+        var lastError = ""
+        while !stopRequested.load(ordering: .relaxed) {
+            do {
+                let opened = try openOutput()
+                if backoff.attempts > 0 { Self.log("playback device '\(options.device)' is here") }
+                return opened
+            } catch {
+                let delay = backoff.nextDelaySeconds()
+                let line = "waiting for playback device '\(options.device)' (attempt \(backoff.attempts), next in \(delay) s)"
+                if "\(error)" != lastError {
+                    lastError = "\(error)"
+                    Self.log("\(lastError); \(line)")
+                }
+                notifier?.send("STATUS=\(line)")
+                if isTerminal { FileHandle.standardOutput.write(Data("\r\(line)\u{1B}[K".utf8)) }
+                let until = Date(timeIntervalSinceNow: delay)
+                while Date() < until, !stopRequested.load(ordering: .relaxed) { usleep(10_000) }
+            }
+        }
+        if isTerminal { print() }
+        return nil
+    }
+
     /// Runs until stopped; returns the process exit status.
     func run(_ opened: OpenedOutput) throws -> Int32 {
         let (output, outputDescription, rate, period) = (opened.device, opened.description, opened.rate, opened.period)
@@ -80,9 +111,11 @@ final class LiveSession: @unchecked Sendable {
         installSignalHandlers()
         let song = try options.songPath.map { path throws in try SongFeeder(path: path, inbox: inbox) }
         song?.start()
+        notifier?.send("READY=1", "STATUS=playing: \(outputDescription)")
 
         serve(engine: engine, inbox: inbox, song: song, status: status, loop: loop, audioThread: &audioThread, reopen: reopen)
 
+        notifier?.send("STOPPING=1")
         // Fade out (10 ms ramp), let it reach the device, then stop everything.
         engine.fadeOut()
         usleep(25_000)
@@ -141,6 +174,7 @@ final class LiveSession: @unchecked Sendable {
     }
 
     private func installSignalHandlers() {
+        guard signalSources.isEmpty else { return }
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
@@ -159,7 +193,7 @@ final class LiveSession: @unchecked Sendable {
         let parts = PartReport()
         var recovery: OutageRecovery?
         let start = Date()
-        var lastStatus = Date.distantPast
+        var lastStatus = Date.distantPast, lastNotified = Date.distantPast
         let statusInterval = isTerminal ? options.statusInterval : 10
         while !stopRequested.load(ordering: .relaxed) {
             usleep(10_000)
@@ -175,6 +209,10 @@ final class LiveSession: @unchecked Sendable {
                 } else {
                     Self.log(status().line)
                 }
+            }
+            if let notifier, Date().timeIntervalSince(lastNotified) >= 1 {
+                lastNotified = Date()
+                notifier.send("STATUS=\(status().line)")
             }
             if let limit = options.durationSeconds, Date().timeIntervalSince(start) >= limit { break }
             if let song, song.isFinished, engine.isIdle { break }
