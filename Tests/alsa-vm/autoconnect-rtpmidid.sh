@@ -18,7 +18,6 @@ source "$(dirname "$0")/guest-lib.sh"
 section() { echo; echo "=== $*"; }
 now_ns() { local t=$EPOCHREALTIME; echo "${t/./}000"; }
 mono_of() { sed -n "s/.*$2.* mono=\([0-9]*\).*/\1/p" "$1" | head -1; }   # mono= of the first line matching
-json_int() { sed -n "s/.*\"$2\" : \([0-9]*\).*/\1/p" "$1" | head -1; }
 rm -f -- *.txt capture.wav
 CAP=/dev/shm/capture.wav
 SESSION='Midi Through-Midi Through Port-0'

@@ -7,7 +7,6 @@
 # reopens it and plays on.
 source "$(dirname "$0")/guest-lib.sh"
 AG=${1:?usage: device-loss.sh /path/to/audiograph}
-json_int() { sed -n "s/.*\"$2\" : \([0-9]*\).*/\1/p" "$1" | head -1; }
 voices() { "$AG" status --json > status.json 2>/dev/null && [[ $(json_int status.json voices) == "$1" ]]; }
 "$AG" play --device hw:Dummy,0,0 --period 2048 --periods 3 --instrument test.json --set synth.release=0.05 > ag.txt 2>&1 &
 ag=$!

@@ -17,7 +17,6 @@ section() { echo; echo "=== $*"; }
 now_ns() { local t=$EPOCHREALTIME; echo "${t/./}000"; }       # CLOCK_REALTIME, no process start
 mark() { echo "$1 real=$(now_ns)" >> timeline.txt; }            # the host maps it to capture frames
 field() { sed -n "s/.*$2=\([0-9:]*\).*/\1/p" "$1" | head -1; }   # value of KEY=... in a log line
-json_int() { sed -n "s/.*\"$2\" : \([0-9]*\).*/\1/p" "$1" | head -1; }
 rm -f -- *.txt capture.wav stop-clock
 CAP=/dev/shm/capture.wav
 PLAY_STATUS=card0/pcm0p/sub0 CAP_STATUS=card0/pcm1c/sub0

@@ -6,7 +6,6 @@
 set -u
 AG=${1:?usage: parts-live.sh /path/to/audiograph}
 source "$(dirname "$0")/guest-lib.sh"
-json_int() { sed -n "s/.*\"$2\" : \([0-9]*\).*/\1/p" "$1" | head -1; }
 CAP=/dev/shm/capture.wav
 
 "$AG" play --device hw:Loopback,0,0 --period 1024 --periods 3 --instrument test.json \
