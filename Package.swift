@@ -3,6 +3,7 @@
 //
 // Layers, bottom to top (arrows point down only):
 //   C libraries  CALSA CSndFile CLibXML2 CFFTW CSampleRate   (system-library shims)
+//   system       FileAccess                                     (regular files only, size-checked reads)
 //   pure values  MIDI                                           (messages, SMF files, note names)
 //   kernels      DSP, Spectral                                  (real-time safe units)
 //   files        AudioFiles, Presets                            (libsndfile + resampling; .aupreset)
@@ -31,11 +32,13 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
 
-        .target(name: "MIDI"),
+        // Opens outside files safely (regular files only, O_NONBLOCK, size checked first); below every reader.
+        .target(name: "FileAccess"),
+        .target(name: "MIDI", dependencies: ["FileAccess"]),
         .target(name: "DSP"),
         .target(name: "Spectral", dependencies: ["DSP", "CFFTW"]),
-        .target(name: "AudioFiles", dependencies: ["CSndFile", "CSampleRate"]),
-        .target(name: "Presets", dependencies: ["CLibXML2"]),
+        .target(name: "AudioFiles", dependencies: ["CSndFile", "CSampleRate", "FileAccess"]),
+        .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
         .target(name: "Instruments", dependencies: ["DSP", "MIDI", "AudioFiles"]),
         .target(name: "Sampler", dependencies: ["DSP", "MIDI", "AudioFiles", "Presets"]),
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"]),
@@ -51,7 +54,7 @@ let package = Package(
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "Engine", "ALSAIO", "AudioFiles", "Presets", "Spectral",
+                "Engine", "ALSAIO", "AudioFiles", "Presets", "Spectral", "FileAccess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ]),
