@@ -30,15 +30,25 @@ public struct ParameterDescriptor: Sendable, Equatable {
     }
 
     /// Text for a stored value: choice names, on/off, or the number with its unit.
+    /// Any value, even one outside the range or not finite (error messages show what was given).
     public func format(_ value: Double) -> String {
+        let suffix = unit.isEmpty ? "" : " \(unit)"
         switch kind {
         case .toggle: return value >= 0.5 ? "on" : "off"
-        case .choice(let names): return names[min(max(Int(value.rounded()), 0), names.count - 1)]
-        case .integer: return "\(Int(value.rounded()))\(unit.isEmpty ? "" : " \(unit)")"
+        case .choice(let names):
+            guard let index = Self.exactInteger(value.rounded()) else { return format3(value) }
+            return names[min(max(index, 0), names.count - 1)]
+        case .integer:
+            return (Self.exactInteger(value.rounded()).map(String.init) ?? format3(value)) + suffix
         case .continuous:
-            let text = value == value.rounded() && abs(value) < 1e6 ? String(Int(value)) : String(format3(value))
-            return unit.isEmpty ? text : "\(text) \(unit)"
+            let whole = value == value.rounded() && abs(value) < 1e6 ? Self.exactInteger(value) : nil
+            return (whole.map(String.init) ?? format3(value)) + suffix
         }
+    }
+
+    /// `Int(value)` without the trap: nil for NaN, infinities and magnitudes beyond ±2⁵³.
+    static func exactInteger(_ value: Double) -> Int? {
+        abs(value) <= 9_007_199_254_740_992 ? Int(exactly: value) : nil
     }
 
     /// Parses `text` and checks the range. The error says what is allowed.
@@ -72,7 +82,7 @@ public struct ParameterDescriptor: Sendable, Equatable {
 
     private func format3(_ v: Double) -> String {
         let scaled = (v * 1000).rounded() / 1000
-        return "\(scaled)"
+        return scaled.isFinite ? "\(scaled)" : "\(v)"
     }
 }
 
@@ -142,6 +152,7 @@ public final class ParameterTable: @unchecked Sendable {
     /// Control thread: sets `name` to a number, with validation.
     public func set(_ name: String, value: Double) throws(ParameterError) {
         guard let i = indexByName[name] else { throw unknown(name) }
+        guard value.isFinite else { throw ParameterError("\(name) needs a finite number (got \(value))") }
         let v = descriptors[i].kind == .integer ? value.rounded() : value
         try descriptors[i].check(v)
         store(i, v)

@@ -23,21 +23,27 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Frames per render block (1…4096).")
     var block: Int = 256
 
+    @Option(help: "Longest song to render, in seconds (1…86400); events after it are not played, and the release tail after the last event is at most 30 s.")
+    var maxSeconds: Double = 3600
+
     @OptionGroup var engineOptions: EngineOptions
 
     func validate() throws {
         try engineOptions.validateRate()
         guard (1...4096).contains(block) else { throw ValidationError("--block must be between 1 and 4096 frames") }
+        guard (1...86_400).contains(maxSeconds) else { throw ValidationError("--max-seconds must be between 1 and 86400") }
     }
 
     func run() throws {
-        let summary = try Self.render(midiPath: midi, outPath: out, inputPath: input, block: block, options: engineOptions, progressOnTerminal: true)
+        let summary = try Self.render(
+            midiPath: midi, outPath: out, inputPath: input, block: block, options: engineOptions, progressOnTerminal: true,
+            maxSeconds: maxSeconds)
         print(summary.line(outputPath: out))
     }
 
     /// Shared with `play`'s fallback when there is no sound card.
     static func render(midiPath: String?, outPath: String, inputPath: String?, block: Int, options: EngineOptions,
-                       progressOnTerminal: Bool) throws -> OfflineRenderSummary {
+                       progressOnTerminal: Bool, maxSeconds: Double = 3600) throws -> OfflineRenderSummary {
         let loader = try options.loader()
         let rate = Double(options.rate)
         // Offline there is time for the windowed-sinc interpolation.
@@ -50,6 +56,7 @@ struct RenderCommand: ParsableCommand {
         let writer = try WAVFileWriter(path: outPath, sampleRate: Int(rate), channels: 2, encoding: .float32)
         defer { writer.close() }
         let renderer = OfflineRenderer(engine: engine, blockFrames: block)
+        renderer.maxSongSeconds = maxSeconds
         let switcher = ProgramSwitcher(loader: loader, engine: engine, log: { LiveSession.log($0) })
         renderer.programChange = { switcher.switchTo(program: $0) }
         let bar = ProgressBar(enabled: progressOnTerminal)
@@ -58,6 +65,7 @@ struct RenderCommand: ParsableCommand {
             sink: { (b: StereoBlock) throws(AudioFileError) in try writer.write(left: b.left, right: b.right, frames: b.frames) },
             progress: bar.update)
         bar.finish()
+        for warning in summary.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         return summary
     }
 }

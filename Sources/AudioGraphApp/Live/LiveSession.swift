@@ -220,6 +220,7 @@ final class LiveSession: @unchecked Sendable {
             worstDspLoadPercent: 100 * Double(loop.stats.worstRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
             missedDeadlines: loop.stats.missedDeadlines.load(ordering: .relaxed),
             midiEventsDropped: loop.inbox.ring.droppedCount,
+            nonFiniteBlocks: m.nonFiniteBlocks,
             playback: output, capture: input, realtime: realtime,
             sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none")
     }

@@ -15,6 +15,8 @@ struct StatusSnapshot: Codable, Sendable {
     var worstDspLoadPercent: Double
     var missedDeadlines: Int
     var midiEventsDropped: Int
+    /// Blocks silenced because they held NaN or infinity (a unit was reset each time).
+    var nonFiniteBlocks: Int
     var playback: String
     var capture: String?
     var realtime: String
@@ -27,6 +29,7 @@ struct StatusSnapshot: Codable, Sendable {
         if let i = inputPeakDecibels { s += "  in \(db(i.max() ?? -160)) dB" }
         if let p = detectedPitchHz, p > 0 { s += String(format: "  pitch %6.1f Hz", p) }
         s += String(format: "  voices %3d  xruns %d  dsp %4.1f%% (max %4.1f%%)", voices, xruns, dspLoadPercent, worstDspLoadPercent)
+        if nonFiniteBlocks > 0 { s += "  NaN/inf blocks \(nonFiniteBlocks)" }
         return s
     }
 
