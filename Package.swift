@@ -66,6 +66,12 @@ let package = Package(
         // Drives ALSAIO against real ALSA inside the alsa-vm rig (Tests/alsa-vm/alsaio-smoke.sh).
         .executableTarget(name: "alsaio-probe", dependencies: ["ALSAIO", "CALSA", "MIDI"]),
 
+        // Fuzz entry points for every outside format (scripts/fuzz builds it with -sanitize=fuzzer,address
+        // -DFUZZING; the ordinary build is a replay tool: `audiograph-fuzz TARGET FILE…`).
+        .executableTarget(
+            name: "audiograph-fuzz",
+            dependencies: ["AudioGraphApp", "Presets", "Sampler", "MIDI", "ALSAIO", "AudioFiles", "Engine", "DSP"]),
+
         // Shared measuring tools for the tests: pitch in cents, spectra, steps, levels.
         .target(name: "AudioTestSupport", dependencies: ["DSP"], path: "Tests/AudioTestSupport"),
         .testTarget(name: "MIDITests", dependencies: ["MIDI"]),

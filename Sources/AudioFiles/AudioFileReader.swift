@@ -21,12 +21,7 @@ public enum AudioFileReader {
     /// not a regular file, unreadable, corrupt, truncated or beyond the limits above; the error names
     /// the path and the reason.
     public static func read(path: String) throws(AudioFileError) -> DecodedAudio {
-        let opened: RegularFile.Opened
-        do {
-            opened = try RegularFile.open(path, maxBytes: maxFileBytes, what: "audio file")
-        } catch {
-            throw AudioFileError(path: path, reason: error.reason)
-        }
+        let opened = try RegularFile.open(path, maxBytes: maxFileBytes, what: "audio file")
         var info = SF_INFO()
         // libsndfile closes the descriptor (close_desc = 1), also when sf_open_fd fails.
         guard let file = sf_open_fd(opened.descriptor, Int32(SFM_READ), &info, 1) else {

@@ -11,12 +11,7 @@ enum CAFMetadataReader {
     static let maxMetadataChunkBytes = 1 << 20
 
     static func read(path: String) throws(AudioFileError) -> SampleMetadata {
-        let opened: RegularFile.Opened
-        do {
-            opened = try RegularFile.open(path, maxBytes: AudioFileReader.maxFileBytes, what: "CAF file")
-        } catch {
-            throw AudioFileError(path: path, reason: error.reason)
-        }
+        let opened = try RegularFile.open(path, maxBytes: AudioFileReader.maxFileBytes, what: "CAF file")
         guard let file = fdopen(opened.descriptor, "rb") else {
             close(opened.descriptor)
             throw AudioFileError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")

@@ -75,6 +75,11 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
         } catch {
             throw InstrumentError("cannot read instrument file \(error)")
         }
+        return try decode(bytes, path: path)
+    }
+
+    /// Decodes instrument-file bytes; `path` names the file in the messages.
+    public static func decode(_ bytes: [UInt8], path: String) throws(InstrumentError) -> InstrumentFile {
         do {
             return try JSONDecoder().decode(InstrumentFile.self, from: Data(bytes))
         } catch let DecodingError.dataCorrupted(context) {

@@ -52,8 +52,9 @@ public struct ParameterDescriptor: Sendable, Equatable {
     }
 
     /// Parses `text` and checks the range. The error says what is allowed.
-    public func parse(_ text: String) throws(ParameterError) -> Double {
-        let t = text.split(separator: " ").joined().lowercased()
+    public func parse(_ whole: String) throws(ParameterError) -> Double {
+        let t = whole.split(separator: " ").joined().lowercased()
+        let text = ParameterError.excerpt(whole)
         let value: Double
         switch kind {
         case .toggle:
@@ -89,6 +90,9 @@ public struct ParameterDescriptor: Sendable, Equatable {
 public struct ParameterError: Error, CustomStringConvertible, Equatable {
     public var description: String
     public init(_ description: String) { self.description = description }
+
+    /// Text from outside quoted in a message, cut to 60 characters so a 64 kB request gives one line.
+    public static func excerpt(_ text: String) -> String { text.count > 60 ? String(text.prefix(60)) + "…" : text }
 }
 
 /// The table of every parameter with its current value. Values live in atomics: the control
@@ -161,7 +165,7 @@ public final class ParameterTable: @unchecked Sendable {
     /// Parses `name=value` (as given to `--set`) and applies it.
     public func apply(assignment: String) throws(ParameterError) {
         guard let eq = assignment.firstIndex(of: "=") else {
-            throw ParameterError("expected name=value, got '\(assignment)'")
+            throw ParameterError("expected name=value, got '\(ParameterError.excerpt(assignment))'")
         }
         try set(String(assignment[..<eq]), text: String(assignment[assignment.index(after: eq)...]))
     }
@@ -171,6 +175,6 @@ public final class ParameterTable: @unchecked Sendable {
     private func unknown(_ name: String) -> ParameterError {
         let near = descriptors.map(\.name).filter { $0.hasPrefix(name.split(separator: ".").first.map(String.init) ?? name) }
         let hint = near.isEmpty ? " (see `audiograph params`)" : "; did you mean one of: \(near.prefix(6).joined(separator: ", "))"
-        return ParameterError("unknown parameter '\(name)'\(hint)")
+        return ParameterError("unknown parameter '\(ParameterError.excerpt(name))'\(hint)")
     }
 }

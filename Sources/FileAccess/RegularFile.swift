@@ -4,7 +4,8 @@
     import Darwin
 #endif
 
-/// Why a file from outside was refused. One line naming the path and what to do.
+/// Why a file could not be used: the path and the reason, one line, ready to show a user
+/// (`AudioFiles` uses it as `AudioFileError` for reading, writing and converting too).
 public struct FileAccessError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var reason: String
@@ -44,7 +45,7 @@ public enum RegularFile {
         let type = status.st_mode & S_IFMT
         guard type == S_IFREG else {
             close(descriptor)
-            throw FileAccessError(path: path, reason: "is \(kindName(type)), not a regular file; give the path of a \(what)")
+            throw FileAccessError(path: path, reason: "is \(kindName(type)), not a regular file; give the path of \(article(what)) \(what)")
         }
         let size = Int(status.st_size)
         guard size <= maxBytes else {
@@ -74,6 +75,8 @@ public enum RegularFile {
         }
         return Array(bytes.prefix(filled))
     }
+
+    static func article(_ noun: String) -> String { "aeiou".contains(noun.first ?? "x") ? "an" : "a" }
 
     static func kindName(_ type: mode_t) -> String {
         switch type {

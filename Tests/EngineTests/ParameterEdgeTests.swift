@@ -36,4 +36,17 @@ import Testing
         let voices = table.descriptors[table.index(of: "synth.voices")!]
         #expect(voices.format(1e308) == "1e+308")
     }
+
+    /// Control-socket abuse: a 64 kB name or value gives one short line, not the request echoed back.
+    @Test func hugeRequestsGiveABoundedMessage() {
+        let huge = String(repeating: "x", count: 65_536)
+        for assignment in [huge, "\(huge)=1", "master.gain=\(huge)", "mic.effect=\(huge)"] {
+            do {
+                try table.apply(assignment: assignment)
+                Issue.record("accepted")
+            } catch {
+                #expect(error.description.count < 400, "\(error.description.count) characters")
+            }
+        }
+    }
 }
