@@ -3,6 +3,7 @@
 //
 // Layers, bottom to top (arrows point down only):
 //   C libraries  CALSA CSndFile CLibXML2 CFFTW CSoxr         (system-library shims)
+//   system       FileAccess                                     (regular files only, size-checked reads)
 //   pure values  MIDI                                           (messages, SMF files, note names)
 //   kernels      DSP, Spectral                                  (real-time safe units)
 //   files        AudioFiles, Presets                            (libsndfile + resampling; .aupreset)
@@ -32,11 +33,13 @@ let package = Package(
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),  // tests only
 
-        .target(name: "MIDI"),
+        // Opens outside files safely (regular files only, O_NONBLOCK, size checked first); below every reader.
+        .target(name: "FileAccess"),
+        .target(name: "MIDI", dependencies: ["FileAccess"]),
         .target(name: "DSP"),
         .target(name: "Spectral", dependencies: ["DSP", "CFFTW"]),
-        .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr"]),
-        .target(name: "Presets", dependencies: ["CLibXML2"]),
+        .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
+        .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
         .target(name: "Instruments", dependencies: ["DSP", "MIDI", "AudioFiles"]),
         .target(name: "Sampler", dependencies: ["DSP", "MIDI", "AudioFiles", "Presets"]),
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"]),
@@ -52,7 +55,7 @@ let package = Package(
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "Engine", "ALSAIO", "AudioFiles", "Presets", "Spectral",
+                "Engine", "ALSAIO", "AudioFiles", "Presets", "Spectral", "FileAccess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ]),
@@ -63,6 +66,12 @@ let package = Package(
         .executableTarget(name: "sampler-bench", dependencies: ["Sampler", "DSP", "MIDI"]),
         // Drives ALSAIO against real ALSA inside the alsa-vm rig (Tests/alsa-vm/alsaio-smoke.sh).
         .executableTarget(name: "alsaio-probe", dependencies: ["ALSAIO", "CALSA", "MIDI"]),
+
+        // Fuzz entry points for every outside format (scripts/fuzz builds it with -sanitize=fuzzer,address
+        // -DFUZZING; the ordinary build is a replay tool: `audiograph-fuzz TARGET FILE…`).
+        .executableTarget(
+            name: "audiograph-fuzz",
+            dependencies: ["AudioGraphApp", "Presets", "Sampler", "MIDI", "ALSAIO", "AudioFiles", "Engine", "DSP"]),
 
         // Shared measuring tools for the tests: pitch in cents, spectra, steps, levels.
         .target(name: "AudioTestSupport", dependencies: ["DSP"], path: "Tests/AudioTestSupport"),

@@ -1,3 +1,4 @@
+import FileAccess
 import Glibc
 
 /// Reads the sampler metadata of a CAF file: `inst` (base note, key and velocity range) and the
@@ -10,7 +11,9 @@ enum CAFMetadataReader {
     static let maxMetadataChunkBytes = 1 << 20
 
     static func read(path: String) throws(AudioFileError) -> SampleMetadata {
-        guard let file = fopen(path, "rb") else {
+        let opened = try RegularFile.open(path, maxBytes: AudioFileReader.maxFileBytes, what: "CAF file")
+        guard let file = fdopen(opened.descriptor, "rb") else {
+            close(opened.descriptor)
             throw AudioFileError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")
         }
         defer { fclose(file) }

@@ -26,8 +26,8 @@ enum SndFileInstrument {
 
     /// Reads the instrument record of an open file; `carriesRanges` says whether the format stores
     /// key/velocity ranges (AIFF does; for WAV libsndfile invents 0…127).
-    static func metadata(of file: OpaquePointer, carriesRanges: Bool) -> SampleMetadata? {
-        withRecord { raw -> SampleMetadata? in
+    static func metadata(of file: OpaquePointer, carriesRanges: Bool) throws(AudioFileError) -> SampleMetadata? {
+        let meta = withRecord { raw -> SampleMetadata? in
             let inst = raw.assumingMemoryBound(to: SF_INSTRUMENT.self)
             let ok = sf_command(file, Int32(SFC_GET_INSTRUMENT), raw, Int32(byteCount))
             guard ok == SF_TRUE else { return nil }
@@ -54,6 +54,10 @@ enum SndFileInstrument {
             }
             return meta
         }
+        if let root = meta?.rootKey, !(0...127).contains(root) {
+            throw AudioFileError(path: "", reason: "base note \(root) is outside the MIDI range 0…127; fix the file's root key")
+        }
+        return meta
     }
 
     /// Writes a WAV `smpl` chunk (root key and forward loops) into a file opened for writing,

@@ -1,3 +1,4 @@
+import FileAccess
 import Foundation
 
 /// The instrument file (JSON, documented in Instruments/README.md): which preset and loop files,
@@ -96,7 +97,12 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
             let c = try decoder.singleValueContainer()
             if let d = try? c.decode(Double.self) { self = .number(d) }
             else if let b = try? c.decode(Bool.self) { self = .text(b ? "on" : "off") }
-            else { self = .text(try c.decode(String.self)) }
+            else if let s = try? c.decode(String.self) { self = .text(s) }
+            else {
+                // Also what a number beyond Double's range (1e400) ends up as.
+                throw DecodingError.typeMismatch(
+                    Double.self, .init(codingPath: c.codingPath, debugDescription: "expected a finite number (at most ±1.8e308), true/false or a word"))
+            }
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -109,23 +115,35 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
 
         public var text: String {
             switch self {
-            case .number(let d): d == d.rounded() ? String(Int(d)) : String(d)
+            case .number(let d): d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
             case .text(let s): s
             }
         }
     }
 
-    /// Reads and decodes an instrument file; errors name the file and what is wrong.
+    /// Instrument files are a few kB; a larger one is refused before it is read.
+    public static let maxFileBytes = 1 << 20
+
+    /// Reads and decodes an instrument file; errors name the file and what is wrong (with the line
+    /// and column of a JSON syntax error).
     public static func load(path: String) throws(InstrumentError) -> InstrumentFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InstrumentError("cannot read instrument file \(path)")
-        }
+        let bytes: [UInt8]
         do {
-            return try JSONDecoder().decode(InstrumentFile.self, from: data)
+            bytes = try RegularFile.read(path, maxBytes: maxFileBytes, what: "instrument file")
+        } catch {
+            throw InstrumentError("cannot read instrument file \(error)")
+        }
+        return try decode(bytes, path: path)
+    }
+
+    /// Decodes instrument-file bytes; `path` names the file in the messages.
+    public static func decode(_ bytes: [UInt8], path: String) throws(InstrumentError) -> InstrumentFile {
+        do {
+            return try JSONDecoder().decode(InstrumentFile.self, from: Data(bytes))
         } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
             throw InstrumentError("\(path): \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)")
         } catch let DecodingError.dataCorrupted(context) {
-            throw InstrumentError("\(path): not valid JSON: \(context.debugDescription)")
+            throw InstrumentError("\(path): not valid JSON\(syntaxLocation(in: bytes)): \(context.debugDescription)")
         } catch let DecodingError.keyNotFound(key, _) {
             throw InstrumentError("\(path): missing key '\(key.stringValue)'")
         } catch let DecodingError.typeMismatch(_, context) {
@@ -133,6 +151,24 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
         } catch {
             throw InstrumentError("\(path): \(error)")
         }
+    }
+}
+
+/// Where a JSON syntax error is: JSONDecoder only says "not valid JSON", but JSONSerialization
+/// names the character ("Invalid value around character 47."), turned here into line and column.
+private func syntaxLocation(in bytes: [UInt8]) -> String {
+    do {
+        _ = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+        return ""
+    } catch {
+        let text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+        guard let range = text.range(of: "character "),
+            let index = Int(text[range.upperBound...].prefix { $0.isNumber }), index <= bytes.count
+        else { return text.isEmpty ? "" : " (\(text.prefix(200)))" }
+        let before = bytes[..<index]
+        let line = before.count { $0 == UInt8(ascii: "\n") } + 1
+        let column = index - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        return " at line \(line), column \(column) (\(text.prefix(200)))"
     }
 }
 

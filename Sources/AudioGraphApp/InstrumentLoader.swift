@@ -68,9 +68,17 @@ public struct InstrumentLoader: Sendable {
         let engine: AudioEngine
         do {
             engine = try AudioEngine(configuration: configuration, content: content)
-            for (name, value) in (file.parameters ?? [:]).sorted(by: { $0.key < $1.key }) {
+        } catch {
+            throw InstrumentError(error.description)
+        }
+        for (name, value) in (file.parameters ?? [:]).sorted(by: { $0.key < $1.key }) {
+            do {
                 try engine.parameters.set(name, text: value.text)
+            } catch {
+                throw InstrumentError("\(instrumentPath): parameters: \(error.description)")
             }
+        }
+        do {
             for assignment in assignments { try engine.parameters.apply(assignment: assignment) }
             engine.performControlWork()  // builds what the parameters select before the first block
         } catch {

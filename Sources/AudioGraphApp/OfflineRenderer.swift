@@ -8,10 +8,20 @@ import MIDI
 public struct OfflineRenderSummary: Sendable {
     public var frames: Int
     public var sampleRate: Double
+    /// Largest absolute sample written (infinity if anything non-finite was written: never hidden).
     public var peak: Float
     public var wallSeconds: Double
     /// Per-channel notes, program and peak, for channels that received notes.
     public var parts: [PartSummary] = []
+    /// Blocks the engine silenced because they held NaN or infinity (see `NonFiniteGuard`).
+    public var nonFiniteBlocks = 0
+    /// Events that could not be applied on their own frame because more than the renderer's
+    /// per-block capacity were due at once; each was applied on a later frame, none dropped.
+    public var delayedEvents = 0
+    /// Largest such delay, in frames.
+    public var maxEventDelayFrames = 0
+    /// Limits that were hit (song cap, tail cap), one line each, for stderr.
+    public var warnings: [String] = []
 
     public var audioSeconds: Double { Double(frames) / sampleRate }
     public var peakDecibels: Double { Decibels.fromGain(Double(peak)) }
@@ -19,21 +29,38 @@ public struct OfflineRenderSummary: Sendable {
 
     /// The one-line summary `render` prints.
     public func line(outputPath: String) -> String {
-        String(format: "rendered %.2f s to %@: peak %.1f dBFS, %.1f× real time", audioSeconds, outputPath, peakDecibels, realTimeFactor)
+        var text = String(format: "rendered %.2f s to %@: peak %.1f dBFS, %.1f× real time", audioSeconds, outputPath, peakDecibels, realTimeFactor)
+        if nonFiniteBlocks > 0 { text += ", \(nonFiniteBlocks) blocks with NaN/inf silenced" }
+        if delayedEvents > 0 {
+            text += String(format: ", %d events over %d per block applied up to %.1f ms late", delayedEvents,
+                           OfflineRenderer.eventCapacity, Double(maxEventDelayFrames) * 1000 / sampleRate)
+        }
+        return text
     }
 }
 
 /// Renders the engine faster than real time: MIDI events placed at their exact frames, an optional
 /// input file fed to the mic bus, block by block into a WAV writer, then the release tail until the
-/// graph falls silent. Deterministic: the same inputs give the same samples.
+/// graph falls silent (below −96 dBFS). Deterministic: the same inputs give the same samples.
+///
+/// Limits (each reported when hit, never silent): the song is cut at `maxSongSeconds`, the tail
+/// after the last event at `maxTailSeconds`, both ending with a short fade rather than a cut; more
+/// than `eventCapacity` events due in one block are carried to the next frames, not dropped.
 public final class OfflineRenderer {
     public let engine: AudioEngine
     public let blockFrames: Int
-    /// Called between blocks for each program change, on the frame it is due (load a preset
-    /// and submit it; the sampler takes it at the start of the next block).
-    public var programChange: ((Int) -> Void)?
-    /// The tail after the last event is cut here even if something still sounds (e.g. a loop left on).
-    public var maxTailSeconds = 10.0
+    /// Events after this time are not played (`render --max-seconds`): a corrupt delta or a note
+    /// held for days must not write a file without bound.
+    public var maxSongSeconds = 3600.0
+    /// After the last event, rendering goes on until the output stays below `silenceDecibels` for
+    /// `silenceSeconds` (or the engine is idle), but no longer than this (e.g. a loop left on).
+    public var maxTailSeconds = 30.0
+    public static let silenceDecibels = -96.0
+    static let silenceSeconds = 0.5
+    /// A sound still going at a cap is faded out over this time, not cut.
+    public static let fadeSeconds = 0.05
+    /// Events handed to the engine per block.
+    public static let eventCapacity = 4096
     private let output: StereoBuffer
     private let inputBuffer: StereoBuffer
     private var events: UnsafeMutableBufferPointer<TimedMIDIMessage>
@@ -43,7 +70,7 @@ public final class OfflineRenderer {
         self.blockFrames = min(max(1, blockFrames), engine.configuration.maxFrames)
         output = StereoBuffer(capacity: self.blockFrames)
         inputBuffer = StereoBuffer(capacity: self.blockFrames)
-        events = .allocate(capacity: 4096)
+        events = .allocate(capacity: Self.eventCapacity)
     }
 
     deinit { events.deallocate() }
@@ -57,53 +84,94 @@ public final class OfflineRenderer {
     ) throws(AudioFileError) -> OfflineRenderSummary {
         let rate = engine.configuration.sampleRate
         let start = Date()
-        let scheduled = midi.map { (frame: max(0, Int(($0.seconds * rate).rounded())), message: $0.message) }
-        let inputFrames = input?.frameCount ?? 0
+        // Frames are computed in Double and limited before converting: Int(huge) would trap.
+        let songLimit = Int(min(max(maxSongSeconds, 0) * rate, 1e15))
+        let scheduled = midi.map { (frame: Int(min(max(0, ($0.seconds * rate).rounded()), 1e15)), message: $0.message) }
+            .filter { $0.frame < songLimit }
+        let skippedEvents = midi.count - scheduled.count
+        let inputFrames = min(input?.frameCount ?? 0, songLimit)
         let musicFrames = max(scheduled.last.map { $0.frame + 1 } ?? 0, inputFrames)
         // The engine's output lags by its latency (the master limiter's look-ahead): render that
         // much longer and drop that much from the start, so the file lines up with the MIDI.
         let latency = engine.latencyFrames
-        let lastFrame = musicFrames + Int(maxTailSeconds * rate) + latency
-        var frame = 0, next = 0, peak: Float = 0
-        while frame < lastFrame {
-            var n = min(blockFrames, lastFrame - frame)
+        let endLimit = musicFrames + Int(max(maxTailSeconds, 0) * rate) + latency
+        let fadeFrames = max(1, Int(Self.fadeSeconds * rate))
+        let silence = Float(Decibels.gain(Self.silenceDecibels))
+        let silenceFrames = Int(Self.silenceSeconds * rate)
+        var summary = OfflineRenderSummary(frames: 0, sampleRate: rate, peak: 0, wallSeconds: 0)
+        // The engine's idle test does not see the mic chain (a delay rings on after the input), so
+        // with an input only the measured level says when it is over.
+        func isSilent(quietFrames: Int) -> Bool { (input == nil && engine.isIdle) || quietFrames >= silenceFrames }
+        var frame = 0, next = 0, quietFrames = 0
+        while frame < endLimit {
+            var n = min(blockFrames, endLimit - frame)
             var count = 0
-            while next < scheduled.count && scheduled[next].frame < frame + n && count < events.count {
-                if case .programChange(_, let program) = scheduled[next].message, programChange != nil {
-                    // End the block here; the program is switched before the frame it is due on.
-                    if scheduled[next].frame > frame {
-                        n = scheduled[next].frame - frame
-                        break
-                    }
-                    programChange?(Int(program))
-                    next += 1
-                    continue
+            while next < scheduled.count && scheduled[next].frame < frame + n {
+                if count == events.count {
+                    // Full: end the block before the next event (at least one frame on), which then
+                    // leads the next block: late by the frames it took, never dropped.
+                    n = max(1, scheduled[next].frame - frame)
+                    break
                 }
-                events[count] = TimedMIDIMessage(frameOffset: scheduled[next].frame - frame, message: scheduled[next].message)
+                let late = max(0, frame - scheduled[next].frame)
+                if late > 0 {
+                    summary.delayedEvents += 1
+                    summary.maxEventDelayFrames = max(summary.maxEventDelayFrames, late)
+                }
+                events[count] = TimedMIDIMessage(frameOffset: max(0, scheduled[next].frame - frame), message: scheduled[next].message)
                 count += 1
                 next += 1
             }
-            let inputBlock = input.map { fillInput($0, from: frame, frames: n) }
+            let inputBlock = input.map { fillInput($0, from: frame, frames: n, limit: inputFrames) }
             let block = output.block(frames: n)
             engine.render(output: block, input: inputBlock, events: UnsafeBufferPointer(rebasing: events[0..<count]))
             engine.performControlWork()
+            if frame + n > endLimit - fadeFrames { fade(block, from: frame, end: endLimit, over: fadeFrames) }
             let skip = min(max(0, latency - frame), n)
             let audible = block.slice(from: skip, count: n - skip)
-            for i in 0..<audible.frames { peak = max(peak, abs(audible.left[i]), abs(audible.right[i])) }
+            var blockPeak: Float = 0
+            for i in 0..<audible.frames {
+                let a = max(abs(audible.left[i]), abs(audible.right[i]))
+                if !(a <= blockPeak) { blockPeak = a.isNaN ? .infinity : a }  // NaN-aware: a NaN shows as +inf
+            }
+            summary.peak = max(summary.peak, blockPeak)
+            quietFrames = blockPeak < silence ? quietFrames + audible.frames : 0
             if audible.frames > 0 { try sink(audible) }
             frame += n
             if frame % (blockFrames * 256) < n { progress(min(1, Double(frame) / Double(musicFrames + 1))) }
-            if frame >= musicFrames + latency && next == scheduled.count && engine.isIdle { break }
+            if frame >= musicFrames + latency && next == scheduled.count && isSilent(quietFrames: quietFrames) { break }
+        }
+        if frame >= endLimit && !isSilent(quietFrames: quietFrames) {
+            summary.warnings.append(String(
+                format: "still sounding %.0f s after the last event (the tail limit): faded out over %.0f ms at %.2f s",
+                maxTailSeconds, Self.fadeSeconds * 1000, Double(frame - latency) / rate))
+        }
+        if skippedEvents > 0 {
+            summary.warnings.append(String(
+                format: "the song is longer than the %.0f s limit: %d events after it were not played (raise it with --max-seconds)",
+                maxSongSeconds, skippedEvents))
         }
         progress(1)
-        return OfflineRenderSummary(frames: max(0, frame - latency), sampleRate: rate, peak: peak, wallSeconds: Date().timeIntervalSince(start),
-                                    parts: PartSummary.collect(engine))
+        summary.frames = max(0, frame - latency)
+        summary.nonFiniteBlocks = engine.meters.nonFiniteBlocks
+        summary.parts = PartSummary.collect(engine)
+        summary.wallSeconds = Date().timeIntervalSince(start)
+        return summary
     }
 
-    private func fillInput(_ audio: DecodedAudio, from start: Int, frames: Int) -> StereoBlock {
+    /// Gain ramp to 0 at `end` over `frames`, applied to the block starting at `from`.
+    private func fade(_ block: StereoBlock, from: Int, end: Int, over frames: Int) {
+        for i in 0..<block.frames {
+            let g = Float(min(max(Double(end - (from + i) - 1) / Double(frames), 0), 1))
+            block.left[i] *= g
+            block.right[i] *= g
+        }
+    }
+
+    private func fillInput(_ audio: DecodedAudio, from start: Int, frames: Int, limit: Int) -> StereoBlock {
         let block = inputBuffer.block(frames: frames)
         block.clear()
-        let available = max(0, min(frames, audio.frameCount - start))
+        let available = max(0, min(frames, limit - start))
         guard available > 0 else { return block }
         let left = audio.channels[0], right = audio.channels.count > 1 ? audio.channels[1] : audio.channels[0]
         for i in 0..<available {

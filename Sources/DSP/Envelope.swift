@@ -54,10 +54,16 @@ public struct Envelope {
 
     /// Applies new times; a running stage keeps its current slope until it ends.
     public mutating func configure(_ s: EnvelopeSettings) {
-        func frames(_ seconds: Double) -> Int { max(0, Int((seconds * sampleRate).rounded())) }
+        // Saturating: callers bound their times, but Int(huge or NaN) would trap on the audio thread.
+        func frames(_ seconds: Double) -> Int { Self.frameCount(seconds * sampleRate) }
         timing = (frames(s.delaySeconds), max(1, frames(s.attackSeconds)), frames(s.holdSeconds),
                   max(1, frames(s.decaySeconds)), max(1, frames(s.releaseSeconds)))
         sustain = Float(min(max(s.sustainLevel, 0), 1))
+    }
+
+    /// Frames for a product of seconds and rate, limited to 0…2³¹ (over 12 hours at 48 kHz); NaN gives 0.
+    static func frameCount(_ frames: Double) -> Int {
+        frames.isNaN ? 0 : Int(min(max(frames.rounded(), 0), Double(Int32.max)))
     }
 
     public var isIdle: Bool { stage == .idle && output < 1e-6 }
@@ -81,7 +87,7 @@ public struct Envelope {
     /// Fades to silence in `seconds` (voice stealing, all-sound-off); click-free.
     public mutating func fastRelease(seconds: Double = 0.003) {
         guard stage != .idle else { return }
-        enter(.release, frames: max(1, Int(seconds * sampleRate)), toward: 0)
+        enter(.release, frames: max(1, Self.frameCount(seconds * sampleRate)), toward: 0)
     }
 
     public mutating func reset() {

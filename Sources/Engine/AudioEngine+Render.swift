@@ -170,10 +170,30 @@ extension AudioEngine {
         return block
     }
 
+    /// Silences a bus block holding NaN or infinity, resets the source that made it (its voices or
+    /// filters would otherwise stay poisoned) and counts it. Render thread.
+    private func guardFinite(_ block: StereoBlock, _ bus: BusID) {
+        guard NonFiniteGuard.scrub(block) else { return }
+        meters.countNonFiniteBlock()
+        switch bus {
+        case .synth: synth.reset()
+        case .sampler: sampler.reset()
+        case .mic: mic.reset()
+        case .file:
+            fileHighPass.reset()
+            loopPlayers[bus.rawValue]?.reset()
+        case .guitar, .beat: loopPlayers[bus.rawValue]?.reset()
+        }
+    }
+
     /// The mic chain runs whenever there is input (its meters and pitch readout need it), even
     /// with the bus muted; without input it costs nothing.
     func renderMic(input: StereoBlock?, frames: Int) {
         guard let input else { return }
+        // Outside audio (a capture, an --input file) may hold NaN; it would poison the whole chain.
+        if NonFiniteGuard.scrub(StereoBlock(left: input.left, right: input.right, frames: frames)) {
+            meters.countNonFiniteBlock()
+        }
         let block = activate(.mic, blockFrames: frames)
         mic.process(input: StereoBlock(left: input.left, right: input.right, frames: frames), output: block)
     }
@@ -183,13 +203,19 @@ extension AudioEngine {
         var anyActive = false
         if buses[BusID.file.rawValue].isActive {
             let fileBlock = activate(.file, blockFrames: out.frames)
+            guardFinite(fileBlock, .file)  // before its high-pass, whose state NaN would poison
             fileHighPass.process(fileBlock, scratch: scratch.block(frames: out.frames))
         }
         for i in buses.indices where buses[i].isActive {
+            guardFinite(buses[i].buffer.block(frames: out.frames), BusID(rawValue: i)!)
             buses[i].mix(into: out)
             anyActive = true
         }
         master.process(out, hadInput: anyActive)
+        if NonFiniteGuard.scrub(out) {
+            master.resetFilters()
+            meters.countNonFiniteBlock()
+        }
         meters.publish(
             peak: (master.meters.left.peakDecibels, master.meters.right.peakDecibels),
             rms: (master.meters.left.rmsDecibels, master.meters.right.rmsDecibels),

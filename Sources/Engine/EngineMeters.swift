@@ -6,6 +6,7 @@ public final class EngineMeters: @unchecked Sendable {
     private let outputPeak = (UnsafeAtomic<UInt64>.create(0), UnsafeAtomic<UInt64>.create(0))
     private let outputRMS = (UnsafeAtomic<UInt64>.create(0), UnsafeAtomic<UInt64>.create(0))
     private let voices = UnsafeAtomic<Int>.create(0)
+    private let nonFinite = UnsafeAtomic<Int>.create(0)
 
     init() {}
 
@@ -13,7 +14,14 @@ public final class EngineMeters: @unchecked Sendable {
         outputPeak.0.destroy(); outputPeak.1.destroy()
         outputRMS.0.destroy(); outputRMS.1.destroy()
         voices.destroy()
+        nonFinite.destroy()
     }
+
+    /// Render thread: a block held NaN or infinity and was silenced (its unit reset).
+    func countNonFiniteBlock() { nonFinite.wrappingIncrement(ordering: .relaxed) }
+
+    /// Blocks (of a bus or of the master output) silenced because they held NaN or infinity.
+    public var nonFiniteBlocks: Int { nonFinite.load(ordering: .relaxed) }
 
     func publish(peak: (Double, Double), rms: (Double, Double), voices count: Int) {
         outputPeak.0.store(peak.0.bitPattern, ordering: .relaxed)

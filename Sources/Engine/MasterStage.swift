@@ -25,6 +25,12 @@ final class MasterStage {
         ringOutFrames = Int(0.5 * sampleRate)
     }
 
+    /// Clears the filters' state (after non-finite output poisoned it). Render thread.
+    func resetFilters() {
+        lowPass.reset()
+        highPass.reset()
+    }
+
     /// True while the filters may still be ringing from earlier input.
     var isRinging: Bool { framesSinceInput < ringOutFrames }
 

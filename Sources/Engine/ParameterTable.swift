@@ -30,20 +30,31 @@ public struct ParameterDescriptor: Sendable, Equatable {
     }
 
     /// Text for a stored value: choice names, on/off, or the number with its unit.
+    /// Any value, even one outside the range or not finite (error messages show what was given).
     public func format(_ value: Double) -> String {
+        let suffix = unit.isEmpty ? "" : " \(unit)"
         switch kind {
         case .toggle: return value >= 0.5 ? "on" : "off"
-        case .choice(let names): return names[min(max(Int(value.rounded()), 0), names.count - 1)]
-        case .integer: return "\(Int(value.rounded()))\(unit.isEmpty ? "" : " \(unit)")"
+        case .choice(let names):
+            guard let index = Self.exactInteger(value.rounded()) else { return format3(value) }
+            return names[min(max(index, 0), names.count - 1)]
+        case .integer:
+            return (Self.exactInteger(value.rounded()).map(String.init) ?? format3(value)) + suffix
         case .continuous:
-            let text = value == value.rounded() && abs(value) < 1e6 ? String(Int(value)) : String(format3(value))
-            return unit.isEmpty ? text : "\(text) \(unit)"
+            let whole = value == value.rounded() && abs(value) < 1e6 ? Self.exactInteger(value) : nil
+            return (whole.map(String.init) ?? format3(value)) + suffix
         }
     }
 
+    /// `Int(value)` without the trap: nil for NaN, infinities and magnitudes beyond ±2⁵³.
+    static func exactInteger(_ value: Double) -> Int? {
+        abs(value) <= 9_007_199_254_740_992 ? Int(exactly: value) : nil
+    }
+
     /// Parses `text` and checks the range. The error says what is allowed.
-    public func parse(_ text: String) throws(ParameterError) -> Double {
-        let t = text.split(separator: " ").joined().lowercased()
+    public func parse(_ whole: String) throws(ParameterError) -> Double {
+        let t = whole.split(separator: " ").joined().lowercased()
+        let text = ParameterError.excerpt(whole)
         let value: Double
         switch kind {
         case .toggle:
@@ -72,13 +83,16 @@ public struct ParameterDescriptor: Sendable, Equatable {
 
     private func format3(_ v: Double) -> String {
         let scaled = (v * 1000).rounded() / 1000
-        return "\(scaled)"
+        return scaled.isFinite ? "\(scaled)" : "\(v)"
     }
 }
 
 public struct ParameterError: Error, CustomStringConvertible, Equatable {
     public var description: String
     public init(_ description: String) { self.description = description }
+
+    /// Text from outside quoted in a message, cut to 60 characters so a 64 kB request gives one line.
+    public static func excerpt(_ text: String) -> String { text.count > 60 ? String(text.prefix(60)) + "…" : text }
 }
 
 /// The table of every parameter with its current value. Values live in atomics: the control
@@ -142,6 +156,7 @@ public final class ParameterTable: @unchecked Sendable {
     /// Control thread: sets `name` to a number, with validation.
     public func set(_ name: String, value: Double) throws(ParameterError) {
         guard let i = indexByName[name] else { throw unknown(name) }
+        guard value.isFinite else { throw ParameterError("\(name) needs a finite number (got \(value))") }
         let v = descriptors[i].kind == .integer ? value.rounded() : value
         try descriptors[i].check(v)
         store(i, v)
@@ -150,7 +165,7 @@ public final class ParameterTable: @unchecked Sendable {
     /// Parses `name=value` (as given to `--set`) and applies it.
     public func apply(assignment: String) throws(ParameterError) {
         guard let eq = assignment.firstIndex(of: "=") else {
-            throw ParameterError("expected name=value, got '\(assignment)'")
+            throw ParameterError("expected name=value, got '\(ParameterError.excerpt(assignment))'")
         }
         try set(String(assignment[..<eq]), text: String(assignment[assignment.index(after: eq)...]))
     }
@@ -160,6 +175,6 @@ public final class ParameterTable: @unchecked Sendable {
     private func unknown(_ name: String) -> ParameterError {
         let near = descriptors.map(\.name).filter { $0.hasPrefix(name.split(separator: ".").first.map(String.init) ?? name) }
         let hint = near.isEmpty ? " (see `audiograph params`)" : "; did you mean one of: \(near.prefix(6).joined(separator: ", "))"
-        return ParameterError("unknown parameter '\(name)'\(hint)")
+        return ParameterError("unknown parameter '\(ParameterError.excerpt(name))'\(hint)")
     }
 }

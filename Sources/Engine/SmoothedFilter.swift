@@ -37,6 +37,9 @@ struct SmoothedFilter {
         }
     }
 
+    /// Clears the filter's state (used after NaN poisoned it); the settings are kept.
+    mutating func reset() { filter.reset() }
+
     /// True while it changes the signal (on, or fading in or out).
     var isEngaged: Bool { wet.current > 0 || wet.isRamping }
 

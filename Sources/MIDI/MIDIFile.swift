@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FileAccess
 
 /// Why a Standard MIDI File could not be read. `description` names the file (when known), the byte
 /// offset where parsing stopped (when it applies) and the reason.
@@ -87,22 +83,13 @@ public struct MIDIFile: Sendable, Equatable {
     }
 
     /// MIDI files are small (a long song is well under 1 MB); refuse absurd sizes instead of loading them.
-    static let maxFileBytes = 64 << 20
+    public static let maxFileBytes = 64 << 20
 
     private static func readAllBytes(path: String) throws(MIDIFileError) -> [UInt8] {
-        guard let file = fopen(path, "rb") else {
-            throw MIDIFileError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")
+        do {
+            return try RegularFile.read(path, maxBytes: maxFileBytes, what: "MIDI file")
+        } catch {
+            throw MIDIFileError(path: path, reason: error.reason)
         }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            bytes += chunk.prefix(count)
-            if count < chunk.count { break }
-            if bytes.count > maxFileBytes { throw MIDIFileError(path: path, reason: "file is larger than 64 MB") }
-        }
-        if ferror(file) != 0 { throw MIDIFileError(path: path, reason: "read error: \(String(cString: strerror(errno)))") }
-        return bytes
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import FileAccess
 
 extension AUPreset {
     /// Reads and decodes an `.aupreset` file.
@@ -22,20 +18,14 @@ extension AUPreset {
         return try decoder.decode(root)
     }
 
+    /// Real presets are a few hundred kB at most; a larger file is refused before it is read.
+    public static let maxFileBytes = 16 << 20
+
     private static func readFile(_ path: String) throws(PresetError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
+        do {
+            return try RegularFile.read(path, maxBytes: maxFileBytes, what: "preset")
+        } catch {
+            throw .unreadable(path: path, reason: error.reason)
         }
     }
 }

@@ -58,7 +58,7 @@ enum ReportFormat {
 
     /// Up to 4 decimals, without a trailing ".0" (0.004999999888 → "0.005", 20000.0 → "20000").
     static func number(_ value: Double) -> String {
-        guard value.isFinite else { return String(value) }
+        guard value.isFinite, abs(value) < 1e15 else { return String(value) }
         let rounded = (value * 10000).rounded() / 10000
         if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
         return String(rounded)

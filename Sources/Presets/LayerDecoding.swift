@@ -12,6 +12,8 @@ extension PresetDecoder {
         }
         let connections: [Connection]?
         if let connectionReaders = try reader.dictionaries(inArray: "Connections") {
+            try checkCount(
+                connectionReaders.count, max: Self.maximumConnectionsPerLayer, "connections", at: reader.path("Connections"))
             var decoded: [Connection] = []
             for (index, connection) in connectionReaders.enumerated() {
                 if let value = try decodeConnection(connection, index: index, layerID: id) { decoded.append(value) }
@@ -21,14 +23,17 @@ extension PresetDecoder {
             connections = nil
         }
         var zones: [Zone] = []
-        for (index, zone) in (try reader.dictionaries(inArray: "Zones") ?? []).enumerated() {
+        let zoneReaders = try reader.dictionaries(inArray: "Zones") ?? []
+        try checkCount(zoneReaders.count, max: Self.maximumZonesPerLayer, "zones", at: reader.path("Zones"))
+        for (index, zone) in zoneReaders.enumerated() {
             if let value = try decodeZone(zone, index: index) { zones.append(value) }
         }
         if zones.isEmpty { warn(reader.path("Zones"), "no zones: the layer makes no sound") }
         return Layer(
             id: id, minKey: minKey, maxKey: maxKey,
             keyOffset: clamped(try reader.integer("key offset") ?? 0, to: -127...127, reader.path("key offset")),
-            gainDecibels: try reader.double("gain") ?? 0, triggerMode: triggerMode,
+            gainDecibels: bounded(try reader.double("gain") ?? 0, to: Bounds.gainDecibels, reader.path("gain"), fallback: 0),
+            triggerMode: triggerMode,
             filter: try decodeFilter(reader), envelopes: try decodeEnvelopes(reader),
             lfos: try decodeLFOs(reader), connections: connections, zones: zones)
     }
@@ -57,12 +62,15 @@ extension PresetDecoder {
         if let type, type != 40 { warn(reader.path("type"), "unknown filter type \(type); treated as low-pass") }
         var cutoffHz = try reader.double("cutoff") ?? 20000
         if cutoffHz <= 0 {
-            warn(reader.path("cutoff"), "\(cutoffHz) Hz is not a frequency; using 20000")
+            warn(reader.path("cutoff"), "\(ReportFormat.number(cutoffHz)) Hz is not a frequency; using 20000")
             cutoffHz = 20000
         }
         return Filter(
-            enabled: try reader.bool("enabled") ?? false, cutoffHz: cutoffHz,
-            resonanceDecibels: try reader.double("resonance") ?? 0, type: type)
+            enabled: try reader.bool("enabled") ?? false,
+            cutoffHz: bounded(cutoffHz, to: Bounds.cutoffHz, reader.path("cutoff"), fallback: 20000),
+            resonanceDecibels: bounded(
+                try reader.double("resonance") ?? 0, to: Bounds.resonanceDecibels, reader.path("resonance"), fallback: 0),
+            type: type)
     }
 
     private mutating func decodeEnvelopes(_ layer: PlistDictionaryReader) throws(PresetError) -> [Envelope] {
@@ -88,16 +96,10 @@ extension PresetDecoder {
             return
         }
         if number == 4 {
-            let level = try stage.double("level") ?? 1
-            envelope.sustainLevel = min(max(level, 0), 1)
-            if level != envelope.sustainLevel { warn(stage.path("level"), "\(level) is outside 0…1; clamped") }
+            envelope.sustainLevel = bounded(try stage.double("level") ?? 1, to: 0...1, stage.path("level"), fallback: 1)
             return
         }
-        var seconds = try stage.double("time") ?? 0
-        if seconds < 0 {
-            warn(stage.path("time"), "negative time \(seconds) s; using 0")
-            seconds = 0
-        }
+        let seconds = bounded(try stage.double("time") ?? 0, to: Bounds.stageSeconds, stage.path("time"), fallback: 0)
         switch number {
         case 0: envelope.delaySeconds = seconds
         case 1:
@@ -123,13 +125,16 @@ extension PresetDecoder {
             }
             var rateHz = try reader.double("rate") ?? 3
             if rateHz < 0 {
-                warn(reader.path("rate"), "negative rate \(rateHz) Hz; using 3")
+                warn(reader.path("rate"), "negative rate \(ReportFormat.number(rateHz)) Hz; using 3")
                 rateHz = 3
             }
             lfos.append(
                 LFO(
                     id: try identifier(reader, index: index), enabled: try reader.bool("enabled") ?? true,
-                    rateHz: rateHz, delaySeconds: max(0, try reader.double("delay") ?? 0), waveform: waveform))
+                    rateHz: bounded(rateHz, to: Bounds.lfoRateHz, reader.path("rate"), fallback: 3),
+                    delaySeconds: bounded(
+                        try reader.double("delay") ?? 0, to: Bounds.stageSeconds, reader.path("delay"), fallback: 0),
+                    waveform: waveform))
         }
         return lfos
     }

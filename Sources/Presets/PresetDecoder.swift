@@ -17,6 +17,38 @@ struct PresetDecoder {
 
     mutating func warn(_ keyPath: String, _ message: String) { warnings.append("\(keyPath): \(message)") }
 
+    /// Limits on the shape of a preset: real ones have a handful of layers, at most a few hundred
+    /// zones and a dozen connections each. More is refused so a hostile file cannot make the
+    /// decoder, the check report or the sampler allocate without bound.
+    static let maximumLayers = 256
+    static let maximumZonesPerLayer = 4096
+    static let maximumConnectionsPerLayer = 256
+
+    /// The allowed range of every number a preset stores, checked once here so that whatever
+    /// decodes is playable (the sampler never sees a non-finite or absurd value).
+    enum Bounds {
+        static let gainDecibels = -96.0...24.0
+        static let fineTuneCents = -1200.0...1200.0
+        static let cutoffHz = 10.0...24_000.0
+        static let resonanceDecibels = -20.0...40.0
+        static let stageSeconds = 0.0...100.0
+        static let lfoRateHz = 0.0...100.0
+        /// Connection amounts are cents, dB or 0…1; 12800 (key → pitch) is the largest real one.
+        static let connectionAmount = -100_000.0...100_000.0
+    }
+
+    /// A number from the file or the `data` blob limited to `range`: outside → the nearest bound,
+    /// NaN → `fallback`, each with a warning naming the key and the allowed range.
+    mutating func bounded(_ value: Double, to range: ClosedRange<Double>, _ keyPath: String, fallback: Double) -> Double {
+        if range.contains(value) { return value }
+        let result = value.isNaN ? fallback : min(max(value, range.lowerBound), range.upperBound)
+        warn(
+            keyPath,
+            "\(ReportFormat.number(value)) is outside the allowed \(ReportFormat.number(range.lowerBound))…"
+                + "\(ReportFormat.number(range.upperBound)); using \(ReportFormat.number(result))")
+        return result
+    }
+
     /// `value` limited to `range`, with a warning naming `keyPath` when it was outside. Values that
     /// feed pitch or allocation arithmetic go through here so absurd input cannot overflow later.
     mutating func clamped<Value: Comparable>(_ value: Value, to range: ClosedRange<Value>, _ keyPath: String) -> Value {
@@ -55,6 +87,7 @@ struct PresetDecoder {
         let fileReferences = try decodeFileReferences(top)
         var layers: [Layer] = []
         if let layerReaders = try instrument.dictionaries(inArray: "Layers") {
+            try checkCount(layerReaders.count, max: Self.maximumLayers, "layers", at: instrument.path("Layers"))
             for (index, reader) in layerReaders.enumerated() { layers.append(try decodeLayer(reader, index: index)) }
         }
         if layers.isEmpty { warn("Instrument.Layers", "no layers: the preset makes no sound") }
@@ -78,11 +111,12 @@ struct PresetDecoder {
             }
         }
         // Ranges of AUSampler's parameters 900–903 (QA1632).
-        globals.gainDecibels = clamped(try top.double("gain") ?? globals.gainDecibels, to: -90...12, "gain")
-        globals.pan = clamped(try top.double("pan") ?? globals.pan, to: -1...1, "pan")
-        globals.coarseTuneSemitones = clamped(
-            try top.double("coarse tune") ?? globals.coarseTuneSemitones, to: -24...24, "coarse tune")
-        globals.fineTuneCents = clamped(try top.double("fine tune") ?? globals.fineTuneCents, to: -99...99, "fine tune")
+        globals.gainDecibels = bounded(try top.double("gain") ?? globals.gainDecibels, to: -90...12, "gain", fallback: 0)
+        globals.pan = bounded(try top.double("pan") ?? globals.pan, to: -1...1, "pan", fallback: 0)
+        globals.coarseTuneSemitones = bounded(
+            try top.double("coarse tune") ?? globals.coarseTuneSemitones, to: -24...24, "coarse tune", fallback: 0)
+        globals.fineTuneCents = bounded(
+            try top.double("fine tune") ?? globals.fineTuneCents, to: -99...99, "fine tune", fallback: 0)
         return globals
     }
 
@@ -105,6 +139,13 @@ struct PresetDecoder {
             if result[number] == nil { result[number] = reference }
         }
         return result
+    }
+
+    /// Throws when an array holds more elements than a preset may have.
+    func checkCount(_ count: Int, max: Int, _ what: String, at keyPath: String) throws(PresetError) {
+        guard count <= max else {
+            throw .invalidValue(path: file, keyPath: keyPath, expected: "at most \(max) \(what)", found: "\(count)")
+        }
     }
 
     /// Zones whose sample has no reference cannot sound; unused references are harmless.

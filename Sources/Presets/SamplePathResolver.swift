@@ -68,9 +68,11 @@ public struct SamplePathResolver: Sendable {
     /// Resolves one stored reference (a `file-references` value).
     public func resolve(_ reference: String) -> SampleResolution {
         var tried: [String] = []
-        for candidate in candidates(for: reference) where !tried.contains(candidate.path) {
-            tried.append(candidate.path)
+        var seen: Set<String> = []
+        for candidate in candidates(for: reference) where seen.insert(candidate.path).inserted {
             if fileExists(candidate.path) { return .found(path: candidate.path, how: candidate.how) }
+            // Say why a path that exists was passed over (a directory or FIFO named like the sample).
+            tried.append(candidate.path + (PathUtilities.nonRegularKind(candidate.path).map { " (\($0), not a file)" } ?? ""))
         }
         return .notFound(tried: tried)
     }

@@ -25,10 +25,11 @@ extension PresetDecoder {
         if let start = zone.loopStart, let end = zone.loopEnd, start >= end {
             warn(reader.keyPath, "zone \(id): loop start \(start) is not before loop end \(end - 1)")
         }
-        zone.gainDecibels = try reader.double("gain") ?? 0
+        zone.gainDecibels = bounded(try reader.double("gain") ?? 0, to: Bounds.gainDecibels, reader.path("gain"), fallback: 0)
         zone.coarseTuneSemitones = clamped(
             try reader.integer("coarse tune") ?? 0, to: -127...127, reader.path("coarse tune"))
-        zone.fineTuneCents = try reader.double("fine tune") ?? 0
+        zone.fineTuneCents = bounded(
+            try reader.double("fine tune") ?? 0, to: Bounds.fineTuneCents, reader.path("fine tune"), fallback: 0)
         zone.pitchTracking = try reader.bool("pitch tracking") ?? true
         return zone
     }
@@ -59,10 +60,14 @@ extension PresetDecoder {
             controlCode: try reader.integer("control") ?? 0, destinationCode: destinationCode,
             transform: ConnectionTransform(rawValue: try reader.integer("transform") ?? 1),
             inverse: try reader.bool("inverse") ?? false, bipolar: try reader.bool("bipolar") ?? false,
-            scale: try reader.double("scale"), minValue: try reader.double("min value"),
-            maxValue: try reader.double("max value"), name: try reader.string("name"))
+            scale: try amount(reader, "scale"), minValue: try amount(reader, "min value"),
+            maxValue: try amount(reader, "max value"), name: try reader.string("name"))
         if connection.enabled { checkSupported(connection, at: reader.keyPath, layerID: layerID) }
         return connection
+    }
+
+    private mutating func amount(_ reader: PlistDictionaryReader, _ key: String) throws(PresetError) -> Double? {
+        try reader.double(key).map { bounded($0, to: Bounds.connectionAmount, reader.path(key), fallback: 0) }
     }
 
     private mutating func checkSupported(_ connection: Connection, at keyPath: String, layerID: Int) {

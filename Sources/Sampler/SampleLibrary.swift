@@ -13,6 +13,9 @@ struct SampleLibrary {
 
     private var byWaveformID: [Int: Loaded] = [:]
     private var byPath: [String: Loaded] = [:]
+    /// Memory per preset: samples (all channels) loaded so far, and the most one preset may hold.
+    private var totalSamples = 0
+    static let maxTotalSamples = 1 << 28
     /// AU Lab's "Sine 440 Built-In", shared by every zone with `waveform −2`.
     let builtInSine = SamplerWaveform.sineCycle(frequencyHz: 440)
 
@@ -54,9 +57,18 @@ struct SampleLibrary {
         } catch {
             throw LoadFailure(description: error.reason)
         }
+        guard audio.channels.count <= 2 else {
+            throw LoadFailure(
+                description: "\(audio.channels.count) channels; the sampler plays mono or stereo samples "
+                    + "(mix it down, e.g. `sox in.wav -c 2 out.wav`)")
+        }
+        totalSamples += audio.frameCount * audio.channels.count
+        guard totalSamples <= Self.maxTotalSamples else {
+            throw LoadFailure(
+                description: "the preset's samples exceed \(Self.maxTotalSamples) samples (1 GB) in all; not loaded")
+        }
         let waveform: SamplerWaveform
         do {
-            // Keep two channels at most: the voices play mono or stereo.
             waveform = try SamplerWaveform(channels: Array(audio.channels.prefix(2)), sampleRate: audio.sampleRate)
         } catch {
             throw LoadFailure(description: error.description)

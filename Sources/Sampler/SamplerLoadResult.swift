@@ -56,25 +56,32 @@ public enum SamplerLoadError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The mapped program was inconsistent (a bug in the mapping more than in the preset).
     case invalidProgram(preset: String, reason: String)
 
+    /// How many failed samples, and places tried for each, the message lists before "and N more".
+    static let listedSamples = 10
+    static let listedPaths = 8
+
     public var description: String {
         switch self {
         case .noZones(let preset):
             return "\(preset): the preset has no enabled zone, nothing to play"
         case .noPlayableZone(let preset, let samples):
+            // Bounded: a preset may reference 100,000 samples; the first few tell what is wrong.
             var lines = ["\(preset): no zone can play; every sample failed to load:"]
-            for sample in samples {
+            for sample in samples.prefix(Self.listedSamples) {
                 switch sample.status {
                 case .notFound(let tried) where sample.reference.isEmpty && tried.isEmpty:
                     lines.append("  Sample:\(sample.waveformID) has no file-references entry")
                 case .notFound(let tried):
-                    lines.append("  Sample:\(sample.waveformID) \"\(sample.reference)\" not found; tried:")
-                    lines += tried.map { "    \($0)" }
+                    lines.append("  Sample:\(sample.waveformID) \"\(sample.reference.prefix(200))\" not found; tried:")
+                    lines += tried.prefix(Self.listedPaths).map { "    \($0.prefix(300))" }
+                    if tried.count > Self.listedPaths { lines.append("    and \(tried.count - Self.listedPaths) more places") }
                 case .unreadable(let path, let reason):
-                    lines.append("  Sample:\(sample.waveformID) \"\(sample.reference)\" at \(path) unreadable: \(reason)")
+                    lines.append("  Sample:\(sample.waveformID) \"\(sample.reference.prefix(200))\" at \(path.prefix(300)) unreadable: \(reason)")
                 case .loaded:
                     break
                 }
             }
+            if samples.count > Self.listedSamples { lines.append("  and \(samples.count - Self.listedSamples) more samples") }
             return lines.joined(separator: "\n")
         case .invalidProgram(let preset, let reason):
             return "\(preset): \(reason)"

@@ -124,13 +124,14 @@ struct SamplerVoice {
             cents += vibratoDepthCents * context.modWheel * sin(2 * Double.pi * vibratoPhase)
         }
         vibratoPhase += vibratoRateHz * Double(frames) / context.outputSampleRate
-        if vibratoPhase >= 1 { vibratoPhase -= 1 }
+        if vibratoPhase >= 1 { vibratoPhase -= vibratoPhase.rounded(.down) }
         // exp2 only when the pitch moved (bend, vibrato): a held note reuses its step.
         if cents != lastCents {
             lastCents = cents
             // Bounded so the 32.32 step never overflows; one-cycle tables (the built-in sine is
             // declared at 440 × 2048 Hz) legitimately step hundreds of frames per output frame.
-            let ratio = min(max(sourceRateRatio * exp2(cents / 1200), 1.0 / 65_536), 65_536)
+            let wanted = sourceRateRatio * exp2(cents / 1200)
+            let ratio = wanted.isNaN ? 1 : min(max(wanted, 1.0 / 65_536), 65_536)  // UInt64(NaN) would trap
             lastIncrement = UInt64(ratio * 4_294_967_296)
         }
         return lastIncrement

@@ -28,17 +28,17 @@ import Testing
         #expect(throws: AudioFileError.self) { _ = try AudioFileReader.read(path: path) }
     }
 
-    @Test func truncatedWavStillReadsOrFailsCleanly() throws {
+    @Test func truncatedWavIsReportedNotPlayedShort() throws {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let path = dir.file("full.wav")
         try WAVFileWriter.write(path: path, channels: [[Float](repeating: 0.5, count: 1000)], sampleRate: 8000, encoding: .pcm16)
         let cut = dir.file("cut.wav")
         writeBytes(Array(readBytes(path).prefix(44 + 600)), to: cut)
-        // libsndfile accepts the shorter data chunk: we get the 300 frames that exist, not garbage.
-        let audio = try AudioFileReader.read(path: cut)
-        #expect(audio.frameCount == 300)
-        #expect(audio.channels[0].allSatisfy { abs($0 - 0.5) < 1e-4 })
+        // libsndfile would quietly play the 300 frames that exist; the reader says the file is cut.
+        #expect(throws: AudioFileError(
+            path: cut, reason: "truncated: the audio chunk declares 2000 bytes but the file holds 600 (300 frames decodable); re-export or repair the file"
+        )) { _ = try AudioFileReader.read(path: cut) }
     }
 
     @Test func converterRejectsBadRates() {

@@ -75,7 +75,7 @@ struct PresetErrorsTests {
         #expect(throws: PresetError.unreadable(path: missing, reason: "No such file or directory")) {
             try AUPreset.load(path: missing)
         }
-        #expect(throws: PresetError.unreadable(path: directory.path, reason: "Is a directory")) {
+        #expect(throws: PresetError.unreadable(path: directory.path, reason: "is a directory, not a regular file; give the path of a preset")) {
             try AUPreset.load(path: directory.path)
         }
     }

@@ -107,7 +107,7 @@ struct SamplePathResolverTests {
         let directory = TemporaryDirectory()
         try directory.makeDirectories(directory.path + "/x.wav")
         let resolver = SamplePathResolver(presetPath: directory.path + "/P.aupreset", userDirectories: [])
-        #expect(resolver.resolve("x.wav") == .notFound(tried: [directory.path + "/x.wav"]))
+        #expect(resolver.resolve("x.wav") == .notFound(tried: [directory.path + "/x.wav (a directory, not a file)"]))
     }
 
     @Test func onlyReferencesOfEnabledZonesAreResolved() throws {

@@ -33,7 +33,11 @@ struct PitchCommand: ParsableCommand {
 
     @Argument(help: "Audio file (any format libsndfile reads).") var file: String
     @Flag(help: "Comma-separated output.") var csv = false
-    @Option(help: "Hop between frames, in samples.") var hop = 512
+    @Option(help: "Hop between frames, in samples (1…65536).") var hop = 512
+
+    func validate() throws {
+        guard (1...65_536).contains(hop) else { throw ValidationError("--hop must be between 1 and 65536 samples") }
+    }
 
     func run() throws {
         let audio = try AudioFileReader.read(path: file)
@@ -43,7 +47,9 @@ struct PitchCommand: ParsableCommand {
         print(csv ? "time_s,frequency_hz,confidence,voiced" : "    time   frequency  confidence")
         for (time, e) in frames {
             if csv {
-                print(String(format: "%.4f,%.3f,%.3f,%d", time, e.voiced ? e.frequencyHz : 0, e.confidence, e.voiced ? 1 : 0))
+                // Typed: an untyped `0` here went to the C varargs as an Int and shifted the columns.
+                let frequency: Double = e.voiced ? e.frequencyHz : 0
+                print(String(format: "%.4f,%.3f,%.3f,%d", time, frequency, e.confidence, e.voiced ? 1 : 0))
             } else {
                 print(String(format: "%8.3f  %10@  %10.2f", time, e.voiced ? String(format: "%.2f Hz", e.frequencyHz) : "—", e.confidence))
             }

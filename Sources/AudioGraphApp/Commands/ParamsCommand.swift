@@ -16,8 +16,9 @@ struct ParamsCommand: ParsableCommand {
             case .choice(let names): range = names.joined(separator: "|")
             default: range = "\(d.format(d.range.lowerBound)) … \(d.format(d.range.upperBound))"
             }
+            // Padded, never truncated (padding(toLength:) would cut long choice lists).
             let name = d.name.padding(toLength: width, withPad: " ", startingAt: 0)
-            print("\(name)  \(range.padding(toLength: 44, withPad: " ", startingAt: 0))  default \(d.format(d.defaultValue))  — \(d.summary)")
+            print("\(name)  \(range + String(repeating: " ", count: max(0, 44 - range.count)))  default \(d.format(d.defaultValue))  — \(d.summary)")
         }
     }
 }

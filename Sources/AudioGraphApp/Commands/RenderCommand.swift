@@ -31,6 +31,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Sampler interpolation: realtime (4-point, as live) or high (32-tap windowed sinc; several times slower).")
     var quality: String = "realtime"
 
+    @Option(help: "Longest song to render, in seconds (1…86400); events after it are not played, and the release tail after the last event is at most 30 s.")
+    var maxSeconds: Double = 3600
+
     @OptionGroup var engineOptions: EngineOptions
 
     func validate() throws {
@@ -38,18 +41,21 @@ struct RenderCommand: ParsableCommand {
         guard (1...4096).contains(block) else { throw ValidationError("--block must be between 1 and 4096 frames") }
         if let solo, !(1...16).contains(solo) { throw ValidationError("--solo must be a MIDI channel 1–16") }
         guard ["high", "realtime"].contains(quality) else { throw ValidationError("--quality is high or realtime") }
+        guard (1...86_400).contains(maxSeconds) else { throw ValidationError("--max-seconds must be between 1 and 86400") }
     }
 
     func run() throws {
-        let summary = try Self.render(midiPath: midi, outPath: out, inputPath: input, block: block, options: engineOptions, progressOnTerminal: true,
-                                      solo: solo.map { $0 - 1 }, quality: quality == "high" ? .high : .realtime)
+        let summary = try Self.render(
+            midiPath: midi, outPath: out, inputPath: input, block: block, options: engineOptions, progressOnTerminal: true,
+            solo: solo.map { $0 - 1 }, quality: quality == "high" ? .high : .realtime, maxSeconds: maxSeconds)
         print(summary.line(outputPath: out))
         for part in summary.parts { print(part.line) }
     }
 
     /// Shared with `play`'s fallback when there is no sound card.
     static func render(midiPath: String?, outPath: String, inputPath: String?, block: Int, options: EngineOptions,
-                       progressOnTerminal: Bool, solo: Int? = nil, quality: InterpolationQuality = .realtime) throws -> OfflineRenderSummary {
+                       progressOnTerminal: Bool, solo: Int? = nil, quality: InterpolationQuality = .realtime,
+                       maxSeconds: Double = 3600) throws -> OfflineRenderSummary {
         var loader = try options.loader()
         loader.soloChannel = solo
         let rate = Double(options.rate)
@@ -62,6 +68,7 @@ struct RenderCommand: ParsableCommand {
         let writer = try WAVFileWriter(path: outPath, sampleRate: Int(rate), channels: 2, encoding: .float32)
         defer { writer.close() }
         let renderer = OfflineRenderer(engine: engine, blockFrames: block)
+        renderer.maxSongSeconds = maxSeconds
         let bar = ProgressBar(enabled: progressOnTerminal)
         let summary = try renderer.render(
             midi: song.events, input: input,
@@ -69,6 +76,7 @@ struct RenderCommand: ParsableCommand {
             progress: bar.update)
         bar.finish()
         if solo == nil { for line in PartReport().newIgnoredNoteLines(engine) { LiveSession.log(line) } }
+        for warning in summary.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         return summary
     }
 }

@@ -258,6 +258,7 @@ final class LiveSession: @unchecked Sendable {
             worstDspLoadPercent: 100 * Double(loop.stats.worstRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
             missedDeadlines: loop.stats.missedDeadlines.load(ordering: .relaxed),
             midiEventsDropped: loop.inbox.ring.droppedCount,
+            nonFiniteBlocks: m.nonFiniteBlocks,
             playback: output, capture: input, realtime: realtime,
             sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none",
             parts: PartStatus.collect(engine))
@@ -274,12 +275,12 @@ final class LiveSession: @unchecked Sendable {
             }
             return "ok"
         case "get":
-            guard words.count == 2, let i = engine.parameters.index(of: words[1]) else { return "error: unknown parameter '\(words.dropFirst().joined(separator: " "))'" }
+            guard words.count == 2, let i = engine.parameters.index(of: words[1]) else { return "error: unknown parameter '\(ParameterError.excerpt(words.dropFirst().joined(separator: " ")))'" }
             return "ok \(words[1]) = \(engine.parameters.formattedValue(i))"
         case "status":
             return words.contains("--json") ? "ok\n" + status().json() : "ok " + status().line
         default:
-            return "error: unknown request '\(request)' (set, get, status)"
+            return "error: unknown request '\(ParameterError.excerpt(request))' (set, get, status)"
         }
     }
 }

@@ -16,6 +16,8 @@ struct StatusSnapshot: Codable, Sendable {
     var worstDspLoadPercent: Double
     var missedDeadlines: Int
     var midiEventsDropped: Int
+    /// Blocks silenced because they held NaN or infinity (a unit was reset each time).
+    var nonFiniteBlocks: Int
     var playback: String
     var capture: String?
     var realtime: String
@@ -33,6 +35,7 @@ struct StatusSnapshot: Codable, Sendable {
         let sounding = parts.filter { $0.voices > 0 }
         if !sounding.isEmpty { s += " (" + sounding.map { "ch\($0.channel) \($0.voices)" }.joined(separator: " ") + ")" }
         s += String(format: "  xruns %d  dsp %4.1f%% (max %4.1f%%)", xruns, dspLoadPercent, worstDspLoadPercent)
+        if nonFiniteBlocks > 0 { s += "  NaN/inf blocks \(nonFiniteBlocks)" }
         return s
     }
 

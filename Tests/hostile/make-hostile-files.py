@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Builds the hostile inputs of issue 10 into a directory (default: ./hostile-files), so the
+before/after figures (max RSS, time, outcome) can be reproduced:
+
+    Tests/hostile/make-hostile-files.py /tmp/hostile && Tests/hostile/measure.sh /tmp/hostile
+"""
+import base64, os, struct, sys
+
+out = sys.argv[1] if len(sys.argv) > 1 else "hostile-files"
+os.makedirs(out, exist_ok=True)
+
+def write(name, data):
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(data)
+
+def vlq(n):
+    b = [n & 0x7F]
+    n >>= 7
+    while n:
+        b.insert(0, 0x80 | (n & 0x7F))
+        n >>= 7
+    return bytes(b)
+
+def smf(track, division=1):
+    return b"MThd" + struct.pack(">IHHH", 6, 0, 1, division) + b"MTrk" + struct.pack(">I", len(track)) + track
+
+# 10: one huge delta (0x0FFFFFFF ticks at 1 tick per quarter = 134 million seconds) before a note.
+write("huge-delta.mid", smf(vlq(0x0FFFFFFF) + b"\x90\x3c\x64" + b"\x00\xff\x2f\x00"))
+# 10: a note held for 77 hours (note-off after 554,400 quarter notes at 120 bpm).
+write("held-77h.mid", smf(b"\x00\x90\x3c\x64" + vlq(554_400 * 1) + b"\x80\x3c\x00\x00\xff\x2f\x00"))
+# 6: 8 M controller messages then a note, all at t = 0 (running status keeps it small).
+flood = bytearray(b"\x00\xb0\x01\x40") + b"\x00\x01\x40" * (8_000_000 - 1) + b"\x00\x90\x3c\x64" + vlq(2) + b"\x80\x3c\x00\x00\xff\x2f\x00"
+write("cc-flood-8m.mid", smf(bytes(flood), division=1))
+
+def wav(rate, channels, frames, data_frames=None):
+    data_frames = frames if data_frames is None else data_frames
+    block = 2 * channels
+    fmt = struct.pack("<HHIIHH", 1, channels, rate, (rate * block) & 0xFFFFFFFF, block, 16)
+    body = bytes(data_frames * block)
+    data = b"data" + struct.pack("<I", frames * block) + body
+    riff = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + data
+    return b"RIFF" + struct.pack("<I", len(riff)) + riff
+
+# 11: a 20 kB WAV claiming 2,147,483,647 Hz.
+write("rate-2147483647.wav", wav(2_147_483_647, 1, 10_000))
+# 9: a WAV whose header says 44,100 frames but holds 19,978.
+write("truncated.wav", wav(44_100, 1, 44_100, data_frames=19_978))
+# 9: a 6-channel sample.
+write("six-channels.wav", wav(44_100, 6, 4_410))
+
+# 11: a 242-byte-class FLAC whose STREAMINFO claims 5e8 frames (no audio frames follow).
+streaminfo = bytearray(34)
+struct.pack_into(">HH", streaminfo, 0, 4096, 4096)
+total = 500_000_000
+rate, channels, bits = 44_100, 1, 16
+# 20 bits rate, 3 bits channels-1, 5 bits bps-1, 36 bits total samples
+packed = (rate << 44) | ((channels - 1) << 41) | ((bits - 1) << 36) | total
+streaminfo[10:18] = packed.to_bytes(8, "big")
+write("claims-5e8-frames.flac", b"fLaC" + bytes([0x80]) + (34).to_bytes(3, "big") + bytes(streaminfo) + bytes(200))
+
+# 11: a 10,000-layer preset.
+header = '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n'
+layer = ('<dict><key>ID</key><integer>{i}</integer><key>Zones</key><array><dict><key>ID</key><integer>0</integer>'
+         '<key>waveform</key><integer>-2</integer><key>min key</key><integer>0</integer><key>max key</key>'
+         '<integer>127</integer><key>root key</key><integer>69</integer></dict></array></dict>')
+def preset(layers, top=""):
+    return (header + "<dict>" + top + "<key>Instrument</key><dict><key>Layers</key><array>" + layers +
+            "</array></dict><key>name</key><string>hostile</string><key>type</key><integer>1635085685</integer>"
+            "<key>subtype</key><integer>1935764848</integer></dict></plist>\n").encode()
+write("layers-10000.aupreset", preset("".join(layer.format(i=i) for i in range(10_000))))
+# 3: NaN coarse tune inside the `data` blob (params 901 coarse, 902 fine).
+blob = struct.pack(">III", 0, 0, 2) + struct.pack(">I", 901) + struct.pack(">f", float("nan")) + struct.pack(">I", 902) + struct.pack(">f", float("nan"))
+write("nan-blob.aupreset", preset(layer.format(i=0), top="<key>data</key><data>" + base64.b64encode(blob).decode() + "</data>"))
+# 3: envelope stage time 1e308, LFO rate 1e308, pitch-bend scale 1.7e308; 5: zone gain 1e308, resonance -1e308.
+articulated = ('<dict><key>ID</key><integer>0</integer>'
+    '<key>Envelopes</key><array><dict><key>ID</key><integer>0</integer><key>Stages</key><array>'
+    '<dict><key>stage</key><integer>1</integer><key>time</key><real>1e308</real></dict>'
+    '<dict><key>stage</key><integer>5</integer><key>time</key><real>1e308</real></dict></array></dict></array>'
+    '<key>Filters</key><dict><key>enabled</key><true/><key>cutoff</key><real>2000</real><key>resonance</key><real>-1e308</real></dict>'
+    '<key>LFOs</key><array><dict><key>ID</key><integer>0</integer><key>rate</key><real>1e308</real></dict></array>'
+    '<key>Connections</key><array>'
+    '<dict><key>ID</key><integer>0</integer><key>source</key><integer>224</integer><key>destination</key><integer>816840704</integer><key>scale</key><real>1.7e308</real></dict>'
+    '<dict><key>ID</key><integer>1</integer><key>source</key><integer>268435456</integer><key>control</key><integer>1</integer><key>destination</key><integer>816840704</integer><key>scale</key><real>1e308</real></dict>'
+    '</array>'
+    '<key>Zones</key><array><dict><key>ID</key><integer>0</integer><key>waveform</key><integer>-2</integer>'
+    '<key>gain</key><real>1e308</real><key>root key</key><integer>69</integer></dict></array></dict>')
+write("absurd-numbers.aupreset", preset(articulated))
+
+# 2: instrument file with a parameter beyond Int's range, and one beyond Double's.
+write("gain-1e19.json", b'{"name":"x","parameters":{"master.gain":1e19}}')
+write("gain-1e400.json", b'{"name":"x","parameters":{"master.gain":1e400}}')
+write("syntax-error.json", b'{"name":"x",\n  "parameters": {"master.gain": 3,,}}')
+write("dev-zero-preset.json", b'{"name":"x","preset":"/dev/zero"}')
+# 12: a FIFO (open() on it would block for ever).
+fifo = os.path.join(out, "fifo")
+if not os.path.exists(fifo):
+    os.mkfifo(fifo)
+print(out)
