@@ -107,7 +107,11 @@ class Sequencer:
         return self.lib.snd_seq_port_info_get_read_use(self.info)
 
     def connect_to(self, client, port):
-        self.check(self.lib.snd_seq_connect_to(self.handle, self.port, client, port), "connect_to")
+        # -EBUSY: the subscription exists already: an instrument running with --autoconnect took our
+        # port the moment it appeared, which is just as connected.
+        rc = self.lib.snd_seq_connect_to(self.handle, self.port, client, port)
+        if rc != -16:
+            self.check(rc, "connect_to")
 
     def note(self, on, channel, note, velocity):
         ev = Event(type=self.NOTE_ON if on else self.NOTE_OFF, queue=self.QUEUE_DIRECT,
