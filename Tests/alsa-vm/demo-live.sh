@@ -5,14 +5,21 @@
 # with an offline render.   usage: demo-live.sh /path/to/audiograph
 AG=${1:?usage: demo-live.sh /path/to/audiograph}
 source "$(dirname "$0")/guest-lib.sh"
-start=$EPOCHREALTIME
-# The side that opens first fixes the loopback's format: audiograph first, then arecord takes it.
-"$AG" demo --period 2048 --periods 3 > demo.txt 2>&1 &
-ag=$!
-for ((i = 0; i < 1200; i++)); do grep -q "audio thread:" demo.txt && break; nap 0.1; done
+# The capture runs before the demo starts, so the song's first note cannot come before arecord (a
+# process start in the guest costs up to half a second). The side that opens the loopback first fixes
+# its format, and `default` (dmix) insists on its own: learn it from a short aplay first.
+aplay -q -D default -f S16_LE -r 48000 -c 2 /dev/zero 2> /dev/null &
+probe=$!
+until_true 200 grep -q "^format:" /proc/asound/card0/pcm0p/sub0/hw_params
 format=$(sed -n 's/^format: //p' /proc/asound/card0/pcm0p/sub0/hw_params)
+kill $probe; wait $probe 2> /dev/null
+until_true 200 grep -q closed /proc/asound/card0/pcm0p/sub0/hw_params
 arecord -q -D hw:Loopback,1,0 -f "$format" -r 48000 -c 2 /dev/shm/cap.wav 2> arec.txt &
 rec=$!
+until_true 200 pcm_running card0/pcm1c/sub0 || echo "capture never started: $(cat arec.txt)"
+start=$EPOCHREALTIME
+"$AG" demo --period 2048 --periods 3 > demo.txt 2>&1 &
+ag=$!
 wait $ag; echo "demo exit $? after $(echo "$EPOCHREALTIME - $start" | bc) s"
 kill -INT $rec; wait $rec
 cp /dev/shm/cap.wav cap.wav
