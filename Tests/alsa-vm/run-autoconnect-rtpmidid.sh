@@ -4,7 +4,7 @@
 # autoconnect-rtpmidid.sh inside it, then measures the loopback capture on the host: the
 # session's notes at the right pitch, the note the session left held released when it ended,
 # and the CLI's note held by the CLI's pedal until `cc 64 0` (autoconnect-analyse.py).
-#   Tests/alsa-vm/run-autoconnect-rtpmidid.sh     (ALSA_VM_DIR defaults to ../shared/alsa-vm)
+#   Tests/alsa-vm/run-autoconnect-rtpmidid.sh     (the rig is Tests/alsa-vm/run-in-alsa-vm; ALSA_VM_DIR overrides it)
 #   KEEP=1 keeps the work directory (capture.wav, logs) and prints its path.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -3,7 +3,7 @@
 # song that plays every one of the 16 channels (each after a program change, channel 10 on the drum
 # bank, channel 2 on the synth) and a VirMIDI "keyboard" on channel 7; the host then finds every
 # channel's note in the loopback capture (parts-analyse.py).
-#   Tests/alsa-vm/run-parts-live.sh        (ALSA_VM_DIR defaults to ../shared/alsa-vm; KEEP=1 keeps files)
+#   Tests/alsa-vm/run-parts-live.sh        (the rig is Tests/alsa-vm/run-in-alsa-vm; KEEP=1 keeps files)
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/host-lib.sh"
