@@ -137,12 +137,14 @@ public final class SineSynth {
         }
     }
 
-    /// A pedal went up: notes whose key is up and that no pedal still holds are released.
+    /// A pedal went up: notes whose key is up and that no pedal still holds are released. The
+    /// sostenuto latch ends on every note of the channel, also on one whose key is still down:
+    /// kept, it would make that key's later note-off hold the note for good.
     private func releasePedalledVoices(channel: Int) {
         let controllers = channels[channel].controllers
-        for i in voices.indices where voices[i].isSustained && Int(voices[i].channel) == channel {
+        for i in voices.indices where voices[i].isActive && Int(voices[i].channel) == channel {
             if !controllers.sostenutoDown { voices[i].isLatched = false }
-            if !controllers.sustainDown && !voices[i].isLatched { voices[i].release() }
+            if voices[i].isSustained && !controllers.sustainDown && !voices[i].isLatched { voices[i].release() }
         }
     }
 

@@ -110,13 +110,15 @@ extension SamplerInstrument {
     }
 
     /// A pedal went up: voices whose key is up and that no pedal still holds enter their release.
+    /// The sostenuto latch ends on every voice of the part, also on one whose key is still down:
+    /// kept, it would make that key's later note-off hold the note for good.
     private func releasePedalledVoices(channel: Int) {
         let controllers = parts[channel].controllers
-        for slot in 0..<voiceSlots where isSounding(slot, on: channel) && !voices[slot].isKeyDown {
+        for slot in 0..<voiceSlots where isSounding(slot, on: channel) {
             if !controllers.sostenutoDown { voices[slot].isHeldBySostenuto = false }
             if !controllers.sustainDown { voices[slot].isHeldBySustain = false }
             let voice = voices[slot]
-            if !voice.isHeldBySustain && !voice.isHeldBySostenuto && !voice.isOneShot && !voice.envelope.isReleasing {
+            if !voice.isKeyDown && !voice.isHeldBySustain && !voice.isHeldBySostenuto && !voice.isOneShot && !voice.envelope.isReleasing {
                 voices[slot].envelope.noteOff()
                 voices[slot].filter.noteOff()
             }

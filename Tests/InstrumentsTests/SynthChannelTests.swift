@@ -76,4 +76,16 @@ import Testing
         #expect(Measure.peak(only3.left[seconds(3.0, 3.2)]) < 1e-4, "released when the pedal lifted")
         #expect(Measure.maxDiscontinuity(both.left) < 0.001)
     }
+
+    /// Sostenuto pressed while a key is down and lifted while it is still down: the key's later
+    /// note-off releases the note (the latch ends with the pedal). Found by the 1,000,000-event flood.
+    @Test func sostenutoLiftedBeforeTheKeyLeavesNoStuckNote() {
+        func seconds(_ a: Double, _ b: Double) -> Range<Int> { Int(a * rate)..<Int(b * rate) }
+        let out = render([
+            (0, .noteOn(channel: 0, note: 69, velocity: 100)), (0.1, cc(0, MIDIController.sostenutoPedal, 127)),
+            (0.2, cc(0, MIDIController.sostenutoPedal, 0)), (0.4, .noteOff(channel: 0, note: 69, velocity: 0)),
+        ], seconds: 1.5)
+        #expect(Measure.rms(out.left[seconds(0.25, 0.4)]) > 0.005, "sounding while the key is down")
+        #expect(Measure.peak(out.left[seconds(1.2, 1.5)]) < 1e-4, "released by its note-off (0.3 s release)")
+    }
 }

@@ -185,4 +185,15 @@ import Testing
         s.addVoiceCounts(to: counts)
         #expect(Array(UnsafeBufferPointer(start: counts, count: 16)) == [2, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0])
     }
+
+    /// Sostenuto pressed while a key is down and lifted while it is still down: the key's later
+    /// note-off releases the note (the latch ends with the pedal). Found by the 1,000,000-event flood.
+    @Test func sostenutoLiftedBeforeTheKeyLeavesNoStuckNote() {
+        let out = render(sampler(ProgramBank.single(sine(440))), frames: 24_000, events: [
+            At(0, on(0, 69)), At(2_400, cc(0, MIDIController.sostenutoPedal, 127)),
+            At(4_800, cc(0, MIDIController.sostenutoPedal, 0)), At(9_600, off(0, 69)),
+        ])
+        #expect(Measure.rms(out.left[7_200..<9_600]) > 0.001, "sounding while the key is down")
+        #expect(Measure.peak(out.left[19_200...]) < 1e-4, "released by its note-off (0.05 s release)")
+    }
 }
