@@ -213,7 +213,7 @@ extension AudioEngine {
         }
         master.process(out, hadInput: anyActive)
         if NonFiniteGuard.scrub(out) {
-            master.resetFilters()
+            master.reset()
             meters.countNonFiniteBlock()
         }
         meters.publish(

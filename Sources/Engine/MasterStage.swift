@@ -25,10 +25,12 @@ final class MasterStage {
         ringOutFrames = Int(0.5 * sampleRate)
     }
 
-    /// Clears the filters' state (after non-finite output poisoned it). Render thread.
-    func resetFilters() {
+    /// Render thread, after non-finite output: clears all the state a NaN could have reached, both
+    /// filters and the limiter (its look-ahead line and gain would carry it into every later block).
+    func reset() {
         lowPass.reset()
         highPass.reset()
+        limiter.reset()
     }
 
     /// True while the filters may still be ringing from earlier input.
