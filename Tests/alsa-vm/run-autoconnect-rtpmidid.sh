@@ -10,8 +10,7 @@ set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/host-lib.sh"
 
-WORK=$(mktemp -d /tmp/autoconnect-rtpmidid.XXXXXX)
-if [[ ${KEEP:-0} == 1 ]]; then echo "work directory: $WORK"; else trap 'rm -rf "$WORK"' EXIT; fi
+make_work autoconnect-rtpmidid
 "$RIG/run-in-alsa-vm" -v --files "$WORK" --timeout 240 -- \
     bash "$HERE/autoconnect-rtpmidid.sh" "$AG" "$HERE/rtpmidid-standin.py" "$HERE/sine-rig.json"
 status=$?

@@ -8,6 +8,5 @@ set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/host-lib.sh"
 AG=$(realpath "${1:-$AG}")
-WORK=$(mktemp -d /tmp/cold-start.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
+make_work cold-start
 "$RIG/run-in-alsa-vm" --files "$WORK" --timeout 240 -- python3 "$HERE/cold-start-probe.py" "$AG" "$REPO/Instruments/default.json"

@@ -5,8 +5,7 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/host-lib.sh"
-WORK=$(mktemp -d /tmp/demo-live.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
+make_work demo-live
 "$AG" render --out "$WORK/offline.wav" > /dev/null || exit 2
 "$RIG/run-in-alsa-vm" --files "$WORK" --timeout 240 -- bash "$HERE/demo-live.sh" "$AG"
 status=$?

@@ -3,8 +3,7 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/host-lib.sh"
-WORK=$(mktemp -d /tmp/device-loss.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
+make_work device-loss
 echo "{ \"name\": \"device loss rig test\", \"preset\": \"$REPO/Presets/Sine.aupreset\" }" > "$WORK/test.json"
 "$RIG/run-in-alsa-vm" --files "$WORK" --timeout 200 -- bash "$HERE/device-loss.sh" "$AG"
 status=$?

@@ -5,8 +5,7 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/host-lib.sh"
-WORK=$(mktemp -d /tmp/instrument-input.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
+make_work instrument-input
 cat > "$WORK/test.json" <<JSON
 { "name": "input rig test", "preset": "$REPO/Presets/Sine.aupreset", "parameters": { "bus.mic.gain": 0 } }
 JSON

@@ -9,8 +9,7 @@ set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/host-lib.sh"
 
-WORK=$(mktemp -d /tmp/instrument-live.XXXXXX)
-if [[ ${KEEP:-0} == 1 ]]; then echo "work directory: $WORK"; else trap 'rm -rf "$WORK"' EXIT; fi
+make_work instrument-live
 # The sine-oscillator preset and no loops: the instrument starts in seconds under the rig's
 # software CPU (the sample-based default preset takes ~25 s to load there). Channel 2 is the
 # sine synth the pitch checks listen to.
