@@ -164,6 +164,11 @@ public final class SamplerInstrument: @unchecked Sendable {
         finishRetiring()
     }
 
+    /// Part `channel`'s sub-mix for the current chunk: its own `chunkFrames` stretch of `partMix`.
+    private func partBlock(_ channel: Int, frames: Int) -> StereoBlock {
+        partMix.block(frames: Self.chunkFrames * Self.partCount).slice(from: channel * Self.chunkFrames, count: frames)
+    }
+
     /// Hands the retiring bank back once no voice reads its memory.
     private func finishRetiring() {
         guard retiringAddress != 0, mailbox.hasRoomForGarbage else { return }
@@ -198,7 +203,7 @@ public final class SamplerInstrument: @unchecked Sendable {
             var touched: UInt16 = 0
             for slot in 0..<voiceSlots where voices[slot].isActive {
                 let c = voices[slot].channel
-                let mix = partMix.block(frames: Self.chunkFrames * Self.partCount).slice(from: c * Self.chunkFrames, count: frames)
+                let mix = partBlock(c, frames: frames)
                 if touched & (1 << c) == 0 {
                     touched |= 1 << c
                     mix.clear()
@@ -209,7 +214,7 @@ public final class SamplerInstrument: @unchecked Sendable {
             let chunk = block.slice(from: offset, count: frames)
             for c in 0..<Self.partCount {
                 if touched & (1 << c) != 0 {
-                    let mix = partMix.block(frames: Self.chunkFrames * Self.partCount).slice(from: c * Self.chunkFrames, count: frames)
+                    let mix = partBlock(c, frames: frames)
                     var peak = partPeaks[c]
                     for i in 0..<frames {
                         chunk.left[i] += mix.left[i]
