@@ -1,16 +1,20 @@
 // swift-tools-version: 6.1
 // AudioGraph: a MIDI-driven sampler and synth instrument for Linux.
 //
-// Layers, bottom to top (arrows point down only):
+// Layers, bottom to top (arrows point down only; see Sources/DSP/README.md for the unit contract):
 //   C libraries  CALSA CSndFile CLibXML2 CFFTW CSoxr         (system-library shims)
 //   system       FileAccess                                     (regular files only, size-checked reads)
 //   pure values  MIDI                                           (messages, SMF files, note names)
-//   kernels      DSP, Spectral                                  (real-time safe units)
+//   kernels      DSP, Spectral                                  (real-time safe units; Spectral = FFTW)
 //   files        AudioFiles, Presets                            (libsndfile + resampling; .aupreset)
 //   instruments  Instruments, Sampler, MicEffects               (synth, loop players, sampler, mic chain)
+//   loading      SamplerLoading                                 (.aupreset + samples → SamplerProgram)
 //   graph        Engine                                         (buses, master stage, parameters, render)
 //   devices      ALSAIO                                         (PCM, sequencer; knows nothing of Engine)
+//   measuring    Benchmarks                                     (render cost of sampler, send and mic effects)
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, live/offline loops)
+// The real-time targets (DSP … Engine) link no file format: libxml2 and libsndfile come in only
+// through SamplerLoading and the app.
 import PackageDescription
 
 let package = Package(
@@ -37,11 +41,13 @@ let package = Package(
         .target(name: "FileAccess"),
         .target(name: "MIDI", dependencies: ["FileAccess"]),
         .target(name: "DSP"),
-        .target(name: "Spectral", dependencies: ["DSP", "CFFTW"]),
+        .target(name: "Spectral", dependencies: ["CFFTW"]),
         .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
         .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
-        .target(name: "Instruments", dependencies: ["DSP", "MIDI", "AudioFiles"]),
-        .target(name: "Sampler", dependencies: ["DSP", "MIDI", "AudioFiles", "Presets"]),
+        .target(name: "Instruments", dependencies: ["DSP", "MIDI"]),
+        .target(name: "Sampler", dependencies: ["DSP", "MIDI"]),
+        // Builds a SamplerProgram from an .aupreset and its sample files (control thread, file I/O).
+        .target(name: "SamplerLoading", dependencies: ["Sampler", "DSP", "Presets", "AudioFiles"]),
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"]),
         .target(
             name: "Engine",
@@ -49,13 +55,15 @@ let package = Package(
                 "DSP", "MIDI", "Instruments", "Sampler", "MicEffects",
                 .product(name: "Atomics", package: "swift-atomics"),
             ]),
+        // What the real-time units cost (control thread; `audiograph bench`, sampler-bench, callgrind).
+        .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "MicEffects", "Spectral"]),
         .target(
             name: "ALSAIO",
             dependencies: ["CALSA", "MIDI", .product(name: "Atomics", package: "swift-atomics")]),
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "Engine", "ALSAIO", "AudioFiles", "Presets", "Spectral", "FileAccess",
+                "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ]),
@@ -63,7 +71,7 @@ let package = Package(
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
         .executableTarget(name: "make-sounds", dependencies: ["AudioFiles", "MIDI", "DSP"]),
         // Times the sampler render loop; `--render-only` runs it under valgrind --tool=callgrind.
-        .executableTarget(name: "sampler-bench", dependencies: ["Sampler", "DSP", "MIDI"]),
+        .executableTarget(name: "sampler-bench", dependencies: ["Benchmarks", "Sampler", "DSP", "MIDI"]),
         // Drives ALSAIO against real ALSA inside the alsa-vm rig (Tests/alsa-vm/alsaio-smoke.sh).
         .executableTarget(name: "alsaio-probe", dependencies: ["ALSAIO", "CALSA", "MIDI"]),
 
@@ -71,18 +79,21 @@ let package = Package(
         // -DFUZZING; the ordinary build is a replay tool: `audiograph-fuzz TARGET FILE…`).
         .executableTarget(
             name: "audiograph-fuzz",
-            dependencies: ["AudioGraphApp", "Presets", "Sampler", "MIDI", "ALSAIO", "AudioFiles", "Engine", "DSP"]),
+            dependencies: [
+                "AudioGraphApp", "Presets", "Sampler", "SamplerLoading", "MIDI", "ALSAIO", "AudioFiles", "Engine", "DSP",
+            ]),
 
         // Shared measuring tools for the tests: pitch in cents, spectra, steps, levels.
-        .target(name: "AudioTestSupport", dependencies: ["DSP"], path: "Tests/AudioTestSupport"),
+        .target(name: "AudioTestSupport", path: "Tests/AudioTestSupport"),
         .testTarget(name: "MIDITests", dependencies: ["MIDI"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioTestSupport"]),
         // libsamplerate only as the reference the resampler quality test measures libsoxr against.
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport", "CSampleRate"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
         .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "AudioTestSupport"]),
-        .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "AudioTestSupport"]),
+        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLoading", "AudioTestSupport"]),
+        .testTarget(name: "SpectralTests", dependencies: ["Spectral", "AudioTestSupport"]),
+        .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "Benchmarks", "AudioTestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "AudioTestSupport"]),
         .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO"]),
         .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "AudioTestSupport"]),
@@ -90,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "RealTimeSafetyTests",
             dependencies: [
-                "Engine", "MicEffects", "Sampler", "Instruments", "AudioGraphApp",
+                "Engine", "Sampler", "Instruments", "AudioGraphApp",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
     ]

@@ -5,6 +5,7 @@ import Instruments
 import MIDI
 import Presets
 import Sampler
+import SamplerLoading
 
 /// Turns an instrument file into a ready engine: decodes the loop files at the engine rate, builds
 /// channel routing and control mappings, applies parameter values (file first, then `--set`).

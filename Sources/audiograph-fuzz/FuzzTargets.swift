@@ -7,6 +7,7 @@ import Foundation
 import MIDI
 import Presets
 import Sampler
+import SamplerLoading
 
 /// One entry point per outside format. Each must return normally for any bytes: a trap, a hang or
 /// an unbounded allocation is a finding (libFuzzer reports it with the input that caused it).

@@ -5,6 +5,7 @@
 //   sampler-bench --fluidsynth-fixture DIR [voices] [seconds]
 //                                                           writes DIR/tone.sf2, notes.mid, silence.mid
 //                                                           for the same measurement on fluidsynth
+import Benchmarks
 import DSP
 import Sampler
 

@@ -22,7 +22,7 @@ import MicEffects
 
     @Test(arguments: MicEffectKind.allCases)
     func outputDoesNotDependOnBlockSize(kind: MicEffectKind) {
-        let input = PitchDetectorTests.harmonicTone(233, harmonics: 5, count: 12_000, sampleRate: fs)
+        let input = Measure.harmonicTone(233, harmonics: 5, count: 12_000, sampleRate: fs)
         let reference = render(kind, blockFrames: 64, input: input)
         for blockFrames in [1, 3, 100, 512, 700] {
             let out = render(kind, blockFrames: blockFrames, input: input)
@@ -34,7 +34,7 @@ import MicEffects
 
     @Test(arguments: MicEffectKind.allCases)
     func resetMakesOutputRepeatable(kind: MicEffectKind) {
-        let input = PitchDetectorTests.harmonicTone(150, harmonics: 3, count: 8_000, sampleRate: fs)
+        let input = Measure.harmonicTone(150, harmonics: 3, count: 8_000, sampleRate: fs)
         let chain = ChainHarness.chain(kind) { $0.setDelaySeconds(0.05); $0.setDelayFeedback(0.5) }
         let first = ChainHarness.run(chain, left: input).left
         chain.reset()

@@ -15,7 +15,7 @@ import MicEffects
     @Test(arguments: [7.0, -5.0, 12.0, -12.0, 0.0])
     func harmonicToneLandsWithinTwoCents(semitones: Double) {
         let f0 = 220.0
-        let x = PitchDetectorTests.harmonicTone(f0, harmonics: 6, count: 72_000, sampleRate: fs)
+        let x = Measure.harmonicTone(f0, harmonics: 6, count: 72_000, sampleRate: fs)
         let out = Array(shifted(x, semitones: semitones)[12_000...])
         let expected = f0 * pow(2, semitones / 12)
         let toleranceCents = 2.0  // brief
@@ -39,7 +39,7 @@ import MicEffects
     }
 
     @Test func readoutReportsInputAndShiftedPitch() {
-        let x = PitchDetectorTests.harmonicTone(196, harmonics: 4, count: 24_000, sampleRate: fs)
+        let x = Measure.harmonicTone(196, harmonics: 4, count: 24_000, sampleRate: fs)
         let chain = ChainHarness.chain(.pitchshift) { $0.setPitchShiftSemitones(7) }
         _ = ChainHarness.run(chain, left: x)
         let pitch = chain.readouts.pitch.value

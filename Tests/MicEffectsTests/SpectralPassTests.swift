@@ -17,7 +17,7 @@ struct Untouched: SpectralFrameProcessor {
     @Test(arguments: [1, 3, 64, 100, 1024])
     func stftReturnsTheInputAfterItsLatency(blockFrames: Int) {
         let stft = STFT(frameSize: 1024, overlap: 4, processor: Untouched())
-        let input = PitchDetectorTests.whiteNoise(count: 20_000, rms: 0.3, seed: 42)
+        let input = Measure.whiteNoise(count: 20_000, rms: 0.3, seed: 42)
         var output = [Float](repeating: 0, count: input.count)
         var start = 0
         input.withUnsafeBufferPointer { x in
@@ -39,7 +39,7 @@ struct Untouched: SpectralFrameProcessor {
 
     @Test func fftEffectIsIdentityAfterLatencyInStereo() {
         let chain = ChainHarness.chain(.fft)
-        let left = PitchDetectorTests.whiteNoise(count: 30_000, rms: 0.2, seed: 7)
+        let left = Measure.whiteNoise(count: 30_000, rms: 0.2, seed: 7)
         let right = Measure.sine(frequency: 997, sampleRate: fs, count: 30_000)
         let out = ChainHarness.run(chain, left: left, right: right)
         let latency = chain.latencyFrames

@@ -2,6 +2,7 @@ import AudioTestSupport
 import Foundation
 import Presets
 import Sampler
+import SamplerLoading
 import Testing
 
 /// The bundled General MIDI presets played through the sampler as a song would play them:

@@ -4,6 +4,7 @@ import Foundation
 import MIDI
 import Presets
 import Sampler
+import SamplerLoading
 import Testing
 
 /// Issue 10 cases 3, 5 and 9: presets whose numbers `preset check` used to call playable but that

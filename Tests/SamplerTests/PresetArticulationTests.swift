@@ -1,6 +1,7 @@
 import AudioTestSupport
 import DSP
 import Sampler
+import SamplerLoading
 import Testing
 
 #if canImport(Glibc)

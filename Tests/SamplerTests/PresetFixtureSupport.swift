@@ -5,6 +5,7 @@ import Sampler
 
 #if canImport(Glibc)
 import Glibc
+import SamplerLoading
 #endif
 
 struct FixtureFailure: Error, CustomStringConvertible {

@@ -2,6 +2,7 @@ import AudioFiles
 import AudioTestSupport
 import Presets
 import Sampler
+import SamplerLoading
 import Testing
 
 #if canImport(Glibc)

@@ -4,6 +4,7 @@ import AudioFiles
 import Foundation
 import Presets
 import Sampler
+import SamplerLoading
 import Spectral
 
 /// `audiograph ports`: sequencer clients and ports (like `aconnect -l`, with capabilities) and PCM devices.

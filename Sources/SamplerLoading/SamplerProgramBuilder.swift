@@ -1,5 +1,6 @@
 import AudioFiles
 import Presets
+import Sampler
 
 /// Builds a playable `SamplerProgram` from a decoded `.aupreset`: finds and loads every sample
 /// the enabled zones use (each file once), maps zones, layers, connections and globals, and

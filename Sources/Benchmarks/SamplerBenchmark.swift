@@ -1,5 +1,6 @@
 import DSP
 import MIDI
+import Sampler
 
 #if canImport(Glibc)
 import Glibc

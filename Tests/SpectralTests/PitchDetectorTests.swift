@@ -6,26 +6,6 @@ import Testing
 @Suite struct PitchDetectorTests {
     let fs = 48_000.0
 
-    /// A tone with `harmonics` partials of amplitude 1/h (total peak ≤ 0.5·Σ1/h).
-    static func harmonicTone(_ f0: Double, harmonics: Int, count: Int, sampleRate: Double) -> [Float] {
-        (0..<count).map { n in
-            var s = 0.0
-            for h in 1...harmonics where Double(h) * f0 < sampleRate / 2 {
-                s += sin(2 * Double.pi * Double(h) * f0 * Double(n) / sampleRate) / Double(h)
-            }
-            return Float(0.3 * s)
-        }
-    }
-
-    /// `Measure.noise` spans [−a, 3a) (mean a), so remove its mean and scale it to `rms`.
-    static func whiteNoise(count: Int, rms: Double, seed: UInt64) -> [Float] {
-        let raw = Measure.noise(count: count, amplitude: 1, seed: seed)
-        let mean = raw.reduce(0.0) { $0 + Double($1) } / Double(count)
-        let centred = raw.map { Float(Double($0) - mean) }
-        let gain = Float(rms / Measure.rms(centred))
-        return centred.map { $0 * gain }
-    }
-
     static let cleanFrequencies = [50.0, 61.7, 82.4, 110, 146.8, 196, 261.6, 349.2, 440, 587.3, 784, 1046.5, 1396.9, 2000]
 
     @Test(arguments: cleanFrequencies)
@@ -42,7 +22,7 @@ import Testing
 
     @Test(arguments: [55.0, 110, 220, 440, 880])
     func cleanHarmonicToneWithinOneCent(frequency: Double) {
-        let x = Self.harmonicTone(frequency, harmonics: 8, count: 24_000, sampleRate: fs)
+        let x = Measure.harmonicTone(frequency, harmonics: 8, count: 24_000, sampleRate: fs)
         for (_, e) in PitchDetector.analyze(samples: x, sampleRate: fs, hop: 1_000) {
             #expect(e.voiced && e.confidence > 0.9)
             #expect(abs(Measure.cents(e.frequencyHz, relativeTo: frequency)) < 1.0, "\(e.frequencyHz)")
@@ -54,8 +34,8 @@ import Testing
     @Test func noisyTonesHaveUnderOnePercentGrossErrors() {
         var frames = 0, gross = 0
         for (i, f) in [65.4, 98, 130.8, 196, 261.6, 392, 523.3, 784, 1046.5].enumerated() {
-            let tone = Self.harmonicTone(f, harmonics: 4, count: 48_000, sampleRate: fs)
-            let noise = Self.whiteNoise(count: tone.count, rms: Measure.rms(tone) / pow(10, 10.0 / 20), seed: 1_000 + UInt64(i))
+            let tone = Measure.harmonicTone(f, harmonics: 4, count: 48_000, sampleRate: fs)
+            let noise = Measure.whiteNoise(count: tone.count, rms: Measure.rms(tone) / pow(10, 10.0 / 20), seed: 1_000 + UInt64(i))
             let rmsTone = Measure.rms(tone), rmsNoise = Measure.rms(noise)
             #expect(abs(20 * log10(rmsTone / rmsNoise) - 10) < 0.5)
             let x = zip(tone, noise).map { $0 + $1 }
@@ -71,13 +51,13 @@ import Testing
     @Test func silenceAndNoiseAreUnvoiced() {
         let silence = [Float](repeating: 0, count: 10_000)
         #expect(PitchDetector.analyze(samples: silence, sampleRate: fs, hop: 1_000).filter { $0.estimate.voiced }.isEmpty)
-        let noise = Self.whiteNoise(count: 20_000, rms: 0.2, seed: 99)
+        let noise = Measure.whiteNoise(count: 20_000, rms: 0.2, seed: 99)
         let track = PitchDetector.analyze(samples: noise, sampleRate: fs, hop: 1_000)
         #expect(track.filter { $0.estimate.voiced }.count <= track.count / 10)
     }
 
     @Test func incrementalPushMatchesOfflineAnalysis() {
-        let x = Self.harmonicTone(196, harmonics: 5, count: 20_000, sampleRate: fs)
+        let x = Measure.harmonicTone(196, harmonics: 5, count: 20_000, sampleRate: fs)
         let detector = PitchDetector(sampleRate: fs, hopFrames: 512)
         var last = PitchEstimate.unvoiced
         x.withUnsafeBufferPointer { p in

@@ -1,3 +1,5 @@
+import Sampler
+
 /// What `SamplerProgramBuilder.build` produced: the program, what it had to tolerate, and one
 /// entry per sample file the preset's zones use (for `audiograph preset check`).
 public struct SamplerLoadResult: Sendable {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DSP
+import MicEffects
 import Spectral
 
 /// CPU cost of each mic effect and a comparison of our pitch shifter with the classic

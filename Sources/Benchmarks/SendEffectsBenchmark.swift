@@ -1,3 +1,5 @@
+import DSP
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import AudioFiles
 import Presets
+import Sampler
 
 /// The sample files of one preset, each resolved and decoded once (several waveform IDs or many
 /// zones may share a file). Control thread only.

@@ -1,5 +1,6 @@
 import DSP
 import Presets
+import Sampler
 
 /// Turns a preset layer's articulation (amp envelope, filter, trigger mode, connections) into a
 /// `SamplerLayer`, warning about every connection the sampler does not apply. Control thread.
