@@ -5,7 +5,7 @@
 //   C libraries  CALSA CSndFile CLibXML2 CFFTW CSoxr         (system-library shims)
 //   system       FileAccess                                     (regular files only, size-checked reads)
 //   pure values  MIDI                                           (messages, SMF files, note names)
-//   kernels      DSP, Spectral                                  (real-time safe units; Spectral = FFTW)
+//   kernels      DSP, Spectral                                  (render-thread safe units; Spectral = FFTW)
 //   files        AudioFiles, Presets                            (libsndfile + resampling; .aupreset)
 //   instruments  Instruments, Sampler, MicEffects               (synth, loop players, sampler, mic chain)
 //   loading      SamplerLoading                                 (.aupreset + samples → SamplerProgram)
@@ -40,7 +40,7 @@ let package = Package(
         // Opens outside files safely (regular files only, O_NONBLOCK, size checked first); below every reader.
         .target(name: "FileAccess"),
         .target(name: "MIDI", dependencies: ["FileAccess"]),
-        .target(name: "DSP"),
+        .target(name: "DSP", exclude: ["README.md"]),
         .target(name: "Spectral", dependencies: ["CFFTW"]),
         .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
         .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),

@@ -27,7 +27,7 @@ public struct PCMRequest: Sendable, Equatable {
     public var sampleRateHz: Int
     /// Channels wanted: 2 for our stereo bus; capture may come back as 1 (mono source).
     public var channels: Int
-    /// Frames per period (one wake-up of the audio thread).
+    /// Frames per period (one wake-up of the render thread).
     public var periodFrames: Int
     /// Periods in the ring buffer; buffer latency = periodFrames × periodCount / rate.
     public var periodCount: Int
@@ -110,7 +110,7 @@ public struct PCMDeviceInfo: Sendable, Equatable {
     }
 }
 
-/// The outcome of one `write`/`read` on the audio thread. Plain value: no allocation.
+/// The outcome of one `write`/`read` on the render thread. Plain value: no allocation.
 public enum PCMTransferStatus: Sendable, Equatable {
     /// All frames were transferred.
     case complete

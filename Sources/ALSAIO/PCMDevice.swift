@@ -10,10 +10,10 @@ import Musl
 /// An open ALSA PCM device (playback or capture) with blocking, interleaved read/write access.
 ///
 /// Threads: `init`, `drain()` and `deinit` on a control thread; `write`/`read` on the one
-/// audio thread that owns the device (never two threads at once); `xrunCount` and
+/// render thread that owns the device (never two threads at once); `xrunCount` and
 /// `configuration` from any thread.
 ///
-/// Error taxonomy on the audio thread (after FluidSynth's ALSA driver): `-EAGAIN` → wait for
+/// Error taxonomy on the render thread (after FluidSynth's ALSA driver): `-EAGAIN` → wait for
 /// the device; `-EINTR` → retry; `-EPIPE` (underrun/overrun) → `snd_pcm_prepare`, count an xrun,
 /// carry on; `-ESTRPIPE` (suspended) → `snd_pcm_resume`, else prepare; anything else
 /// (`-ENODEV` unplugged, `-EBADFD`, …) → `.deviceLost`: close and reopen with back-off.
@@ -22,7 +22,7 @@ public final class PCMDevice: @unchecked Sendable {
     public let configuration: PCMConfiguration
 
     private let handle: OpaquePointer
-    // Copies of the negotiated values the audio thread reads (no String-bearing struct on the hot path).
+    // Copies of the negotiated values the render thread reads (no String-bearing struct on the hot path).
     private let channels: Int
     private let format: PCMSampleFormat
     private let isCapture: Bool
@@ -34,7 +34,7 @@ public final class PCMDevice: @unchecked Sendable {
     private let xruns = ManagedAtomic<Int>(0)
 
     /// Recoveries allowed inside one call before the rest of the block is dropped, so a
-    /// device that keeps failing cannot trap the audio thread in a loop.
+    /// device that keeps failing cannot trap the render thread in a loop.
     private static let recoveryLimitPerCall = 8
     private static let waitTimeoutMilliseconds: Int32 = 100
     private static let resumeAttempts = 200
@@ -95,7 +95,7 @@ public final class PCMDevice: @unchecked Sendable {
     }
 
     /// Writes `frames` frames of planar stereo to a playback device, blocking until the
-    /// device has room. Audio thread; no allocation. Any frame count is accepted.
+    /// device has room. Render thread; no allocation. Any frame count is accepted.
     public func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus {
         if isClosed { return .deviceLost(code: -EBADFD) }
         var status = PCMTransferStatus.complete
@@ -127,7 +127,7 @@ public final class PCMDevice: @unchecked Sendable {
     }
 
     /// Reads `frames` frames from a capture device into planar stereo (a mono device fills
-    /// both sides), blocking until they have arrived. Audio thread; no allocation.
+    /// both sides), blocking until they have arrived. Render thread; no allocation.
     /// On `.deviceLost` the buffers hold what was read before the failure, silence after.
     public func read(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> PCMTransferStatus {
         if isClosed { return .deviceLost(code: -EBADFD) }
@@ -181,7 +181,7 @@ public final class PCMDevice: @unchecked Sendable {
 
     private enum Recovery { case retry, recovered, giveUpOnBlock, lost(Int32) }
 
-    /// The error taxonomy, in one place. Audio thread; no allocation.
+    /// The error taxonomy, in one place. Render thread; no allocation.
     private func recover(from code: Int32, recoveries: inout Int) -> Recovery {
         switch -code {
         case EAGAIN:

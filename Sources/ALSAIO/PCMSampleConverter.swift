@@ -1,5 +1,5 @@
 /// Converts between our planar Float stereo and ALSA's interleaved device formats.
-/// Real-time safe: pointer loops only, no allocation. Any thread.
+/// Render-thread safe: pointer loops only, no allocation. Any thread.
 ///
 /// Playback to a mono device mixes (L+R)/2; to more than two channels it writes L and R
 /// to the first two and silence to the rest. Capture from a mono device copies it to both

@@ -16,7 +16,7 @@ import Musl
 /// (`(bufferPeriods − 1)` periods) would have been an underrun on real hardware: it is counted
 /// and the clock re-anchored, as `snd_pcm_prepare` would.
 ///
-/// Threads: `write` on one audio thread (no allocation, no locks); `report()` and `reset()`
+/// Threads: `write` on one render thread (no allocation, no locks); `report()` and `reset()`
 /// on a control thread while the writer is stopped, except that `missedDeadlineCount` may
 /// be read any time.
 public final class PacedNullDevice: @unchecked Sendable {
@@ -57,7 +57,7 @@ public final class PacedNullDevice: @unchecked Sendable {
     public var missedDeadlineCount: Int { missedDeadlines.load(ordering: .relaxed) }
 
     /// Accepts `frames` frames (discarded) and returns when the device would have room for
-    /// more. The signature matches `PCMDevice.write`. Audio thread; no allocation.
+    /// more. The signature matches `PCMDevice.write`. Render thread; no allocation.
     public func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus {
         let now = MonotonicClock.nanoseconds()
         if originNanoseconds == 0 {

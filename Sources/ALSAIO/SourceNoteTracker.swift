@@ -6,7 +6,7 @@ import MIDI
 ///
 /// Storage is allocated once in `init` (`maxSources` slots × 16 channels × 128 notes, as
 /// bits); `observe` and `release(source:emit:)` never allocate, so the tracker may live on
-/// the sequencer thread or the audio thread. Not thread-safe: one owner at a time.
+/// the sequencer thread or the render thread. Not thread-safe: one owner at a time.
 /// A note two sources both hold is released when either source goes (the engine does not
 /// know who started a voice).
 public struct SourceNoteTracker {

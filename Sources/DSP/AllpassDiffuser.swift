@@ -1,7 +1,7 @@
 /// Four Schroeder all-passes in series (w[n] = x[n] + g·w[n−M], y[n] = w[n−M] − g·w[n]): a flat
 /// magnitude response that smears a click into a dense burst, so a reverb's first echoes do not
 /// sound like a flutter. All four rings share one size and one write index. Allocate on the control
-/// thread; `process` and `reset` are RT-safe.
+/// thread; `process` and `reset` are render-thread safe.
 final class AllpassDiffuser {
     static let stageCount = 4
     let storage: UnsafeMutablePointer<Float>

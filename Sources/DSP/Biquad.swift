@@ -59,7 +59,7 @@ public struct BiquadCoefficients: Sendable, Equatable {
 }
 
 /// A stereo biquad (transposed direct form II, state in Double so low cutoffs stay quiet and exact).
-/// RT-safe; coefficients can change every block (the state carries over, so sweeps are smooth
+/// Render-thread safe; coefficients can change every block (the state carries over, so sweeps are smooth
 /// when the cutoff itself is smoothed).
 public struct StereoBiquad {
     public var coefficients: BiquadCoefficients

@@ -28,7 +28,7 @@ public enum ConcaveCurve {
 }
 
 /// One MIDI channel's CC7 volume, CC11 expression and CC10 pan as smoothed values, so a jump never
-/// steps (10 ms ramps). Volume and expression start at unity, pan centred. RT-safe value type.
+/// steps (10 ms ramps). Volume and expression start at unity, pan centred. Render-thread safe value type.
 public struct ChannelGains {
     public static let rampSeconds = 0.010
 

@@ -4,7 +4,7 @@ import Glibc
 
 /// A raised-cosine crossfade from 0 to 1 over a fixed number of frames. Its slope is zero at both
 /// ends, so fading between two correlated signals (two delay taps, two filters) adds no corner
-/// that the third difference would show as a click. RT-safe value type.
+/// that the third difference would show as a click. Render-thread safe value type.
 public struct Crossfade {
     /// Frames a full fade takes.
     public let lengthFrames: Int

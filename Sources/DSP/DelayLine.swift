@@ -1,7 +1,7 @@
 /// A mono delay line: a power-of-two ring of samples with integer reads by age.
 /// `reset()` is O(1): samples written before it read as silence, so a 2 s line can be
 /// cleared on the render thread without a 400 KB memset.
-/// Allocate on the control thread; every other method is RT-safe.
+/// Allocate on the control thread; every other method is render-thread safe.
 public final class DelayLine {
     /// Largest age `read(age:)` accepts.
     public let maximumAgeFrames: Int
@@ -23,7 +23,7 @@ public final class DelayLine {
     }
     deinit { storage.deallocate() }
 
-    /// Appends one sample. RT-safe.
+    /// Appends one sample. Render-thread safe.
     @inlinable
     public func write(_ sample: Float) {
         storage[writeIndex] = sample
@@ -33,7 +33,7 @@ public final class DelayLine {
 
     /// The sample written `age` writes before the most recent one (age 0 = the most recent);
     /// silence for ages beyond what was written since `reset()`. `age` is clamped to
-    /// `0...maximumAgeFrames`. RT-safe.
+    /// `0...maximumAgeFrames`. Render-thread safe.
     @inlinable
     public func read(age: Int) -> Float {
         let a = min(max(age, 0), maximumAgeFrames)
@@ -41,7 +41,7 @@ public final class DelayLine {
         return storage[(writeIndex &- 1 &- a) & mask]
     }
 
-    /// Forgets everything written so far (O(1)). RT-safe.
+    /// Forgets everything written so far (O(1)). Render-thread safe.
     public func reset() {
         validFrames = 0
     }

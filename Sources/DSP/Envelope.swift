@@ -27,7 +27,7 @@ public struct EnvelopeSettings: Sendable, Equatable {
 /// A DAHDSR amplitude envelope with linear segments (times are exact: attack reaches 1 after
 /// `attackSeconds`; release reaches 0 `releaseSeconds` after note-off from whatever level it was at),
 /// followed by a 0.25 ms one-pole smoother so the corners between segments never click, even for the
-/// fast fade used when a voice is stolen. RT-safe value type.
+/// fast fade used when a voice is stolen. Render-thread safe value type.
 public struct Envelope {
     @frozen public enum Stage: UInt8 { case idle, delay, attack, hold, decay, sustain, release }
 
@@ -54,7 +54,7 @@ public struct Envelope {
 
     /// Applies new times; a running stage keeps its current slope until it ends.
     public mutating func configure(_ s: EnvelopeSettings) {
-        // Saturating: callers bound their times, but Int(huge or NaN) would trap on the audio thread.
+        // Saturating: callers bound their times, but Int(huge or NaN) would trap on the render thread.
         func frames(_ seconds: Double) -> Int { Self.frameCount(seconds * sampleRate) }
         timing = (frames(s.delaySeconds), max(1, frames(s.attackSeconds)), frames(s.holdSeconds),
                   max(1, frames(s.decaySeconds)), max(1, frames(s.releaseSeconds)))

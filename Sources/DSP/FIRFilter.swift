@@ -1,7 +1,7 @@
 /// Direct-form FIR convolution (mono): y[n] = Σ h[k]·x[n−k]. The history is stored twice in a
 /// row so each output is one contiguous dot product (no wrap-around inside the loop).
 /// Taps are passed per call, so a caller can blend two kernels while a new one fades in.
-/// RT-safe after init.
+/// Render-thread safe after init.
 public final class FIRFilter {
     public let tapCount: Int
     @usableFromInline let history: UnsafeMutablePointer<Float>
@@ -49,14 +49,14 @@ public final class FIRFilter {
         return acc
     }
 
-    /// Filters one sample with `taps` (`tapCount` values). RT-safe.
+    /// Filters one sample with `taps` (`tapCount` values). Render-thread safe.
     @inlinable
     public func process(_ x: Float, taps: UnsafePointer<Float>) -> Float {
         push(x)
         return dot(taps)
     }
 
-    /// Filters one sample with two kernels at once (for crossfading between them). RT-safe.
+    /// Filters one sample with two kernels at once (for crossfading between them). Render-thread safe.
     @inlinable
     public func process(_ x: Float, taps a: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> (Float, Float) {
         push(x)
@@ -64,7 +64,7 @@ public final class FIRFilter {
     }
 
     /// Filters `count` samples from `input` into `output` (may alias) with one kernel, the
-    /// write position held in a register for the block. RT-safe.
+    /// write position held in a register for the block. Render-thread safe.
     public func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, taps: UnsafePointer<Float>) {
         let n = tapCount, h = history
         var p = position

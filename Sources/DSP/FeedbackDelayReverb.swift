@@ -55,7 +55,7 @@ public struct ReverbSettings: Sendable, Equatable {
 /// energy grows with the decay time (measured: −7.6 dB for 1 s, −1.7 dB for 3 s).
 ///
 /// Allocate on the control thread (everything for the largest size at `sampleRate`); `apply`,
-/// `process` and `reset` are RT-safe: no allocation, no locks, no objects created.
+/// `process` and `reset` are render-thread safe: no allocation, no locks, no objects created.
 public final class FeedbackDelayReverb {
     public static let lineCount = 8
     /// Line lengths at size 1. Their sum (0.52 s) gives the mode density a 3 s hall needs
@@ -176,7 +176,7 @@ public final class FeedbackDelayReverb {
     }
 
     /// Takes new settings at block start (render thread): every change is smoothed or glides.
-    /// RT-safe; cheap when nothing changed.
+    /// Render-thread safe; cheap when nothing changed.
     public func apply(_ newSettings: ReverbSettings) {
         let s = Self.clamped(newSettings)
         guard s != settings else { return }
@@ -204,7 +204,7 @@ public final class FeedbackDelayReverb {
         return ReverbSettings.preDelayRange.upperBound + 0.03 + longestLine + 2 * decay
     }
 
-    /// Silences the tail and jumps every smoothed value to its target. RT-safe but O(memory):
+    /// Silences the tail and jumps every smoothed value to its target. Render-thread safe but O(memory):
     /// clears ~0.5 MB at 48 kHz (tens of µs).
     public func reset() {
         ring.update(repeating: 0, count: (ringMask + 1) * Self.lineCount)
@@ -262,9 +262,10 @@ public final class FeedbackDelayReverb {
     }
 
     /// Renders the wet signal of `input` into `output` (may be the same buffers), at most
-    /// `maxFrames` frames (more are left untouched). RT-safe.
+    /// `maxFrames` frames. Render-thread safe.
     public func process(input: StereoBlock, output: StereoBlock) {
-        let frames = min(input.frames, output.frames, maxFrames)
+        precondition(input.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
+        let frames = min(input.frames, output.frames)
         guard frames > 0 else { return }
         let ramping = logDecay.isRamping || logRatio.isRamping || logDamping.isRamping
         logDecay.advance(by: frames)

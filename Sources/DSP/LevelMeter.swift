@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Peak and RMS of one channel with meter ballistics: peak holds the block maximum and falls at
-/// 20 dB/s; RMS is averaged over a 300 ms window (exponential). RT-safe value type.
+/// 20 dB/s; RMS is averaged over a 300 ms window (exponential). Render-thread safe value type.
 public struct LevelMeter {
     public private(set) var peak: Float = 0
     public private(set) var meanSquare: Float = 0

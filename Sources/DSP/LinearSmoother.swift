@@ -1,5 +1,5 @@
 /// Moves a value linearly to a new target over a fixed time, so parameter changes never step.
-/// RT-safe value type; set `target` from the render thread at block start.
+/// Render-thread safe value type; set `target` from the render thread at block start.
 public struct LinearSmoother {
     public internal(set) var current: Float
     public internal(set) var target: Float

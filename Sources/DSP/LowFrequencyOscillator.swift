@@ -5,7 +5,7 @@ import Glibc
 /// A low-frequency oscillator for modulation (pitch, cutoff, amplitude, pan), one per voice or
 /// per part. The phase is a Double advanced per frame, so the rate holds over hours and a rate
 /// change never jumps the phase. Square and saw edges are hard (as AUSampler draws them): the
-/// consumer smooths what it modulates. RT-safe value type; `start()` at note-on.
+/// consumer smooths what it modulates. Render-thread safe value type; `start()` at note-on.
 public struct LowFrequencyOscillator {
     /// The shapes AUSampler's LFOs offer. Every shape is a function of the phase p ∈ [0, 1) of the
     /// cycle, in −1…1:

@@ -1,7 +1,7 @@
 /// A recursive moving average of the last `points` samples (mono): one add and one subtract per
 /// sample. The running sum is recomputed exactly from the history every `refreshInterval` samples
 /// so Float rounding never accumulates. Its response has nulls at every multiple of fs/points.
-/// RT-safe after init.
+/// Render-thread safe after init.
 public final class MovingAverage {
     /// Longest average supported.
     public static let maximumPoints = 101
@@ -26,7 +26,7 @@ public final class MovingAverage {
     deinit { history.deallocate() }
 
     /// Changes the length (clamped to 1…101); the sum is recomputed from the history, so the
-    /// next output is the exact average of the last `points` inputs. RT-safe (≤ 101 adds).
+    /// next output is the exact average of the last `points` inputs. Render-thread safe (≤ 101 adds).
     public func setPoints(_ newPoints: Int) {
         points = min(max(newPoints, 1), Self.maximumPoints)
         scale = 1 / Float(points)
@@ -41,7 +41,7 @@ public final class MovingAverage {
         sinceRefresh = 0
     }
 
-    /// Pushes `x` and returns the average of the last `points` inputs including it. RT-safe.
+    /// Pushes `x` and returns the average of the last `points` inputs including it. Render-thread safe.
     @inlinable
     public func process(_ x: Float) -> Float {
         let leaving = history[(writeIndex &- points) & mask]
@@ -54,7 +54,7 @@ public final class MovingAverage {
     }
 
     /// Averages `count` samples from `input` into `output` (may alias). Same result as calling
-    /// `process(_:)` per sample, with the state held in registers for the block. RT-safe.
+    /// `process(_:)` per sample, with the state held in registers for the block. Render-thread safe.
     public func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int) {
         var done = 0
         while done < count {
@@ -82,7 +82,7 @@ public final class MovingAverage {
     }
 
     /// Takes over `other`'s input history (so a new length can start exact without having
-    /// been fed). Same capacity on both sides; RT-safe.
+    /// been fed). Same capacity on both sides; Render-thread safe.
     public func copyHistory(from other: MovingAverage) {
         history.update(from: other.history, count: 128)
         writeIndex = other.writeIndex

@@ -1,6 +1,6 @@
 /// Keeps NaN and infinity out of the mix. One non-finite sample means the unit that made it is
 /// poisoned (a filter fed NaN outputs NaN for ever after), so the whole block is silenced and the
-/// caller resets that unit and counts the event. RT-safe: one pass, no allocation.
+/// caller resets that unit and counts the event. Render-thread safe: one pass, no allocation.
 public enum NonFiniteGuard {
     /// Silences `block` and returns true when any sample in it is NaN or infinite.
     @inlinable

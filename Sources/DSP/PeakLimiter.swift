@@ -17,7 +17,7 @@ import Glibc
 ///
 /// Latency: `latencyFrames` = round(1.5 ms × sample rate) (72 frames at 48 kHz), whether the limiter is
 /// enabled or not, so switching it never shifts the audio. Sample peaks are limited, not inter-sample
-/// (true) peaks. Allocate on the control thread; `process` is RT-safe (no allocation, no locks).
+/// (true) peaks. Allocate on the control thread; `process` is render-thread safe (no allocation, no locks).
 public final class PeakLimiter {
     public static let lookAheadSeconds = 0.0015
     public static let releaseSeconds = 0.1
@@ -61,13 +61,13 @@ public final class PeakLimiter {
         delayRight.deallocate()
     }
 
-    /// Sets the ceiling (dBFS, at most 0). Takes effect for frames arriving from now on. RT-safe.
+    /// Sets the ceiling (dBFS, at most 0). Takes effect for frames arriving from now on. Render-thread safe.
     public func setCeiling(decibels: Double) { ceiling = Decibels.gain(min(decibels, 0)) }
 
     /// True while the gain is below unity (or still has reduction in its averaging windows).
     public var isLimiting: Bool { envelope < 1 || !firstAverage.isZero || !secondAverage.isZero }
 
-    /// Limits `block` in place (its output is the input `latencyFrames` earlier). RT-safe.
+    /// Limits `block` in place (its output is the input `latencyFrames` earlier). Render-thread safe.
     public func process(_ block: StereoBlock) {
         let limit = ceiling * Self.headroom
         // At unity with nothing over the ceiling in this block, the envelope would stay at 1: just delay.
@@ -124,7 +124,7 @@ public final class PeakLimiter {
         delayIndex = index
     }
 
-    /// Clears the delay and the envelope (silence in, unity gain). RT-safe.
+    /// Clears the delay and the envelope (silence in, unity gain). Render-thread safe.
     public func reset() {
         delayLeft.update(repeating: 0, count: latencyFrames)
         delayRight.update(repeating: 0, count: latencyFrames)

@@ -4,7 +4,7 @@ import Glibc
 
 /// A ring modulator: multiplies the input by a cosine carrier. The carrier frequency glides
 /// linearly to each new value (10 ms) and its phase is continuous, so sweeps never click.
-/// At 0 Hz the carrier is a constant 1 (the input passes unchanged). RT-safe value type.
+/// At 0 Hz the carrier is a constant 1 (the input passes unchanged). Render-thread safe value type.
 public struct RingModulator {
     /// Upper limit of the carrier, in Hz.
     public static let maximumCarrierHz = 4000.0
@@ -17,7 +17,7 @@ public struct RingModulator {
         frequency = LinearSmoother(value: Float(min(max(carrierHz, 0), Self.maximumCarrierHz)), sampleRate: sampleRate)
     }
 
-    /// New carrier frequency in Hz (clamped to 0…4000), reached after a 10 ms glide. RT-safe.
+    /// New carrier frequency in Hz (clamped to 0…4000), reached after a 10 ms glide. Render-thread safe.
     public mutating func setCarrierHz(_ hz: Double) {
         frequency.setTarget(Float(min(max(hz, 0), Self.maximumCarrierHz)))
     }
@@ -31,7 +31,7 @@ public struct RingModulator {
         return c
     }
 
-    /// Modulates a stereo block in place with one shared carrier. RT-safe.
+    /// Modulates a stereo block in place with one shared carrier. Render-thread safe.
     @inlinable
     public mutating func process(_ block: StereoBlock) {
         for i in 0..<block.frames {

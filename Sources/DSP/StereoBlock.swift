@@ -51,7 +51,7 @@ public final class StereoBuffer: @unchecked Sendable {
         right.deallocate()
     }
 
-    /// A view of the first `frames` frames. RT-safe.
+    /// A view of the first `frames` frames. Render-thread safe.
     @inlinable
     public func block(frames: Int) -> StereoBlock {
         StereoBlock(left: left, right: right, frames: frames)

@@ -39,7 +39,7 @@ public struct ChorusSettings: Sendable, Equatable {
 /// neither drifts nor costs a sine per sample; rate changes keep the phase continuous, and base,
 /// depth, spread and level are smoothed, so every parameter can move while it plays.
 ///
-/// Allocate on the control thread; `apply`, `process` and `reset` are RT-safe.
+/// Allocate on the control thread; `apply`, `process` and `reset` are render-thread safe.
 public final class StereoChorus {
     public static let voiceRange = 2...4
     static let smoothingSeconds = 0.05
@@ -126,7 +126,7 @@ public final class StereoChorus {
         return (left, right)
     }
 
-    /// Takes new settings at block start (render thread). RT-safe; cheap when nothing changed.
+    /// Takes new settings at block start (render thread). Render-thread safe; cheap when nothing changed.
     public func apply(_ newSettings: ChorusSettings) {
         let s = Self.clamped(newSettings)
         guard s != settings else { return }
@@ -144,7 +144,7 @@ public final class StereoChorus {
         (ChorusSettings.baseDelayRange.upperBound + ChorusSettings.depthRange.upperBound) / 1000
     }
 
-    /// Silence, LFO at phase 0, smoothed values at their targets. RT-safe (clears ~8 KB at 48 kHz).
+    /// Silence, LFO at phase 0, smoothed values at their targets. Render-thread safe (clears ~8 KB at 48 kHz).
     public func reset() {
         ring.update(repeating: 0, count: mask + 1)
         writeIndex = 0
@@ -157,9 +157,10 @@ public final class StereoChorus {
     }
 
     /// Renders the wet signal of `input` into `output` (may be the same buffers), at most
-    /// `maxFrames` frames. RT-safe.
+    /// `maxFrames` frames. Render-thread safe.
     public func process(input: StereoBlock, output: StereoBlock) {
-        let frames = min(input.frames, output.frames, maxFrames)
+        precondition(input.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
+        let frames = min(input.frames, output.frames)
         guard frames > 0 else { return }
         spread.advance(by: frames)
         let endGains = panGains(spread: spread.current)

@@ -127,7 +127,8 @@ public final class AudioEngine: @unchecked Sendable {
     /// `input` is the mic/line signal for this block, if any. `output.frames` ≤ `maxFrames`.
     /// Render thread: allocation-free and lock-free.
     public func render(output: StereoBlock, input: StereoBlock? = nil, events: UnsafeBufferPointer<TimedMIDIMessage>) {
-        let frames = min(output.frames, configuration.maxFrames)
+        precondition(output.frames <= configuration.maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
+        let frames = output.frames
         let out = StereoBlock(left: output.left, right: output.right, frames: frames)
         applyParametersIfChanged()
         // Nothing can sound and nothing arrives: skip the DSP (an idle instrument costs ~nothing).

@@ -6,7 +6,7 @@ import DSP
 /// A switchable resonant low- or high-pass whose cutoff, resonance and on/off state all change
 /// without clicks: cutoff glides in octaves, coefficients are recomputed every 16 frames from the
 /// glide, and switching on or off crossfades between the dry and filtered signal over 10 ms.
-/// Used for the master low-/high-pass and the file player's high-pass insert. RT-safe.
+/// Used for the master low-/high-pass and the file player's high-pass insert. Render-thread safe.
 struct SmoothedFilter {
     let kind: BiquadCoefficients.Kind
     let sampleRate: Double

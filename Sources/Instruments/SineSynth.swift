@@ -168,7 +168,8 @@ public final class SineSynth {
     /// Adds the synth's output into `block`: each channel's voices at its volume × expression and
     /// pan (equal power), the pitch follower centred.
     public func render(into block: StereoBlock) {
-        let frames = min(block.frames, maxFrames)
+        precondition(block.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
+        let frames = block.frames
         guard !isSilent else { return }
         var touched: UInt16 = 0
         for i in voices.indices where voices[i].isActive {

@@ -1,7 +1,7 @@
 /// Chooses which voice slot a new note gets, for instruments whose voices each carry an age and a
 /// level. The polyphony limit counts only voices that are not already fading out; the slot pool is
 /// larger than the limit so that a stolen voice can finish its short fade while the new note starts
-/// (cutting it would click). RT-safe: plain integer bookkeeping, no allocation.
+/// (cutting it would click). Render-thread safe: plain integer bookkeeping, no allocation.
 public enum VoiceAllocator {
     /// What the allocator needs to know about one slot.
     public struct SlotState {

@@ -1,7 +1,7 @@
 /// The controller state of one MIDI channel as General MIDI defines it: pitch bend with its RPN 0
 /// range, mod wheel, volume/expression/pan values, sustain and sostenuto pedals, bank select and
 /// the RPN/data-entry state machine. Plain value; instruments keep one per channel and act on the
-/// `Action` each controller returns (release pedalled notes, silence, …). RT-safe.
+/// `Action` each controller returns (release pedalled notes, silence, …). Render-thread safe.
 public struct ChannelControllerState: Sendable, Equatable {
     /// What an instrument must do after a controller message.
     public enum Action: Sendable, Equatable {

@@ -2,7 +2,7 @@
 ///
 /// Handles running status, ignores real-time bytes (0xF8–0xFF) wherever they appear (even between
 /// the data bytes of a message), skips SysEx and system common messages, and drops data bytes that
-/// belong to no message. Real-time safe: a few bytes of state, no allocation; one decoder per stream.
+/// belong to no message. Render-thread safe: a few bytes of state, no allocation; one decoder per stream.
 public struct MIDIByteDecoder: Sendable {
     /// Current channel status for running status, or 0 when data bytes have no owner.
     private var status: UInt8 = 0
@@ -11,7 +11,7 @@ public struct MIDIByteDecoder: Sendable {
 
     public init() {}
 
-    /// Feeds one byte; returns a message when this byte completes one. RT-safe.
+    /// Feeds one byte; returns a message when this byte completes one. Render-thread safe.
     public mutating func decode(_ byte: UInt8) -> MIDIMessage? {
         if byte >= 0xF8 { return nil }  // real time: no effect on running status
         if byte >= 0xF0 {
@@ -38,7 +38,7 @@ public struct MIDIByteDecoder: Sendable {
             : Self.message(status: status, data1: firstDataByte, data2: byte)
     }
 
-    /// Forgets any partial message and running status (e.g. after a dropped connection). RT-safe.
+    /// Forgets any partial message and running status (e.g. after a dropped connection). Render-thread safe.
     public mutating func reset() {
         status = 0
         dataBytesSeen = 0

@@ -2,7 +2,7 @@ import DSP
 
 /// Stereo moving average, 3–101 points. A new length is set on the idle pair of averagers, which
 /// first takes over the active pair's input history (so its running sum is exact at once); a
-/// 20 ms crossfade then moves the output over. Only while fading do both pairs run. RT-safe
+/// 20 ms crossfade then moves the output over. Only while fading do both pairs run. Render-thread safe
 /// after init.
 final class AverageEffect {
     static let pointRange = 3...101

@@ -6,7 +6,7 @@ import DSP
 /// n + round(seconds·fs)). A new delay time does not move the read head, which would sweep the
 /// pitch and zipper: a second head starts at the new time and a 20 ms raised-cosine crossfade
 /// moves the output over to it. Times that arrive during a crossfade wait for it to end, so a
-/// continuous sweep becomes a chain of smooth crossfades. RT-safe after init.
+/// continuous sweep becomes a chain of smooth crossfades. Render-thread safe after init.
 final class EchoEffect {
     static let maximumSeconds = 2.0
     static let maximumFeedback = 0.95

@@ -3,7 +3,7 @@ import DSP
 /// Stereo 101-tap windowed-sinc low-pass with a smoothed cutoff (20 ms glide in log frequency).
 /// While the cutoff glides, every frame is filtered by the two neighbouring bank kernels and
 /// blended with that frame's own weight (no steps at block edges); once it rests, one blended
-/// kernel is built and used alone. RT-safe after init. Latency: 50 frames (linear phase).
+/// kernel is built and used alone. Render-thread safe after init. Latency: 50 frames (linear phase).
 final class LowpassEffect {
     static var latencyFrames: Int { (LowpassKernelBank.tapCount - 1) / 2 }
 

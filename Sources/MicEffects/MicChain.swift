@@ -6,7 +6,7 @@ import Spectral
 ///
 /// Threads: `init` allocates the time-domain effects (control thread); the STFT effects and the
 /// pitch detector are built by `prepare…` on the control thread when first needed (the engine
-/// calls `prepareRequested` from `performControlWork`). `process` and every `set…` are RT-safe:
+/// calls `prepareRequested` from `performControlWork`). `process` and every `set…` are render-thread safe:
 /// the engine calls the setters at block start from its parameter table. An effect selected
 /// before it is built is switched to as soon as it is (the render thread never waits).
 /// `readouts` and `pitchTrackingEnabled` may be used from any thread.
@@ -72,7 +72,7 @@ public final class MicChain {
     /// Builds what the render thread has found missing (an effect selected, tracking switched on).
     public func prepareRequested() { effects.prepareRequested() }
 
-    // MARK: Parameters (RT-safe; call at block start)
+    // MARK: Parameters (render-thread safe; call at block start)
 
     /// Selects the effect; the change crossfades over 20 ms (after the new effect's latency).
     public func setEffect(_ kind: MicEffectKind) { requestedKind = kind }
@@ -111,7 +111,7 @@ public final class MicChain {
     /// The effect currently heard (after any crossfade completes, the last one requested).
     public var currentEffect: MicEffectKind { activeKind }
 
-    /// Silences all effect state and finishes any crossfade. RT-safe.
+    /// Silences all effect state and finishes any crossfade. Render-thread safe.
     public func reset() {
         if effects.isReady(requestedKind) { activeKind = requestedKind }
         switchFade.finish()
@@ -125,17 +125,9 @@ public final class MicChain {
     // MARK: Render
 
     /// Processes `input` into `output` (overwritten; the two may be the same buffers) for any
-    /// frame count ≤ `maxFrames` (longer blocks are processed in `maxFrames` pieces). RT-safe.
+    /// frame count ≤ `maxFrames`. Render-thread safe.
     public func process(input: StereoBlock, output: StereoBlock) {
-        var start = 0
-        while start < input.frames {
-            let n = min(maxFrames, input.frames - start)
-            processPiece(input: input.slice(from: start, count: n), output: output.slice(from: start, count: n))
-            start += n
-        }
-    }
-
-    private func processPiece(input: StereoBlock, output: StereoBlock) {
+        precondition(input.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
         let frames = input.frames
         let x = inputCopy.block(frames: frames)
         if monoInput {

@@ -7,7 +7,7 @@ import Spectral
 /// Stereo phase-locked STFT pitch shift, ±12 semitones (1024-point frames, overlap 8: 1024
 /// frames of latency; overlap 8 rather than 4 buys ≈ 10 dB less energy between the harmonics
 /// for twice the cost, still ≈ 15× cheaper than the classic vocoder — see `MicEffectsBenchmark`). The shift glides over 20 ms; the ratio is updated at block starts
-/// (≤ one hop apart, so each frame sees one ratio). RT-safe after init.
+/// (≤ one hop apart, so each frame sees one ratio). Render-thread safe after init.
 final class PitchShiftEffect {
     static let frameSize = 1024
     static let overlap = 8

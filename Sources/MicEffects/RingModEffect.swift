@@ -1,6 +1,6 @@
 import DSP
 
-/// Stereo ring modulator (one carrier for both channels). RT-safe after init.
+/// Stereo ring modulator (one carrier for both channels). Render-thread safe after init.
 final class RingModEffect {
     private var modulator: RingModulator
 

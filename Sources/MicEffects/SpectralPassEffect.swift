@@ -3,7 +3,7 @@ import Spectral
 
 /// Stereo STFT analysis/resynthesis that leaves the spectrum alone (1024-point frames, overlap 4,
 /// so the output is the input delayed by 1024 frames) and reports the strongest frequency.
-/// RT-safe after init.
+/// Render-thread safe after init.
 final class SpectralPassEffect {
     static let frameSize = 1024
     static let overlap = 4

@@ -3,7 +3,7 @@ import MIDI
 
 /// The real-time sampler as a 16-part sound module: each MIDI channel is a part with its own
 /// program (from the `ProgramBank`), controllers and held notes; all parts share one preallocated
-/// voice pool and polyphony budget. Follows the engine's render-unit convention: `init` allocates
+/// voice pool and polyphony budget. Follows the render-unit contract (Sources/DSP/README.md): `init` allocates
 /// (control thread); `handle`, `render`, `reset`, `isSilent` and the voice counts run on the render
 /// thread and never allocate, lock or free. Banks arrive through `submit(_:)` (control thread) and
 /// leave through `collectGarbage()` (control thread).
@@ -193,9 +193,10 @@ public final class SamplerInstrument: @unchecked Sendable {
 
     // MARK: Rendering
 
-    /// Render thread: ADDS `block.frames` (≤ `maxFrames`; larger blocks are rendered too) frames.
+    /// Render thread: ADDS `block.frames` (≤ `maxFrames`) frames.
     /// Each part's voices are summed into its own chunk buffer first, to measure the part's peak.
     public func render(into block: StereoBlock) {
+        precondition(block.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
         acceptPendingBank()
         var offset = 0
         while offset < block.frames {

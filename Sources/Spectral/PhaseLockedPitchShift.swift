@@ -16,7 +16,7 @@ import Glibc
 /// is several times cheaper than a per-bin vocoder.
 ///
 /// Phases are taken at the frame centre (bins multiplied by (−1)^k), so a peak's phase does not
-/// depend on which bin it lands in. All buffers are allocated in `init`; `process` is RT-safe.
+/// depend on which bin it lands in. All buffers are allocated in `init`; `process` is render-thread safe.
 public struct PhaseLockedPitchShift: SpectralFrameProcessor {
     /// Frequency ratio (2^(semitones/12)); set between frames from the render thread.
     public var ratio: Float = 1

@@ -8,7 +8,7 @@ import Glibc
 ///
 /// Use it offline on a whole signal (`analyze`) or incrementally on the render thread
 /// (`push`, then read `latest`). `init` allocates and plans FFTW (control thread); `estimate`,
-/// `push` and `reset` are RT-safe.
+/// `push` and `reset` are render-thread safe.
 public final class PitchDetector {
     public let sampleRate: Double
     /// Shortest and longest period searched, in frames.
@@ -71,7 +71,7 @@ public final class PitchDetector {
         frame.deallocate()
     }
 
-    /// Pitch of `frameFrames` samples at `x`. RT-safe.
+    /// Pitch of `frameFrames` samples at `x`. Render-thread safe.
     public func estimate(_ x: UnsafePointer<Float>) -> PitchEstimate {
         let w = integrationFrames, n = fftA.size
         prefixEnergy[0] = 0
@@ -150,7 +150,7 @@ public final class PitchDetector {
     }
 
     /// Feeds `count` samples; every `hopFrames` an estimate of the latest `frameFrames` samples
-    /// lands in `latest`. Returns true when it did. RT-safe.
+    /// lands in `latest`. Returns true when it did. Render-thread safe.
     @discardableResult
     public func push(_ samples: UnsafePointer<Float>, count: Int) -> Bool {
         var updated = false
@@ -171,7 +171,7 @@ public final class PitchDetector {
         return updated
     }
 
-    /// Forgets the pushed history. RT-safe.
+    /// Forgets the pushed history. Render-thread safe.
     public func reset() {
         ring.update(repeating: 0, count: frameFrames)
         ringIndex = 0

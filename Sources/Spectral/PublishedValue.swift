@@ -9,7 +9,7 @@ public final class PublishedFloat: Sendable {
         bits = Atomic(value.bitPattern)
     }
 
-    /// RT-safe.
+    /// Render-thread safe.
     @inlinable public func store(_ value: Float) { storeBits(value.bitPattern) }
 
     /// Any thread.
@@ -26,7 +26,7 @@ public final class PublishedPitch: Sendable {
 
     public init() {}
 
-    /// RT-safe.
+    /// Render-thread safe.
     public func store(_ e: PitchEstimate) {
         let f = UInt64(Float(e.frequencyHz).bitPattern)
         let c = UInt64((min(max(e.confidence, 0), 1) * 65535).rounded())

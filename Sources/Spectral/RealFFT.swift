@@ -7,7 +7,7 @@ import Glibc
 ///
 /// Threads: `init` and `deinit` plan and destroy on the control thread; they are serialised
 /// with one process-wide lock because FFTW's planner is not thread-safe. `forward()` and
-/// `inverse()` only execute existing plans: RT-safe (no allocation, no lock).
+/// `inverse()` only execute existing plans: Render-thread safe (no allocation, no lock).
 ///
 /// Layout: `time` holds `size` reals; `spectrum` holds `size/2 + 1` complex bins interleaved as
 /// re, im. FFTW is unnormalised: `inverse(forward(x)) = size · x`. `inverse()` overwrites
@@ -55,10 +55,10 @@ public final class RealFFT {
         fftwf_free(complexBuffer)
     }
 
-    /// `time` → `spectrum`. RT-safe.
+    /// `time` → `spectrum`. Render-thread safe.
     public func forward() { fftwf_execute(forwardPlan) }
 
-    /// `spectrum` → `time` (unnormalised; `spectrum` is destroyed). RT-safe.
+    /// `spectrum` → `time` (unnormalised; `spectrum` is destroyed). Render-thread safe.
     public func inverse() { fftwf_execute(inversePlan) }
 }
 

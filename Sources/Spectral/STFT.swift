@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// What an `STFT` does to each frame's spectrum: edit `spectrum` (`binCount` interleaved complex
-/// bins of the windowed frame) in place. Called on the render thread: must be RT-safe.
+/// bins of the windowed frame) in place. Called on the render thread: must be render-thread safe.
 public protocol SpectralFrameProcessor {
     mutating func process(spectrum: UnsafeMutablePointer<Float>, binCount: Int)
     mutating func reset()
@@ -15,7 +15,7 @@ public protocol SpectralFrameProcessor {
 /// from the first sample on. Accepts any number of samples per call.
 ///
 /// Generic over the processor so the call is static (no existential on the render thread).
-/// `init` allocates and plans FFTW (control thread); `process` and `reset` are RT-safe.
+/// `init` allocates and plans FFTW (control thread); `process` and `reset` are render-thread safe.
 public final class STFT<Processor: SpectralFrameProcessor> {
     public let frameSize: Int
     public let hopSize: Int
@@ -65,7 +65,7 @@ public final class STFT<Processor: SpectralFrameProcessor> {
         ready.deallocate()
     }
 
-    /// Transforms `count` samples from `input` to `output` (may be the same buffer). RT-safe.
+    /// Transforms `count` samples from `input` to `output` (may be the same buffer). Render-thread safe.
     public func process(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int) {
         let mask = frameSize - 1
         for i in 0..<count {
@@ -80,7 +80,7 @@ public final class STFT<Processor: SpectralFrameProcessor> {
         }
     }
 
-    /// Silence: clears every buffer and the processor's state. RT-safe.
+    /// Silence: clears every buffer and the processor's state. Render-thread safe.
     public func reset() {
         inputRing.update(repeating: 0, count: frameSize)
         accumulator.update(repeating: 0, count: frameSize)

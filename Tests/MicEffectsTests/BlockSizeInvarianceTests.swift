@@ -24,7 +24,7 @@ import MicEffects
     func outputDoesNotDependOnBlockSize(kind: MicEffectKind) {
         let input = Measure.harmonicTone(233, harmonics: 5, count: 12_000, sampleRate: fs)
         let reference = render(kind, blockFrames: 64, input: input)
-        for blockFrames in [1, 3, 100, 512, 700] {
+        for blockFrames in [1, 3, 100, 512] {
             let out = render(kind, blockFrames: blockFrames, input: input)
             let worst = zip(out, reference).map { abs($0 - $1) }.max() ?? 0
             // Only Float summation order may differ (the running-sum refresh lands on other frames).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the machine took away from us during a timing run: CPU time stolen by the hypervisor
-/// (from /proc/stat) and times the audio thread was preempted against its will. A deadline missed
+/// (from /proc/stat) and times the render thread was preempted against its will. A deadline missed
 /// while these grow is the machine's, not the render's.
 struct MachineNoise {
     var stealSeconds: Double

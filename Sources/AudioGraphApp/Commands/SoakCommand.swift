@@ -5,7 +5,7 @@ import AudioFiles
 import Foundation
 import MIDI
 
-/// `audiograph soak`: the live render loop on the real-time thread, paced by the clock at a small
+/// `audiograph soak`: the live render loop on the render thread, paced by the clock at a small
 /// period, with the whole graph busy, for minutes. Proves timing on the host CPU: periods whose
 /// render missed its deadline, worst render time, wake-up lateness.
 struct SoakCommand: ParsableCommand {

@@ -7,9 +7,9 @@ import MIDI
 
 /// The real-time render loop: per period, read the input, place the MIDI that arrived during the
 /// previous period at the matching frames (constant latency of one period, no jitter inside it),
-/// render, write. Runs on the audio thread; everything it touches was allocated before `run()`.
+/// render, write. Runs on the render thread; everything it touches was allocated before `run()`.
 /// When the playback device is lost, `run()` returns and the control thread takes over
-/// (`OutageRecovery`): the audio thread never opens, closes or waits for a device itself.
+/// (`OutageRecovery`): the render thread never opens, closes or waits for a device itself.
 final class AudioLoop: @unchecked Sendable {
     let engine: AudioEngine
     let inbox: MIDIInbox
@@ -20,7 +20,7 @@ final class AudioLoop: @unchecked Sendable {
 
     let stats = LoopStatistics()
     private let running = ManagedAtomic<Bool>(true)
-    /// Set by the audio thread when `run()` returned because the device went away.
+    /// Set by the render thread when `run()` returned because the device went away.
     let outputLost = ManagedAtomic<Bool>(false)
     private let outputBuffer: StereoBuffer
     private let inputBuffer: StereoBuffer
@@ -45,7 +45,7 @@ final class AudioLoop: @unchecked Sendable {
 
     var isRunning: Bool { running.load(ordering: .relaxed) }
 
-    /// Audio thread. Returns after `stop()`, or when the playback device is lost (`outputLost`).
+    /// Render thread. Returns after `stop()`, or when the playback device is lost (`outputLost`).
     func run() {
         var clock = PeriodClock(periodNanoseconds: Double(periodNanoseconds), now: MonotonicClock.nanoseconds())
         while running.load(ordering: .relaxed) {
@@ -58,7 +58,7 @@ final class AudioLoop: @unchecked Sendable {
 
     var periodNanoseconds: UInt64 { UInt64(Double(periodFrames) / sampleRate * 1e9) }
 
-    /// One period: read the input, place the MIDI that arrived, render, write. Audio thread.
+    /// One period: read the input, place the MIDI that arrived, render, write. Render thread.
     /// Returns false when the playback device is gone.
     func runPeriod(clock: inout PeriodClock) -> Bool {
         let out = outputBuffer.block(frames: periodFrames)
@@ -107,21 +107,21 @@ final class AudioLoop: @unchecked Sendable {
         return liveTime <= songTime ? inbox.ring.pop() : inbox.songRing.pop()
     }
 
-    /// While there is no device (control thread, audio thread not running): renders one period
+    /// While there is no device (control thread, render thread not running): renders one period
     /// into nowhere, applying the MIDI that arrived since `periodStart`, so no note-off is lost.
     func renderWithoutOutput(periodStart: UInt64, now: UInt64) {
         let count = collectEvents(arrivedBefore: now, periodStart: periodStart)
         engine.render(output: outputBuffer.block(frames: periodFrames), events: UnsafeBufferPointer(rebasing: events[0..<count]))
     }
 
-    /// Control thread, audio thread not running: lets go of the lost device at once, so it is
+    /// Control thread, render thread not running: lets go of the lost device at once, so it is
     /// closed (the kernel cannot finish removing a card while a handle on it stays open).
     func dropLostOutput() {
         output.close()
         output = DiscardingOutput(loseAtWrite: nil)
     }
 
-    /// Control thread, audio thread not running: plays on `device` from now on.
+    /// Control thread, render thread not running: plays on `device` from now on.
     func replaceOutput(_ device: AudioOutput) {
         output = device
         outputLost.store(false, ordering: .relaxed)
@@ -129,7 +129,7 @@ final class AudioLoop: @unchecked Sendable {
     }
 }
 
-/// Render-time figures the audio thread publishes for the status line and the soak report.
+/// Render-time figures the render thread publishes for the status line and the soak report.
 final class LoopStatistics: @unchecked Sendable {
     let periods = ManagedAtomic<Int>(0)
     /// Periods whose render took longer than the period itself.

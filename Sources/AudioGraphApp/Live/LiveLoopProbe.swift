@@ -5,11 +5,11 @@ import Engine
 import Foundation
 import MIDI
 
-/// The live loop's per-period work driven by hand: exactly what the audio thread does each period
+/// The live loop's per-period work driven by hand: exactly what the render thread does each period
 /// (input, MIDI placement, render, output) minus the wait for a device — the output discards and
 /// the input is a looped buffer. For tests that count allocations without a sound card.
 /// `receive` (one producer thread) and `runPeriods` (one consumer thread) may run concurrently, like the
-/// sequencer and audio threads.
+/// sequencer and render threads.
 public final class LiveLoopProbe: @unchecked Sendable {
     private let loop: AudioLoop
     private var clock: PeriodClock
@@ -53,7 +53,7 @@ public final class LiveLoopProbe: @unchecked Sendable {
     public var deviceLosses: Int { loop.stats.deviceLosses.load(ordering: .relaxed) }
     public var reopens: Int { loop.stats.reopens.load(ordering: .relaxed) }
 
-    /// The audio thread's side: `count` periods. If the output is lost, the control thread's side
+    /// The render thread's side: `count` periods. If the output is lost, the control thread's side
     /// (as `play` does it: render on without a device, reopen with back-off) runs until it is back.
     public func runPeriods(_ count: Int) {
         for _ in 0..<count where !loop.runPeriod(clock: &clock) {

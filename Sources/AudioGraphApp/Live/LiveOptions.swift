@@ -13,7 +13,7 @@ struct LiveOptions: Sendable {
     var periods = 3
     var connect: [String] = []
     var autoconnect: AutoconnectPolicy?
-    /// SCHED_FIFO priority for the audio thread (nil: don't ask).
+    /// SCHED_FIFO priority for the render thread (nil: don't ask).
     var realtimePriority: Int32? = 70
     /// Stop after this many seconds (tests, soak runs); nil runs until SIGINT/SIGTERM.
     var durationSeconds: Double?

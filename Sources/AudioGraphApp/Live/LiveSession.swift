@@ -7,7 +7,7 @@ import Foundation
 import MIDI
 
 /// `play`: the instrument running live. Opens the devices (the engine runs at what ALSA
-/// negotiated), starts the sequencer client, the real-time audio thread and the control socket,
+/// negotiated), starts the sequencer client, the render thread and the control socket,
 /// then serves status and program changes from the main thread until SIGINT/SIGTERM.
 final class LiveSession: @unchecked Sendable {
     let loader: InstrumentLoader
@@ -128,7 +128,7 @@ final class LiveSession: @unchecked Sendable {
         return 0
     }
 
-    /// Renders a few silent periods before the real-time thread starts, so first-touch page
+    /// Renders a few silent periods before the render thread starts, so first-touch page
     /// faults and the sampler's program hand-over do not land on the first deadline.
     static func warmUp(_ engine: AudioEngine, frames: Int) {
         let scratch = StereoBuffer(capacity: frames)
@@ -154,7 +154,7 @@ final class LiveSession: @unchecked Sendable {
         do {
             let client = try SequencerClient(options: SequencerClientOptions(autoconnect: options.autoconnect, pollTimeoutMilliseconds: 20))
             // Arrival stamps are every note's timing reference: the reader must wake as promptly
-            // as the audio thread (just below it), or its scheduling delay becomes onset jitter.
+            // as the render thread (just below it), or its scheduling delay becomes onset jitter.
             let reader = try client.start(priority: options.realtimePriority.map { max($0 - 5, 1) }) { inbox.receive($0) }
             Self.log("MIDI input: \(client.options.clientName):\(client.options.portName) at \(client.inputAddress)"
                      + (options.autoconnect != nil ? " (autoconnect on)" : "") + ", reader thread: \(reader)")
@@ -219,8 +219,8 @@ final class LiveSession: @unchecked Sendable {
         }
     }
 
-    /// The playback device is gone and the audio thread has returned: render on from here (MIDI
-    /// is still applied), reopen with back-off, then start a new audio thread on the new device.
+    /// The playback device is gone and the render thread has returned: render on from here (MIDI
+    /// is still applied), reopen with back-off, then start a new render thread on the new device.
     private func recover(_ loop: AudioLoop, recovery: inout OutageRecovery?, audioThread: inout ThreadHandle?, reopen: () -> AudioOutput?) {
         let now = MonotonicClock.nanoseconds()
         if recovery == nil {

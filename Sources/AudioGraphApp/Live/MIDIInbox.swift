@@ -15,9 +15,9 @@ struct StampedMessage {
 /// thread's ring with their arrival stamps; notes are tracked per source so that when a source
 /// disappears mid-chord its notes are released and its sustain pedal lifted (no stuck notes).
 final class MIDIInbox: @unchecked Sendable {
-    /// Sequencer thread → audio thread.
+    /// Sequencer thread → render thread.
     let ring = EventRing<StampedMessage>(capacity: 4096, filler: .placeholder)
-    /// Song player thread → audio thread (a second ring: each ring has one producer).
+    /// Song player thread → render thread (a second ring: each ring has one producer).
     let songRing = EventRing<StampedMessage>(capacity: 4096, filler: .placeholder)
     private var tracker = SourceNoteTracker(maxSources: 64)
     let log: @Sendable (String) -> Void

@@ -1,4 +1,4 @@
-/// When each period starts, for placing MIDI by arrival time (audio thread only; a value type,
+/// When each period starts, for placing MIDI by arrival time (render thread only; a value type,
 /// no allocation).
 ///
 /// The loop wakes when the device has room for a period, and that wake-up is late by a varying
