@@ -13,8 +13,11 @@ import Testing
     static let defaultInstrument = "\(repository)/Instruments/default.json"
     let rate = 48000.0
 
-    func render(_ events: [MIDIFileEvent], settings: [String] = [], input: DecodedAudio? = nil, block: Int = 256) throws -> [Float] {
-        var loader = try InstrumentLoader(instrumentPath: Self.defaultInstrument)
+    func render(
+        _ events: [MIDIFileEvent], instrument: String = defaultInstrument, settings: [String] = [], input: DecodedAudio? = nil,
+        block: Int = 256
+    ) throws -> [Float] {
+        var loader = try InstrumentLoader(instrumentPath: instrument)
         loader.assignments = settings
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block))
         var left: [Float] = []
@@ -24,12 +27,32 @@ import Testing
         return left
     }
 
+    static let middleC: [MIDIFileEvent] = [
+        MIDIFileEvent(seconds: 0, track: 0, message: .noteOn(channel: 0, note: 60, velocity: 100)),
+        MIDIFileEvent(seconds: 0.5, track: 0, message: .noteOff(channel: 0, note: 60, velocity: 0)),
+    ]
+
+    /// Each bundled instrument, rendered from its own file, plays its channel-1 preset at C4.
     @Test(arguments: ["default.json", "headless.json"])
     func bundledInstrumentsLoadAndPlayTheirPreset(file: String) throws {
-        let out = try render([MIDIFileEvent(seconds: 0, track: 0, message: .noteOn(channel: 0, note: 60, velocity: 100)),
-                              MIDIFileEvent(seconds: 0.5, track: 0, message: .noteOff(channel: 0, note: 60, velocity: 0))])
-        #expect(Measure.rms(out[4800..<24000]) > 0.01, "the sampler plays the instrument's preset")
-        _ = try InstrumentLoader(instrumentPath: "\(Self.repository)/Instruments/\(file)").makeEngine(configuration: EngineConfiguration())
+        let out = try render(Self.middleC, instrument: "\(Self.repository)/Instruments/\(file)")
+        #expect(Measure.rms(out[4800..<24000]) > 0.01, "\(file): the sampler plays the instrument's preset")
+        let c4 = Measure.noteFrequency(60)
+        let measured = try #require(Measure.frequency(out[4800..<24000], sampleRate: rate, guess: c4))
+        #expect(abs(Measure.cents(measured, relativeTo: c4)) < 2, "\(file): C4 at \(measured) Hz")
+    }
+
+    /// The two files differ in `master.gain` (default −1 dB, headless unset = 0 dB) and only
+    /// negligibly at 262 Hz otherwise: the same note comes out 1 dB louder from headless.json.
+    @Test func eachInstrumentFileAppliesItsOwnSettings() throws {
+        let c4 = Measure.noteFrequency(60)
+        func level(_ file: String) throws -> Double {
+            let out = try render(Self.middleC, instrument: "\(Self.repository)/Instruments/\(file)")
+            return Measure.decibels(Measure.amplitude(out[4800..<24000], at: c4, sampleRate: rate))
+        }
+        let (defaultLevel, headlessLevel) = (try level("default.json"), try level("headless.json"))
+        #expect(defaultLevel > -40, "level floor: \(defaultLevel) dBFS")
+        #expect(abs(headlessLevel - defaultLevel - 1) < 0.05, "headless \(headlessLevel) dB vs default \(defaultLevel) dB")
     }
 
     /// Two renders give identical samples, and the render runs on until the release has finished.
@@ -42,8 +65,11 @@ import Testing
         #expect(a == b)
         let lastSound = a.lastIndex { abs($0) > 1e-4 }!
         #expect(abs(Double(lastSound) / rate - 0.9) < 0.005, "the 0.4 s release after the note-off at 0.5 s is rendered")
-        #expect(a.count > lastSound, "rendering stopped once the graph fell silent, not before")
-        #expect(Double(a.count) / rate < 1.5, "and did not run on for the maximum tail")
+        // Then it stops once the output has stayed below −96 dBFS for 0.5 s (the renderer's silence
+        // rule), at a block boundary: not sooner, and not at the 30 s tail limit.
+        let silence = Float(Decibels.gain(OfflineRenderer.silenceDecibels))
+        let silentRun = a.count - (a.lastIndex { abs($0) >= silence }! + 1)
+        #expect(silentRun >= Int(0.5 * rate) && silentRun <= Int(0.5 * rate) + 2 * 256, "\(silentRun) silent frames at the end")
     }
 
     /// `--input` feeds the mic bus: the delay effect repeats an impulse exactly `time` later.

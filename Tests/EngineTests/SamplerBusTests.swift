@@ -23,6 +23,6 @@ import Testing
         let notes = (0..<10).map { (0, MIDIMessage.noteOn(channel: 0, note: UInt8(50 + $0), velocity: 100)) }
         let out = r.render(frames: 9600, events: notes)
         #expect(r.engine.sampler.activeVoiceCount == 4)
-        #expect(Measure.maxDiscontinuity(out.left) < 0.001)
+        Measure.expectNoClick(out.left)
     }
 }

@@ -1,9 +1,9 @@
 import Atomics
 
 /// A bounded single-producer / single-consumer ring of plain values: the sequencer thread pushes,
-/// the audio thread pops. Never blocks, never allocates after init; a full ring drops the new
-/// value and counts it (the producer never waits on the audio thread).
-final class EventRing<Element>: @unchecked Sendable {
+/// the render thread pops. Never blocks, never allocates after init; a full ring drops the new
+/// value and counts it (the producer never waits on the render thread). `package`: AppTests drives it.
+package final class EventRing<Element>: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Element>
     private let capacity: Int
     private let head = ManagedAtomic<Int>(0)  // next slot to read; written by the consumer
@@ -11,7 +11,7 @@ final class EventRing<Element>: @unchecked Sendable {
     private let dropped = ManagedAtomic<Int>(0)
 
     /// `capacity` is rounded up to a power of two.
-    init(capacity: Int, filler: Element) {
+    package init(capacity: Int, filler: Element) {
         var c = 1
         while c < capacity { c <<= 1 }
         self.capacity = c
@@ -23,7 +23,7 @@ final class EventRing<Element>: @unchecked Sendable {
 
     /// Producer thread. Returns false (and counts a drop) when the ring is full.
     @discardableResult
-    func push(_ value: Element) -> Bool {
+    package func push(_ value: Element) -> Bool {
         let t = tail.load(ordering: .relaxed)
         if t &- head.load(ordering: .acquiring) >= capacity {
             dropped.wrappingIncrement(ordering: .relaxed)
@@ -35,7 +35,7 @@ final class EventRing<Element>: @unchecked Sendable {
     }
 
     /// Consumer thread: the oldest value, or nil when empty.
-    func pop() -> Element? {
+    package func pop() -> Element? {
         let h = head.load(ordering: .relaxed)
         guard h != tail.load(ordering: .acquiring) else { return nil }
         let value = slots[h & (capacity - 1)]
@@ -44,11 +44,11 @@ final class EventRing<Element>: @unchecked Sendable {
     }
 
     /// Consumer thread: the oldest value without removing it.
-    func peek() -> Element? {
+    package func peek() -> Element? {
         let h = head.load(ordering: .relaxed)
         guard h != tail.load(ordering: .acquiring) else { return nil }
         return slots[h & (capacity - 1)]
     }
 
-    var droppedCount: Int { dropped.load(ordering: .relaxed) }
+    package var droppedCount: Int { dropped.load(ordering: .relaxed) }
 }
