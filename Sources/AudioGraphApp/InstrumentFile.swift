@@ -95,10 +95,13 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
 
         public init(from decoder: Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if let d = try? c.decode(Double.self) { self = .number(d) }
-            else if let b = try? c.decode(Bool.self) { self = .text(b ? "on" : "off") }
-            else if let s = try? c.decode(String.self) { self = .text(s) }
-            else {
+            if let d = try? c.decode(Double.self) {
+                self = .number(d)
+            } else if let b = try? c.decode(Bool.self) {
+                self = .text(b ? "on" : "off")
+            } else if let s = try? c.decode(String.self) {
+                self = .text(s)
+            } else {
                 // Also what a number beyond Double's range (1e400) ends up as.
                 throw DecodingError.typeMismatch(
                     Double.self, .init(codingPath: c.codingPath, debugDescription: "expected a finite number (at most ±1.8e308), true/false or a word"))

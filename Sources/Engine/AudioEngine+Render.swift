@@ -135,7 +135,7 @@ extension AudioEngine {
             let mid = (d.range.lowerBound + d.range.upperBound) / 2
             parameters.store(index, current > mid ? d.range.lowerBound : d.range.upperBound)
         default:
-            break // note-offs of a mapped note are consumed
+            break  // note-offs of a mapped note are consumed
         }
         // Loop starts take effect at this exact frame rather than at the next block.
         for bus in BusID.allCases where ids.loopPlay[bus.rawValue] == index {

@@ -8,8 +8,7 @@ extension AUPreset {
     ///   - resolver: finds the sample files.
     ///   - describeSample: extra lines for a found sample file (format, length, loop, base note),
     ///     supplied by the audio-file layer; none by default.
-    public func checkReport(resolver: SamplePathResolver, describeSample: (String) -> [String] = { _ in [] }) -> String
-    {
+    public func checkReport(resolver: SamplePathResolver, describeSample: (String) -> [String] = { _ in [] }) -> String {
         var lines = ["Preset: \(name) (\(path))"]
         if let instrumentName { lines.append("Instrument: \(instrumentName)") }
         lines.append(

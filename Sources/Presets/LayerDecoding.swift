@@ -89,8 +89,7 @@ extension PresetDecoder {
         return envelopes
     }
 
-    private mutating func decodeStage(_ stage: PlistDictionaryReader, into envelope: inout Envelope) throws(PresetError)
-    {
+    private mutating func decodeStage(_ stage: PlistDictionaryReader, into envelope: inout Envelope) throws(PresetError) {
         guard let number = try stage.integer("stage") else {
             warn(stage.keyPath, "no stage number; ignored")
             return

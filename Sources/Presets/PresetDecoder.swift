@@ -151,8 +151,7 @@ struct PresetDecoder {
     /// Zones whose sample has no reference cannot sound; unused references are harmless.
     private mutating func checkReferences(layers: [Layer], fileReferences: [Int: String]) {
         for layer in layers {
-            for zone in layer.zones where zone.enabled && !zone.usesBuiltInSine && fileReferences[zone.waveform] == nil
-            {
+            for zone in layer.zones where zone.enabled && !zone.usesBuiltInSine && fileReferences[zone.waveform] == nil {
                 let detail =
                     zone.waveform < 0
                     ? "unknown built-in waveform" : "no file-references entry \"Sample:\(zone.waveform)\""

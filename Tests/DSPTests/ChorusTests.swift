@@ -67,7 +67,7 @@ import Testing
         let rho = SendEffectHarness.correlation(b.left[4800...], b.right[4800...])
         #expect(rho < 0.9, "correlation at full spread \(rho)")
         // Equal-power panning of N voices at √(2/N): the wet level stays near the input's.
-        #expect(abs(Measure.decibels(Measure.rms(b.left[4800...]) / Measure.rms(x)) ) < 3)
+        #expect(abs(Measure.decibels(Measure.rms(b.left[4800...]) / Measure.rms(x))) < 3)
     }
 
     @Test(arguments: ["rate", "depth", "base", "spread", "level"])

@@ -34,8 +34,8 @@ import Testing
             #expect(zip(mapped, mapped.dropFirst()).allSatisfy { $0 <= $1 }, "\(curve) is not monotonic")
         }
         #expect(VelocityCurve.linear.apply(64) == 64)
-        #expect(VelocityCurve.soft.apply(64) == 90)   // 127·√(64/127) = 90.2
-        #expect(VelocityCurve.hard.apply(64) == 32)   // 127·(64/127)² = 32.3
+        #expect(VelocityCurve.soft.apply(64) == 90)  // 127·√(64/127) = 90.2
+        #expect(VelocityCurve.hard.apply(64) == 32)  // 127·(64/127)² = 32.3
         #expect(VelocityCurve.gamma(1.7).apply(100) == 85)  // 127·(100/127)^1.7 = 84.9
     }
 }

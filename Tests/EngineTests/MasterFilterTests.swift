@@ -28,7 +28,7 @@ import Testing
         for note in Self.notes {
             let f = Measure.noteFrequency(Double(note))
             let expected = Measure.decibels(design.magnitude(atHz: f, sampleRate: rate))
-            guard expected > -60 else { continue } // below that the measurement, not the filter, limits
+            guard expected > -60 else { continue }  // below that the measurement, not the filter, limits
             let measured = Measure.decibels(try level(note: note, settings: filtered) / level(note: note, settings: base))
             #expect(abs(measured - expected) < toleranceDecibels, "\(name) at \(f) Hz: \(measured) dB, expected \(expected) dB")
         }

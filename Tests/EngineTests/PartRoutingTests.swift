@@ -18,10 +18,10 @@ import Testing
         let rig = try EngineRig(content: EngineContent(programBank: bank),
                                 settings: ["master.lowpass.enabled=off", "master.highpass.enabled=off", "synth.attack=0.005"])
         let out = rig.render(frames: 48_000, events: [
-            (0, .noteOn(channel: 4, note: 57, velocity: 100)),            // sampler, 220 Hz
-            (9_600, .programChange(channel: 4, program: 1)),              // channel 5 → the synth
-            (9_600, .noteOn(channel: 4, note: 64, velocity: 100)),        // synth, 329.6 Hz
-            (24_000, .noteOff(channel: 4, note: 57, velocity: 0)),        // ends the sampler note
+            (0, .noteOn(channel: 4, note: 57, velocity: 100)),  // sampler, 220 Hz
+            (9_600, .programChange(channel: 4, program: 1)),  // channel 5 → the synth
+            (9_600, .noteOn(channel: 4, note: 64, velocity: 100)),  // synth, 329.6 Hz
+            (24_000, .noteOff(channel: 4, note: 57, velocity: 0)),  // ends the sampler note
         ]).left
         let f57 = Measure.noteFrequency(57), f64 = Measure.noteFrequency(64)
         let before = Measure.amplitude(out[2_400..<9_600], at: f57, sampleRate: rate)

@@ -73,7 +73,7 @@ final class EngineAllocationTests: XCTestCase {
             for i in 0..<blockFrames { peak = max(peak, abs(output.left[i]), abs(output.right[i])) }
             quietestBlockPeak = min(quietestBlockPeak, peak)
         }
-        for n in 0..<300 { renderBlock(n) } // warm up: every voice slot used, every smoother moving
+        for n in 0..<300 { renderBlock(n) }  // warm up: every voice slot used, every smoother moving
         quietestBlockPeak = .infinity  // the first block is silent: the limiter's look-ahead delay
         XCTAssertGreaterThanOrEqual(engine.synth.activeVoiceCount, 32)
         XCTAssertGreaterThanOrEqual(engine.sampler.activeVoiceCount, 64)
@@ -139,7 +139,7 @@ final class EngineAllocationTests: XCTestCase {
             add(60, .controlChange(channel: channel, controller: 64, value: n % 64 < 32 ? 127 : 0))
             engine.render(output: output.block(frames: blockFrames), events: UnsafeBufferPointer(rebasing: events[0..<count]))
         }
-        for n in 0..<2_000 { renderBlock(n) } // warm up: every part has its 8 notes
+        for n in 0..<2_000 { renderBlock(n) }  // warm up: every part has its 8 notes
         let total = AllocationCounter.count {
             for n in 0..<measuredBlocks { renderBlock(n) }
         }

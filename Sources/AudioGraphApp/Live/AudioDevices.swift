@@ -34,7 +34,6 @@ final class DiscardingOutput: AudioOutput {
     func close() {}
 }
 
-
 extension PacedNullDevice: AudioOutput {
     var xrunCount: Int { missedDeadlineCount }
     func close() {}
