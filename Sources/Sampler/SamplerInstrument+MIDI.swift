@@ -4,8 +4,8 @@ import MIDI
 extension SamplerInstrument {
     /// Render thread: applies one MIDI message at the current position (the engine splits blocks
     /// at event frames) to the part of its channel: notes, program change, bank select CC0/CC32,
-    /// CC1 vibrato, CC7 volume, CC10 pan, CC11 expression, CC64 sustain, CC66 sostenuto, RPN 0
-    /// bend range, CC120/121/123, pitch bend. Others are ignored.
+    /// CC1 vibrato, CC7 volume, CC10 pan, CC11 expression, CC64 sustain, CC66 sostenuto, CC67
+    /// soft pedal, CC91/CC93 sends, RPN 0 bend range, RPN 1/2 tuning, CC120/121/123, pitch bend. Others are ignored.
     public func handle(_ message: MIDIMessage) {
         let channel = Int(message.channel & 15)
         switch message.normalized {
@@ -164,7 +164,7 @@ extension SamplerInstrument {
         voice.envelope.reset()
         voice.envelope.configure(layer.ampEnvelope)
         voice.envelope.noteOn()
-        voice.staticGain = zone.gain * Float(ControllerCurves.velocityGain(velocity, curve: layer.velocityCurve))
+        voice.staticGain = zone.gain * Float(ControllerCurves.velocityGain(velocity, curve: layer.velocityCurve) * parts[channel].controllers.strikeGain)
         voice.pan = zone.pan
         voice.respondsToVolume = layer.respondsToVolume
         voice.respondsToExpression = layer.respondsToExpression

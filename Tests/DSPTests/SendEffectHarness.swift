@@ -3,18 +3,10 @@ import DSP
 import Foundation
 import Testing
 
-/// The two send effects share one shape: wet stereo out of stereo in, per block.
-protocol StereoSendEffect: AnyObject {
-    func process(input: StereoBlock, output: StereoBlock)
-}
-
-extension FeedbackDelayReverb: StereoSendEffect {}
-extension StereoChorus: StereoSendEffect {}
-
 /// Feeds arrays through a send effect in blocks, calling `beforeBlock(start)` at each block start
 /// (where a parameter sweep applies new settings, as the engine will). Test thread only.
 enum SendEffectHarness {
-    static func run(_ effect: some StereoSendEffect, left: [Float], right: [Float], block: Int = 64,
+    static func run(_ effect: some SendEffect, left: [Float], right: [Float], block: Int = 64,
                     beforeBlock: (Int) -> Void = { _ in }) -> (left: [Float], right: [Float]) {
         precondition(left.count == right.count)
         var inL = left, inR = right
@@ -42,7 +34,7 @@ enum SendEffectHarness {
     /// `apply(t)` at every block start while t goes 0 → 1 over `sweep` frames, and expects no step
     /// above −60 dBFS (third difference < 0.001) in either channel while the output stays above
     /// `floorRMS` (so a silent output cannot pass).
-    static func expectClickFreeSweep(_ effect: some StereoSendEffect, sampleRate: Double, settle: Int, sweep: Int,
+    static func expectClickFreeSweep(_ effect: some SendEffect, sampleRate: Double, settle: Int, sweep: Int,
                                      amplitude: Float, floorRMS: Double, label: String,
                                      sourceLocation: SourceLocation = #_sourceLocation, apply: (Double) -> Void) {
         let x = fadedSine(frequency: 220, sampleRate: sampleRate, frames: settle + sweep, amplitude: amplitude)
@@ -61,7 +53,7 @@ enum SendEffectHarness {
     /// Puts `bad` (NaN or infinity) into a playing 440 Hz sine at frame 10,000 and expects no
     /// non-finite sample in the output and the effect still sounding (RMS above `floorRMS`) a
     /// quarter of a second later.
-    static func expectBadSampleIsDropped(_ effect: some StereoSendEffect, bad: Float, floorRMS: Double,
+    static func expectBadSampleIsDropped(_ effect: some SendEffect, bad: Float, floorRMS: Double,
                                          sourceLocation: SourceLocation = #_sourceLocation) {
         var x = fadedSine(frequency: 440, sampleRate: 48_000, frames: 48_000)
         x[10_000] = bad
