@@ -26,10 +26,15 @@ public struct ChannelSends {
     /// amplitude makes CC91 = 64 a −6 dB send).
     public static func level(_ controller: UInt8) -> Float { Float(min(controller, 127)) / 127 }
 
-    /// Heads for the part's current CC91/CC93 values (cheap when they did not change).
-    public mutating func follow(reverbController: UInt8, chorusController: UInt8) {
+    /// Heads for the part's CC91/CC93 values; `snap` jumps there (when the instrument is silent
+    /// and not rendering, a ramp would otherwise wait for, and colour, the next note).
+    public mutating func follow(reverbController: UInt8, chorusController: UInt8, snap: Bool) {
         reverb.setTarget(Self.level(reverbController))
         chorus.setTarget(Self.level(chorusController))
+        if snap {
+            reverb.snap(to: reverb.target)
+            chorus.snap(to: chorus.target)
+        }
     }
 
     /// Moves the smoothers on by `frames` when the part sends nothing this time.

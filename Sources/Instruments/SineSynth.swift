@@ -142,6 +142,10 @@ public final class SineSynth {
         case .none, .bankSelect:
             break
         }
+        if controller == MIDIController.reverbSend || controller == MIDIController.chorusSend {
+            let c = channels[channel].controllers
+            channels[channel].sends.follow(reverbController: c.reverbSend, chorusController: c.chorusSend, snap: isSilent)
+        }
     }
 
     /// A pedal went up: notes whose key is up and that no pedal still holds are released. The
@@ -194,8 +198,6 @@ public final class SineSynth {
             voices[i].render(into: mix, frames: frames, increment: f / sampleRate)
         }
         for c in 0..<16 {
-            let controllers = channels[c].controllers
-            channels[c].sends.follow(reverbController: controllers.reverbSend, chorusController: controllers.chorusSend)
             guard touched & (1 << c) != 0 else {
                 channels[c].gains.advance(frames: frames)
                 channels[c].sends.advance(frames: frames)

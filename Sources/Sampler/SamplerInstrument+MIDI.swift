@@ -64,6 +64,10 @@ extension SamplerInstrument {
         case .none, .bankSelect:
             break
         }
+        if controller == MIDIController.reverbSend || controller == MIDIController.chorusSend {
+            let c = parts[channel].controllers
+            parts[channel].sends.follow(reverbController: c.reverbSend, chorusController: c.chorusSend, snap: isSilent)
+        }
     }
 
     private func isSounding(_ slot: Int, on channel: Int) -> Bool {

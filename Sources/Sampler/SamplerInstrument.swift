@@ -216,8 +216,6 @@ public final class SamplerInstrument: @unchecked Sendable {
             }
             let chunk = block.slice(from: offset, count: frames)
             for c in 0..<Self.partCount {
-                let controllers = parts[c].controllers
-                parts[c].sends.follow(reverbController: controllers.reverbSend, chorusController: controllers.chorusSend)
                 if touched & (1 << c) != 0 {
                     let mix = partBlock(c, frames: frames)
                     var peak = partPeaks[c]

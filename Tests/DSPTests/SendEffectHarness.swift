@@ -78,28 +78,6 @@ enum SendEffectHarness {
         return x
     }
 
-    /// Reverberation time from an impulse response by Schroeder backward integration: the energy
-    /// decay curve EDC(t) = Σ_{τ≥t} h²(τ) in dB, a least-squares line fitted between `from` and
-    /// `to` dB (−5…−35 is T30, −5…−25 is T20), extrapolated to 60 dB.
-    static func schroederRT60(_ h: [Float], sampleRate: Double, from: Double = -5, to: Double = -35) -> Double {
-        var edc = [Double](repeating: 0, count: h.count)
-        var sum = 0.0
-        for i in stride(from: h.count - 1, through: 0, by: -1) {
-            sum += Double(h[i]) * Double(h[i])
-            edc[i] = sum
-        }
-        let total = edc[0]
-        var (n, st, sy, stt, sty) = (0.0, 0.0, 0.0, 0.0, 0.0)
-        for i in 0..<h.count {
-            let db = 10 * log10(max(edc[i] / total, 1e-30))
-            guard db <= from && db >= to else { continue }
-            let t = Double(i) / sampleRate
-            n += 1; st += t; sy += db; stt += t * t; sty += t * db
-        }
-        let slope = (n * sty - st * sy) / (n * stt - st * st)  // dB per second
-        return -60 / slope
-    }
-
     /// Normalised cross-correlation at lag 0 (1 = identical, 0 = uncorrelated).
     static func correlation(_ a: ArraySlice<Float>, _ b: ArraySlice<Float>) -> Double {
         var ab = 0.0, aa = 0.0, bb = 0.0
