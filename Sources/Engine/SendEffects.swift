@@ -2,6 +2,7 @@ import DSP
 
 /// The `fx.reverb.*` and `fx.chorus.*` parameters (ranges are the units' own).
 struct SendEffectParameters {
+    var enabled = 0
     var reverbDecay = 0, reverbHighFrequencyRatio = 0, reverbDamping = 0, reverbPreDelay = 0
     var reverbSize = 0, reverbDiffusion = 0, reverbLevel = 0
     var chorusRate = 0, chorusDepth = 0, chorusDelay = 0, chorusSpread = 0, chorusLevel = 0, chorusVoices = 0
@@ -12,6 +13,8 @@ struct SendEffectParameters {
         typealias R = ReverbSettings
         typealias C = ChorusSettings
         let r = R(), c = C()
+        enabled = t.register(.init("fx.enabled", range: 0...1, default: 1, kind: .toggle,
+                                   summary: "reverb and chorus sends on the master; off: parts send nothing (tails ring out)"))
         func ms(_ range: ClosedRange<Double>) -> ClosedRange<Double> { range.lowerBound * 1000...range.upperBound * 1000 }
         reverbDecay = t.register(.init("fx.reverb.decay", unit: "s", range: R.decayRange, default: r.decaySeconds,
                                        summary: "reverb RT60: seconds for the tail to fall 60 dB (low frequencies)"))
