@@ -59,5 +59,17 @@ final class SendEffectsAllocationTests: XCTestCase {
         XCTAssertGreaterThan(engine.sampler.activeVoiceCount, 0)
         XCTAssertGreaterThan(engine.synth.activeVoiceCount, 0)
         XCTAssertFalse(engine.isIdle)
+        // The sends really ran: after all sound off on both parts the reverb tail still sounds.
+        count = 0
+        add(0, .controlChange(channel: 0, controller: MIDIController.allSoundOff, value: 0))
+        add(0, .controlChange(channel: 1, controller: MIDIController.allSoundOff, value: 0))
+        engine.render(output: output.block(frames: blockFrames), events: UnsafeBufferPointer(rebasing: events[0..<count]))
+        var tailPeak: Float = 0
+        for n in 0..<750 {  // 0.5 s later, the voices' 5 ms fades long over
+            engine.render(output: output.block(frames: blockFrames))
+            if n > 740 { for i in 0..<blockFrames { tailPeak = max(tailPeak, abs(output.left[i])) } }
+        }
+        XCTAssertEqual(engine.sampler.activeVoiceCount + engine.synth.activeVoiceCount, 0)
+        XCTAssertGreaterThan(tailPeak, 1e-4, "no reverb tail: the sends did not run")
     }
 }
