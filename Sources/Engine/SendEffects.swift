@@ -102,25 +102,24 @@ final class SendEffects {
     /// Adds the effects' returns for this block into `out`; false when neither ran (nothing
     /// sent, tails over).
     func process(into out: StereoBlock) -> Bool {
-        let ranReverb = run(reverb, input: bus.reverb, active: bus.reverbActive, framesSinceInput: &reverbFramesSinceInput,
-                            ringing: reverbRinging, into: out)
-        let ranChorus = run(chorus, input: bus.chorus, active: bus.chorusActive, framesSinceInput: &chorusFramesSinceInput,
-                            ringing: chorusRinging, into: out)
-        return ranReverb || ranChorus
+        reverbFramesSinceInput = bus.reverbActive ? 0 : reverbFramesSinceInput + out.frames
+        chorusFramesSinceInput = bus.chorusActive ? 0 : chorusFramesSinceInput + out.frames
+        let runReverb = reverbRinging, runChorus = chorusRinging
+        if runReverb { run(reverb, input: bus.reverb, active: bus.reverbActive, into: out) }
+        if runChorus { run(chorus, input: bus.chorus, active: bus.chorusActive, into: out) }
+        return runReverb || runChorus
     }
 
-    private func run(_ effect: some SendEffect, input: StereoBuffer, active: Bool, framesSinceInput: inout Int,
-                     ringing: Bool, into out: StereoBlock) -> Bool {
-        if active { framesSinceInput = 0 } else { framesSinceInput += out.frames }
-        guard active || ringing else { return false }
+    /// One effect on its send (silence when nothing was sent: the tail rings on), its return
+    /// added into `out`.
+    private func run(_ effect: some SendEffect, input: StereoBuffer, active: Bool, into out: StereoBlock) {
         let send = input.block(frames: out.frames)
-        if !active { send.clear() }  // a tail with no new input: the buffer holds an old block
+        if !active { send.clear() }  // the buffer holds an old block
         let returned = wet.block(frames: out.frames)
         effect.process(input: send, output: returned)
         for i in 0..<out.frames {
             out.left[i] += returned.left[i]
             out.right[i] += returned.right[i]
         }
-        return true
     }
 }
