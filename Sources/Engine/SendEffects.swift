@@ -13,34 +13,28 @@ struct SendEffectParameters {
         typealias R = ReverbSettings
         typealias C = ChorusSettings
         let r = R(), c = C()
-        enabled = t.register(.init("fx.enabled", range: 0...1, default: 1, kind: .toggle,
-                                   summary: "reverb and chorus sends on the master; off: parts send nothing (tails ring out)"))
+        func add(_ name: String, unit: String = "", _ range: ClosedRange<Double>, _ value: Double, kind: ParameterKind = .continuous,
+                 _ summary: String) -> Int {
+            t.register(.init("fx.\(name)", unit: unit, range: range, default: value, kind: kind, summary: summary))
+        }
         func ms(_ range: ClosedRange<Double>) -> ClosedRange<Double> { range.lowerBound * 1000...range.upperBound * 1000 }
-        reverbDecay = t.register(.init("fx.reverb.decay", unit: "s", range: R.decayRange, default: r.decaySeconds,
-                                       summary: "reverb RT60: seconds for the tail to fall 60 dB (low frequencies)"))
-        reverbHighFrequencyRatio = t.register(.init("fx.reverb.hfratio", range: R.highFrequencyDecayRatioRange, default: r.highFrequencyDecayRatio,
-                                                    summary: "reverb decay time at fx.reverb.damping as a fraction of fx.reverb.decay (1 = no damping)"))
-        reverbDamping = t.register(.init("fx.reverb.damping", unit: "Hz", range: R.dampingRange, default: r.dampingHz,
-                                         summary: "frequency where fx.reverb.hfratio holds"))
-        reverbPreDelay = t.register(.init("fx.reverb.predelay", unit: "ms", range: ms(R.preDelayRange), default: r.preDelaySeconds * 1000,
-                                          summary: "time before the reverb starts"))
-        reverbSize = t.register(.init("fx.reverb.size", range: R.sizeRange, default: r.size,
-                                      summary: "reverb delay-line scale (1 = 43–86 ms lines, a mid-sized hall); glides over 0.2 s"))
-        reverbDiffusion = t.register(.init("fx.reverb.diffusion", range: R.diffusionRange, default: r.diffusion,
-                                           summary: "reverb early diffusion, 0 (discrete echoes) … 1 (dense at once)"))
-        reverbLevel = t.register(.init("fx.reverb.level", unit: "dB", range: R.levelRange, default: r.levelDecibels,
-                                       summary: "reverb return level (each part sends CC91/127, GM default 40)"))
-        chorusRate = t.register(.init("fx.chorus.rate", unit: "Hz", range: C.rateRange, default: c.rateHz, summary: "chorus LFO rate"))
-        chorusDepth = t.register(.init("fx.chorus.depth", unit: "ms", range: C.depthRange, default: c.depthMilliseconds,
-                                       summary: "chorus delay swing around fx.chorus.delay"))
-        chorusDelay = t.register(.init("fx.chorus.delay", unit: "ms", range: C.baseDelayRange, default: c.baseDelayMilliseconds,
-                                       summary: "chorus centre delay"))
-        chorusSpread = t.register(.init("fx.chorus.spread", range: C.spreadRange, default: c.spread,
-                                        summary: "chorus voices from centred (0) to hard left … hard right (1)"))
-        chorusLevel = t.register(.init("fx.chorus.level", unit: "dB", range: C.levelRange, default: c.levelDecibels,
-                                       summary: "chorus return level (each part sends CC93/127, GM default 0)"))
-        chorusVoices = t.register(.init("fx.chorus.voices", range: Double(StereoChorus.voiceRange.lowerBound)...Double(StereoChorus.voiceRange.upperBound),
-                                        default: 3, kind: .integer, summary: "chorus voices (LFO phases evenly apart)"))
+        enabled = add("enabled", 0...1, 1, kind: .toggle, "reverb and chorus sends on the master; off: parts send nothing (tails ring out)")
+        reverbDecay = add("reverb.decay", unit: "s", R.decayRange, r.decaySeconds, "reverb RT60: seconds for the tail to fall 60 dB (low frequencies)")
+        reverbHighFrequencyRatio = add("reverb.hfratio", R.highFrequencyDecayRatioRange, r.highFrequencyDecayRatio,
+                                       "reverb decay time at fx.reverb.damping as a fraction of fx.reverb.decay (1 = no damping)")
+        reverbDamping = add("reverb.damping", unit: "Hz", R.dampingRange, r.dampingHz, "frequency where fx.reverb.hfratio holds")
+        reverbPreDelay = add("reverb.predelay", unit: "ms", ms(R.preDelayRange), r.preDelaySeconds * 1000, "time before the reverb starts")
+        reverbSize = add("reverb.size", R.sizeRange, r.size, "reverb delay-line scale (1 = 43–86 ms lines, a mid-sized hall); glides over 0.2 s")
+        reverbDiffusion = add("reverb.diffusion", R.diffusionRange, r.diffusion, "reverb early diffusion, 0 (discrete echoes) … 1 (dense at once)")
+        reverbLevel = add("reverb.level", unit: "dB", R.levelRange, r.levelDecibels, "reverb return level (each part sends CC91/127, GM default 40)")
+        chorusRate = add("chorus.rate", unit: "Hz", C.rateRange, c.rateHz, "chorus LFO rate")
+        chorusDepth = add("chorus.depth", unit: "ms", C.depthRange, c.depthMilliseconds, "chorus delay swing around fx.chorus.delay")
+        chorusDelay = add("chorus.delay", unit: "ms", C.baseDelayRange, c.baseDelayMilliseconds, "chorus centre delay")
+        chorusSpread = add("chorus.spread", C.spreadRange, c.spread, "chorus voices from centred (0) to hard left … hard right (1)")
+        chorusLevel = add("chorus.level", unit: "dB", C.levelRange, c.levelDecibels, "chorus return level (each part sends CC93/127, GM default 0)")
+        let voices = StereoChorus.voiceRange
+        chorusVoices = add("chorus.voices", Double(voices.lowerBound)...Double(voices.upperBound), 3, kind: .integer,
+                           "chorus voices (LFO phases evenly apart)")
     }
 }
 
