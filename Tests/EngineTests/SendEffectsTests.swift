@@ -16,11 +16,12 @@ import Testing
         .controlChange(channel: channel, controller: controller, value: value)
     }
 
-    /// The blip on channel 1 with the given sends (set 20 ms before it, so their ramps are over).
-    func blipResponse(reverbSend: UInt8, chorusSend: UInt8 = 0, settings: [String], seconds: Double) throws -> (left: [Float], right: [Float]) {
+    /// The blip on channel 1 with the given sends (set 20 ms before it, so their ramps are over;
+    /// nil: not sent, the GM default applies).
+    func blipResponse(reverbSend: UInt8?, chorusSend: UInt8 = 0, settings: [String], seconds: Double) throws -> (left: [Float], right: [Float]) {
         let rig = try EngineRig(settings: blip + settings)
-        return rig.render(frames: noteFrame + Int(seconds * rate), events: [
-            (0, cc(MIDIController.reverbSend, reverbSend)), (0, cc(MIDIController.chorusSend, chorusSend)),
+        let sends = (reverbSend.map { [(0, cc(MIDIController.reverbSend, $0))] } ?? []) + [(0, cc(MIDIController.chorusSend, chorusSend))]
+        return rig.render(frames: noteFrame + Int(seconds * rate), events: sends + [
             (noteFrame, .noteOn(channel: 0, note: 84, velocity: 127)), (noteFrame + 144, .noteOff(channel: 0, note: 84, velocity: 0)),
         ])
     }
@@ -50,7 +51,7 @@ import Testing
 
     /// The reverb is linear, so the tail scales exactly with the send: 20·log10(CC91/127) dB.
     @Test func reverbSendLevelFollowsCC91InDecibels() throws {
-        func tailDecibels(_ send: UInt8) throws -> Double {
+        func tailDecibels(_ send: UInt8?) throws -> Double {
             let out = try blipResponse(reverbSend: send, settings: ["fx.reverb.decay=1"], seconds: 0.6)
             return Measure.decibels(Measure.rms(out.left[(noteFrame + 2400)...]))
         }
@@ -61,6 +62,9 @@ import Testing
             let expected = 20 * log10(Double(send) / 127)
             #expect(abs(change - expected) < 0.05, "CC91=\(send): \(change) dB, expected \(expected)")
         }
+        // No CC91 at all: the GM default, 40.
+        let byDefault = try tailDecibels(nil) - full
+        #expect(abs(byDefault - 20 * log10(40.0 / 127)) < 0.05, "default send: \(byDefault) dB")
     }
 
     /// The chorus return alone (the render with CC93 = 127 minus the one with CC93 = 0, both
