@@ -178,6 +178,7 @@ extension SamplerInstrument {
         voice.lastPanPosition = .nan
         voice.startsFresh = true
         voice.filter.start(layer.filter, modulation: layer.filterModulation, key: key, velocity: velocity)
+        if parts[channel].controllers.softPedalDown { voice.filter.shiftCutoff(cents: Self.softPedalCutoffCents) }
         voices[slot] = voice
     }
 

@@ -25,6 +25,9 @@ public final class SamplerInstrument: @unchecked Sendable {
     /// hit's attack is never cut to keep an older held pad.
     public static let stealProtectionSeconds = 0.050
     public static let partCount = ProgramBank.partCount
+    /// A note struck with the soft pedal (CC67) down is, besides 6 dB softer, darker where its
+    /// layer has a filter: the cutoff half an octave lower.
+    public static let softPedalCutoffCents = -600.0
 
     public let sampleRate: Double
     public let maxFrames: Int

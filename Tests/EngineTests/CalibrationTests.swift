@@ -96,6 +96,28 @@ import Testing
         #expect(abs(lifted - normal) < 0.001)
     }
 
+    /// Where the program has a filter, a soft-pedalled note is also darker: its cutoff half an
+    /// octave lower, so an 880 Hz tone through a 1 kHz low-pass loses the filter's extra
+    /// attenuation on top of the 6 dB.
+    @Test func softPedalLowersTheSamplerFilterCutoff() throws {
+        var layer = SamplerLayer()
+        layer.filter = SamplerFilterSettings(isEnabled: true, cutoffHz: 1000, resonanceDecibels: 0)
+        let program = SamplerProgram.single(.sineCycle(frequencyHz: 440, frames: 2048), rootKey: 69, layer: layer)
+        func render(soft: Bool) throws -> [Float] {
+            let rig = try EngineRig(content: EngineContent(samplerProgram: program))
+            return rig.render(frames: 24000, events: [cc(0, MIDIController.reverbSend, 0), cc(0, MIDIController.softPedal, soft ? 127 : 0),
+                                                      (0, .noteOn(channel: 0, note: 81, velocity: 100))]).left
+        }
+        func response(_ cents: Double) -> Double {
+            BiquadCoefficients.design(.lowPass, cutoffHz: 1000 * pow(2, cents / 1200), resonanceDecibels: 0, sampleRate: rate)
+                .magnitude(atHz: 880, sampleRate: rate)
+        }
+        let change = level(try render(soft: true)) - level(try render(soft: false))
+        let expected = 20 * log10(ChannelControllerState.softPedalGain * response(SamplerInstrument.softPedalCutoffCents) / response(0))
+        #expect(expected < -8, "the filter adds to the level drop")
+        #expect(abs(change - expected) < 0.05, "\(change) dB, expected \(expected)")
+    }
+
     /// CC121 resets the soft pedal but keeps the sends and the RPN tuning (RP-015).
     @Test func resetAllControllersKeepsSendsAndTuning() {
         var state = ChannelControllerState()
