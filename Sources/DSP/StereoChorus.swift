@@ -46,7 +46,7 @@ public final class StereoChorus {
 
     public let sampleRate: Double
     public let maxFrames: Int
-    public let voiceCount: Int
+    public private(set) var voiceCount: Int
     public private(set) var settings: ChorusSettings
 
     let ring: UnsafeMutablePointer<Float>
@@ -56,7 +56,7 @@ public final class StereoChorus {
     var phase = 0.0
     var rotation: (cos: Float, sin: Float) = (1, 0)
     /// e^{j2πk/N}: voice k's phase offset from voice 0.
-    let voiceOffsets: (cos: SIMD4<Float>, sin: SIMD4<Float>)
+    var voiceOffsets: (cos: SIMD4<Float>, sin: SIMD4<Float>)
     var baseFrames: LinearSmoother
     var depthFrames: LinearSmoother
     var spread: LinearSmoother
@@ -64,7 +64,7 @@ public final class StereoChorus {
     /// Pan gains reached at the end of the last block (ramped sample by sample to the next ones).
     var gains: (left: SIMD4<Float>, right: SIMD4<Float>)
 
-    /// `voices` is fixed for the unit's life (2…4).
+    /// `voices`: 2…4 (`setVoiceCount` changes it later).
     public init(sampleRate: Double, maxFrames: Int, voices: Int = 3, settings: ChorusSettings = ChorusSettings()) {
         precondition(sampleRate > 0 && maxFrames > 0)
         self.sampleRate = sampleRate
@@ -77,13 +77,7 @@ public final class StereoChorus {
         ring = .allocate(capacity: size)
         ring.initialize(repeating: 0, count: size)
 
-        var offsetCos = SIMD4<Float>(), offsetSin = SIMD4<Float>()
-        for k in 0..<voiceCount {
-            let angle = 2 * Double.pi * Double(k) / Double(voiceCount)
-            offsetCos[k] = Float(cos(angle))
-            offsetSin[k] = Float(sin(angle))
-        }
-        voiceOffsets = (offsetCos, offsetSin)
+        voiceOffsets = Self.offsets(voices: voiceCount)
 
         let s = Self.clamped(settings)
         self.settings = s
@@ -105,6 +99,27 @@ public final class StereoChorus {
         return C(rateHz: C.rateRange.clamp(s.rateHz), depthMilliseconds: C.depthRange.clamp(s.depthMilliseconds),
                  baseDelayMilliseconds: C.baseDelayRange.clamp(s.baseDelayMilliseconds), spread: C.spreadRange.clamp(s.spread),
                  levelDecibels: C.levelRange.clamp(s.levelDecibels))
+    }
+
+    /// e^{j2πk/N} for each voice k of N.
+    static func offsets(voices: Int) -> (cos: SIMD4<Float>, sin: SIMD4<Float>) {
+        var offsetCos = SIMD4<Float>(), offsetSin = SIMD4<Float>()
+        for k in 0..<voices {
+            let angle = 2 * Double.pi * Double(k) / Double(voices)
+            offsetCos[k] = Float(cos(angle))
+            offsetSin[k] = Float(sin(angle))
+        }
+        return (offsetCos, offsetSin)
+    }
+
+    /// Changes the number of voices (2…4, clamped) at the next block. Render thread; the sound changes
+    /// at once (voices are added or dropped, not faded), so this is a setting, not a performance control.
+    public func setVoiceCount(_ voices: Int) {
+        let n = min(max(voices, Self.voiceRange.lowerBound), Self.voiceRange.upperBound)
+        guard n != voiceCount else { return }
+        voiceCount = n
+        voiceOffsets = Self.offsets(voices: n)
+        gains = panGains(spread: spread.current)
     }
 
     static func rotation(rateHz: Double, sampleRate: Double) -> (cos: Float, sin: Float) {

@@ -18,6 +18,12 @@ public struct MasterTuning: Sendable, Equatable {
         self.coarseSemitones = coarseSemitones
     }
 
+    /// A channel's tuning from its RPN 1 14-bit data value and RPN 2 data MSB, under `a4Hz`.
+    public init(a4Hz: Double, fineTuningData: Int, coarseTuningData: Int) {
+        self.init(a4Hz: a4Hz, fineCents: Self.fineTuningCents(dataValue: fineTuningData),
+                  coarseSemitones: Self.coarseTuningSemitones(dataMSB: coarseTuningData))
+    }
+
     public static let a4Range = 400.0...480.0
 
     /// Semitones to add to a note's equal-tempered pitch (relative to A4 = 440 Hz).
@@ -48,12 +54,15 @@ public enum VelocityCurve: Sendable, Equatable {
     case linear, soft, hard
     case gamma(Double)
 
+    /// Exponents `gamma(_:)` accepts (others are clamped into it).
+    public static let gammaRange = 0.1...10.0
+
     public var exponent: Double {
         switch self {
         case .linear: 1
         case .soft: 0.5
         case .hard: 2
-        case .gamma(let g): g.isFinite ? min(max(g, 0.1), 10) : 1
+        case .gamma(let g): g.isFinite ? Self.gammaRange.clamp(g) : 1
         }
     }
 

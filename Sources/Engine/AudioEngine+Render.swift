@@ -42,6 +42,10 @@ extension AudioEngine {
             attackSeconds: p.value(ids.synthAttack), decaySeconds: p.value(ids.synthDecay),
             sustainLevel: p.value(ids.synthSustain), releaseSeconds: p.value(ids.synthRelease))
         synth.pitchBendRangeSemitones = p.value(ids.synthBend)
+        synth.a4Hz = p.value(ids.tuningA4)
+        sampler.a4Hz = p.value(ids.tuningA4)
+        velocityCurve = .gamma(p.value(ids.velocityCurve))
+        sendEffects.apply(p, ids.fx, snap: snap)
         synth.voiceLimit = Int(p.value(ids.synthVoices))
         let samplerVoices = Int(p.value(ids.samplerVoices))
         sampler.polyphonyLimit = samplerVoices > 0 ? samplerVoices : nil
@@ -79,7 +83,7 @@ extension AudioEngine {
 
     /// Routes one message: mapped controls first (consumed), then the instruments its channel plays.
     func dispatch(_ message: MIDIMessage) {
-        let m = message.normalized
+        var m = message.normalized
         for control in controls where control.mapping.matches(m) {
             applyControl(control.mapping, parameter: control.parameter, message: m)
             return
@@ -89,13 +93,14 @@ extension AudioEngine {
             if case .noteOn = m { partMeters.countIgnored(channel: channel, reason: .channelNotPlayed) }
             return
         }
-        guard case .noteOn = m else {
+        guard case .noteOn(let c, let note, let velocity) = m else {
             // Everything but note-ons reaches both instruments: each keeps the channel's
             // controllers, and notes started before a program change still get their note-off.
             synth.handle(m)
             sampler.handle(m)
             return
         }
+        m = .noteOn(channel: c, note: note, velocity: velocityCurve.apply(velocity))
         switch sampler.partProgram(channel: channel) {
         case .sampler?:
             sampler.handle(m)
@@ -152,12 +157,20 @@ extension AudioEngine {
         }
         if !synth.isSilent {
             let block = activate(.synth, blockFrames: blockFrames)
-            synth.render(into: block.slice(from: start, count: count))
+            synth.render(into: block.slice(from: start, count: count), sends: sends(of: .synth), at: start)
         }
         if !sampler.isSilent {
             let block = activate(.sampler, blockFrames: blockFrames)
-            sampler.render(into: block.slice(from: start, count: count))
+            sampler.render(into: block.slice(from: start, count: count), sends: sends(of: .sampler), at: start)
         }
+    }
+
+    /// Where a bus's parts send: the send bus, or nowhere while the bus is muted (its parts'
+    /// reverb and chorus fall silent with it) or `fx.enabled` is off. The sends are taken before
+    /// the bus gain and pan.
+    private func sends(of bus: BusID) -> SendBus? {
+        let off = parameters.value(ids.buses[bus.rawValue].mute) >= 0.5 || parameters.value(ids.fx.enabled) < 0.5
+        return off ? nil : sendEffects.bus
     }
 
     /// The bus's whole-block buffer, cleared the first time a source touches it in this block.
@@ -211,6 +224,7 @@ extension AudioEngine {
             buses[i].mix(into: out)
             anyActive = true
         }
+        if sendEffects.process(into: out) { anyActive = true }
         master.process(out, hadInput: anyActive)
         if NonFiniteGuard.scrub(out) {
             master.reset()

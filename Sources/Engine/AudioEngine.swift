@@ -80,6 +80,10 @@ public final class AudioEngine: @unchecked Sendable {
     let controls: [(mapping: ControlMapping, parameter: Int)]
     var fileHighPass: SmoothedFilter
     let master: MasterStage
+    /// Reverb and chorus on the master, fed by every part's CC91/CC93 sends.
+    let sendEffects: SendEffects
+    /// `velocity.curve`, applied to every note-on before it reaches an instrument.
+    var velocityCurve = VelocityCurve.linear
     let scratch: StereoBuffer
     /// Blocks rendered since the last sound; the master tail is skipped once filters have rung out.
     /// Set from any thread to fade the output to silence (10 ms) before the audio stops.
@@ -116,6 +120,7 @@ public final class AudioEngine: @unchecked Sendable {
         controls = resolved
         fileHighPass = SmoothedFilter(kind: .highPass, sampleRate: rate, cutoffHz: 800, resonanceDecibels: 0, enabled: true)
         master = MasterStage(sampleRate: rate, maxFrames: frames)
+        sendEffects = SendEffects(sampleRate: rate, maxFrames: frames)
         scratch = StereoBuffer(capacity: frames)
         partVoiceCounts = .allocate(capacity: PartMeters.partCount)
         partVoiceCounts.initialize(repeating: 0, count: PartMeters.partCount)
@@ -143,6 +148,7 @@ public final class AudioEngine: @unchecked Sendable {
         }
         publishedSilence = false
         for i in buses.indices { buses[i].isActive = false }
+        sendEffects.begin(frames: frames)
 
         // Split the block at event frames so every event lands on its exact frame.
         var position = 0
@@ -171,7 +177,7 @@ public final class AudioEngine: @unchecked Sendable {
 
     /// True when no source can make sound: rendering then costs almost nothing.
     public var isIdle: Bool {
-        guard synth.isSilent, sampler.isSilent, !master.isRinging else { return false }
+        guard synth.isSilent, sampler.isSilent, !master.isRinging, !sendEffects.isRinging else { return false }
         for player in loopPlayers where player?.isSilent == false { return false }
         return true
     }

@@ -1,3 +1,5 @@
+import DSP
+
 /// Every parameter the engine exposes, registered into a `ParameterTable`, with the indices the
 /// render thread reads at block start. Names are dotted and carry their unit in the descriptor.
 struct EngineParameters {
@@ -15,6 +17,8 @@ struct EngineParameters {
     var synthAttack = 0, synthDecay = 0, synthSustain = 0, synthRelease = 0, synthBend = 0, synthVoices = 0
     var followEnabled = 0, followInterval = 0
     var samplerVoices = 0
+    var fx = SendEffectParameters()
+    var tuningA4 = 0, velocityCurve = 0
     var mic = MicParameters()
 
     struct MicParameters {
@@ -78,6 +82,11 @@ struct EngineParameters {
         mic.averagePoints = t.register(.init("mic.average.points", range: 3...101, default: 9, kind: .integer, summary: "moving-average length in samples"))
         mic.lowpassCutoff = t.register(.init("mic.lowpass.cutoff", unit: "Hz", range: 20...4000, default: 1000, summary: "windowed-sinc low-pass cutoff"))
         mic.pitchShift = t.register(.init("mic.pitchshift.semitones", unit: "semitones", range: -12...12, default: 0, summary: "pitch shift"))
+        fx = SendEffectParameters(table: t)
+        tuningA4 = t.register(.init("tuning.a4", unit: "Hz", range: MasterTuning.a4Range, default: 440,
+                                    summary: "master tuning: frequency of A4 for sampler and synth (each part's RPN 1/2 adds to it)"))
+        velocityCurve = t.register(.init("velocity.curve", range: VelocityCurve.gammaRange, default: 1,
+                                         summary: "key velocity curve before each preset's own: 127·(v/127)^γ; 1 linear, 0.5 soft, 2 hard"))
         t.seal()
     }
 }

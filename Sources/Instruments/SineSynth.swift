@@ -5,8 +5,9 @@ import DSP
 import MIDI
 
 /// Polyphonic sine synthesizer driven by MIDI, 16 channels each with its own controllers: velocity,
-/// DAHDSR envelope in seconds, pitch bend with RPN 0 range, CC7 volume, CC10 pan, CC11 expression,
-/// sustain and sostenuto pedals, CC 120/121/123; one voice limit for all channels with click-free
+/// DAHDSR envelope in seconds, pitch bend with RPN 0 range, RPN 1/2 tuning under the master A4,
+/// CC7 volume, CC10 pan, CC11 expression, CC91/CC93 reverb and chorus sends, sustain, sostenuto and
+/// soft pedals, CC 120/121/123; one voice limit for all channels with click-free
 /// stealing, and an optional pitch follower voice that sings at a frequency fed from outside (the
 /// mic's detected pitch, centred).
 ///
@@ -19,6 +20,8 @@ public final class SineSynth {
     public var envelope = EnvelopeSettings(attackSeconds: 0.01, decaySeconds: 0.2, sustainLevel: 0.7, releaseSeconds: 0.3)
     /// Bend range of channels whose sender set none with RPN 0.
     public var pitchBendRangeSemitones: Double = 2
+    /// Master tuning: the frequency of A4, Hz (each channel's RPN 1/2 adds to it).
+    public var a4Hz = 440.0
     /// Fade applied to a stolen voice and on all-sound-off.
     public static let stealFadeSeconds = 0.004
 
@@ -26,6 +29,8 @@ public final class SineSynth {
     private let mono: UnsafeMutablePointer<Float>
     /// 16 channels × `maxFrames`: each channel's voices, summed before its gain and pan.
     private let channelMix: UnsafeMutablePointer<Float>
+    /// One channel after its gain and pan, before it joins the output and the sends.
+    private let channelStereo: StereoBuffer
     private let channels: UnsafeMutablePointer<SynthChannel>
     /// Highest output sample of each channel since `takeChannelPeak`.
     private let channelPeaks: UnsafeMutablePointer<Float>
@@ -41,6 +46,7 @@ public final class SineSynth {
         voices.initialize(repeating: SineVoice(sampleRate: sampleRate))
         mono = .allocate(capacity: maxFrames)
         channelMix = .allocate(capacity: 16 * maxFrames)
+        channelStereo = StereoBuffer(capacity: maxFrames)
         channels = .allocate(capacity: 16)
         channels.initialize(repeating: SynthChannel(sampleRate: sampleRate), count: 16)
         channelPeaks = .allocate(capacity: 16)
@@ -92,7 +98,8 @@ public final class SineSynth {
         }
         if let victim = decision.steal { voices[victim].fadeOut(seconds: Self.stealFadeSeconds) }
         noteCounter &+= 1
-        voices[decision.slot].start(note: note, channel: channel, amplitude: Self.amplitude(velocity: velocity),
+        let amplitude = Self.amplitude(velocity: velocity) * Float(channels[Int(channel & 15)].controllers.strikeGain)
+        voices[decision.slot].start(note: note, channel: channel, amplitude: amplitude,
                                     age: noteCounter, settings: envelope)
     }
 
@@ -135,6 +142,10 @@ public final class SineSynth {
         case .none, .bankSelect:
             break
         }
+        if controller == MIDIController.reverbSend || controller == MIDIController.chorusSend {
+            let c = channels[channel].controllers
+            channels[channel].sends.follow(reverbController: c.reverbSend, chorusController: c.chorusSend, snap: isSilent)
+        }
     }
 
     /// A pedal went up: notes whose key is up and that no pedal still holds are released. The
@@ -166,8 +177,9 @@ public final class SineSynth {
     // MARK: Render
 
     /// Adds the synth's output into `block`: each channel's voices at its volume × expression and
-    /// pan (equal power), the pitch follower centred.
-    public func render(into block: StereoBlock) {
+    /// pan (equal power), the pitch follower centred. Each channel's signal also goes to `sends`
+    /// (frames from `offset` of its block) at its CC91/CC93 levels; nil sends nothing.
+    public func render(into block: StereoBlock, sends: SendBus? = nil, at offset: Int = 0) {
         precondition(block.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
         let frames = block.frames
         guard !isSilent else { return }
@@ -181,15 +193,24 @@ public final class SineSynth {
             }
             let controllers = channels[c].controllers
             let bend = controllers.bend * (controllers.bendRangeSemitones ?? pitchBendRangeSemitones)
-            let f = Self.frequency(note: voices[i].note, bendSemitones: bend)
+            let tuning = MasterTuning(a4Hz: a4Hz, fineTuningData: controllers.fineTuningData,
+                                      coarseTuningData: Int(controllers.coarseTuningData)).offsetSemitones
+            let f = Self.frequency(note: voices[i].note, bendSemitones: bend + tuning)
             voices[i].render(into: mix, frames: frames, increment: f / sampleRate)
         }
         for c in 0..<16 {
-            if touched & (1 << c) != 0 {
-                channelPeaks[c] = channels[c].mix(channelMix + c * maxFrames, into: block, frames: frames, peak: channelPeaks[c])
-            } else {
+            guard touched & (1 << c) != 0 else {
                 channels[c].gains.advance(frames: frames)
+                channels[c].sends.advance(frames: frames)
+                continue
             }
+            let stereo = channelStereo.block(frames: frames)
+            channelPeaks[c] = channels[c].mix(channelMix + c * maxFrames, into: stereo, peak: channelPeaks[c])
+            for i in 0..<frames {
+                block.left[i] += stereo.left[i]
+                block.right[i] += stereo.right[i]
+            }
+            if let sends { sends.add(stereo, at: offset, levels: &channels[c].sends) } else { channels[c].sends.advance(frames: frames) }
         }
         guard !follower.isSilent else { return }
         mono.update(repeating: 0, count: frames)
@@ -227,24 +248,27 @@ public final class SineSynth {
     }
 }
 
-/// One channel of the synth: its controllers and smoothed gains.
+/// One channel of the synth: its controllers, smoothed gains and send levels.
 struct SynthChannel {
     var controllers = ChannelControllerState()
     var gains: ChannelGains
+    var sends: ChannelSends
 
     init(sampleRate: Double) {
         gains = ChannelGains(sampleRate: sampleRate)
+        sends = ChannelSends(sampleRate: sampleRate)
     }
 
-    /// Adds the channel's mono sum to `block` at its volume × expression and pan, per frame (the
-    /// smoothers ramp), and returns the running `peak` updated with what it added.
-    mutating func mix(_ mono: UnsafeMutablePointer<Float>, into block: StereoBlock, frames: Int, peak: Float) -> Float {
+    /// Writes the channel's mono sum into `block` at its volume × expression and pan, per frame
+    /// (the smoothers ramp), and returns the running `peak` updated with what it wrote.
+    mutating func mix(_ mono: UnsafeMutablePointer<Float>, into block: StereoBlock, peak: Float) -> Float {
         var peak = peak
+        let frames = block.frames
         guard gains.isRamping else {
             let (left, right) = panGains(Double(gains.pan.current), gain: gains.volume.current * gains.expression.current)
             for i in 0..<frames {
-                block.left[i] += mono[i] * left
-                block.right[i] += mono[i] * right
+                block.left[i] = mono[i] * left
+                block.right[i] = mono[i] * right
                 peak = max(peak, abs(mono[i] * left), abs(mono[i] * right))
             }
             return peak
@@ -252,8 +276,8 @@ struct SynthChannel {
         for i in 0..<frames {
             let volume = gains.volume.next(), expression = gains.expression.next()
             let (left, right) = panGains(Double(gains.pan.next()), gain: volume * expression)
-            block.left[i] += mono[i] * left
-            block.right[i] += mono[i] * right
+            block.left[i] = mono[i] * left
+            block.right[i] = mono[i] * right
             peak = max(peak, abs(mono[i] * left), abs(mono[i] * right))
         }
         return peak

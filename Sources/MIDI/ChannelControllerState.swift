@@ -1,7 +1,9 @@
 /// The controller state of one MIDI channel as General MIDI defines it: pitch bend with its RPN 0
-/// range, mod wheel, volume/expression/pan values, sustain and sostenuto pedals, bank select and
-/// the RPN/data-entry state machine. Plain value; instruments keep one per channel and act on the
-/// `Action` each controller returns (release pedalled notes, silence, …). Render-thread safe.
+/// range, RPN 1/2 fine and coarse tuning, mod wheel, volume/expression/pan values, reverb and
+/// chorus send levels (CC91/CC93), sustain, sostenuto and soft pedals, bank select and the
+/// RPN/data-entry state machine (data entry after an NRPN select changes nothing). Plain value;
+/// instruments keep one per channel and act on the `Action` each controller returns (release
+/// pedalled notes, silence, …). Render-thread safe.
 public struct ChannelControllerState: Sendable, Equatable {
     /// What an instrument must do after a controller message.
     public enum Action: Sendable, Equatable {
@@ -32,8 +34,17 @@ public struct ChannelControllerState: Sendable, Equatable {
     public var volume: UInt8 = 127
     public var expression: UInt8 = 127
     public var pan: UInt8 = 64
+    /// CC91 reverb and CC93 chorus send levels, GM defaults (40 and 0); CC121 keeps them (RP-015).
+    public var reverbSend: UInt8 = 40
+    public var chorusSend: UInt8 = 0
     public var sustainDown = false
     public var sostenutoDown = false
+    /// CC67: notes struck while it is down play at `softPedalGain` (held notes keep their level).
+    public var softPedalDown = false
+    /// RPN 1 channel fine tuning as its 14-bit data value (centre 8192) and RPN 2 coarse tuning
+    /// as its data MSB (centre 64); `MasterTuning` (DSP) turns them into cents and semitones.
+    public var fineTuningData = 8192
+    public var coarseTuningData: UInt8 = 64
     public var bankMSB: UInt8 = 0
     public var bankLSB: UInt8 = 0
     /// Selected registered parameter (127/127 = null: data entry does nothing).
@@ -62,6 +73,9 @@ public struct ChannelControllerState: Sendable, Equatable {
             defer { sostenutoDown = down }
             if down == sostenutoDown { return .none }
             return down ? .sostenutoPressed : .sostenutoReleased
+        case MIDIController.softPedal: softPedalDown = value >= 64; return .none
+        case MIDIController.reverbSend: reverbSend = value; return .none
+        case MIDIController.chorusSend: chorusSend = value; return .none
         case 101: rpnMSB = value; nrpnSelected = false; return .none
         case 100: rpnLSB = value; nrpnSelected = false; return .none
         case 98, 99: nrpnSelected = true; return .none
@@ -74,6 +88,7 @@ public struct ChannelControllerState: Sendable, Equatable {
             expression = 127
             sustainDown = false
             sostenutoDown = false
+            softPedalDown = false
             rpnMSB = 127
             rpnLSB = 127
             nrpnSelected = false
@@ -86,9 +101,27 @@ public struct ChannelControllerState: Sendable, Equatable {
     /// Pitch-bend message value −8192…8191.
     public mutating func setBend(_ value: Int16) { bend = Double(value) / 8192 }
 
-    /// RPN 0 (pitch-bend sensitivity): data entry MSB = semitones, LSB = cents.
+    /// Level factor of a note struck with the soft pedal down: −6 dB (10^(−6/20), written out so
+    /// this module needs no maths library). GM asks only for "soft"; 6 dB is a clear una corda step.
+    public static let softPedalGain = 0.501_187_23
+
+    /// Level factor for a note struck now: `softPedalGain` while CC67 is down, else 1.
+    public var strikeGain: Double { softPedalDown ? Self.softPedalGain : 1 }
+
+    /// Data entry for the selected RPN: 0 bend range (MSB semitones, LSB cents), 1 fine tuning
+    /// (14-bit, centre 8192 = 0 cents), 2 coarse tuning (MSB, centre 64). An MSB clears the LSB
+    /// part; nothing happens after an NRPN select or for any other (or the null) RPN.
     private mutating func dataEntry(msb: UInt8? = nil, lsb: UInt8? = nil) {
-        guard !nrpnSelected, rpnMSB == 0, rpnLSB == 0 else { return }
+        guard !nrpnSelected, rpnMSB == 0 else { return }
+        switch rpnLSB {
+        case 0: bendRangeEntry(msb: msb, lsb: lsb)
+        case 1: fineTuningData = msb.map { Int($0) << 7 } ?? (fineTuningData & ~0x7F) | Int(lsb ?? 0)
+        case 2: if let msb { coarseTuningData = msb }
+        default: break
+        }
+    }
+
+    private mutating func bendRangeEntry(msb: UInt8?, lsb: UInt8?) {
         let current = bendRangeSemitones ?? 2
         var semitones = current.rounded(.down), cents = (current - semitones) * 100
         if let msb { semitones = Double(msb); cents = 0 }

@@ -34,6 +34,11 @@ public enum MIDIController {
     public static let expression: UInt8 = 11
     public static let sustainPedal: UInt8 = 64
     public static let sostenutoPedal: UInt8 = 66
+    public static let softPedal: UInt8 = 67
+    /// Effects 1 depth: reverb send level.
+    public static let reverbSend: UInt8 = 91
+    /// Effects 3 depth: chorus send level.
+    public static let chorusSend: UInt8 = 93
     public static let allSoundOff: UInt8 = 120
     public static let resetAllControllers: UInt8 = 121
     public static let allNotesOff: UInt8 = 123

@@ -4,8 +4,8 @@ import MIDI
 extension SamplerInstrument {
     /// Render thread: applies one MIDI message at the current position (the engine splits blocks
     /// at event frames) to the part of its channel: notes, program change, bank select CC0/CC32,
-    /// CC1 vibrato, CC7 volume, CC10 pan, CC11 expression, CC64 sustain, CC66 sostenuto, RPN 0
-    /// bend range, CC120/121/123, pitch bend. Others are ignored.
+    /// CC1 vibrato, CC7 volume, CC10 pan, CC11 expression, CC64 sustain, CC66 sostenuto, CC67
+    /// soft pedal, CC91/CC93 sends, RPN 0 bend range, RPN 1/2 tuning, CC120/121/123, pitch bend. Others are ignored.
     public func handle(_ message: MIDIMessage) {
         let channel = Int(message.channel & 15)
         switch message.normalized {
@@ -63,6 +63,10 @@ extension SamplerInstrument {
             }
         case .none, .bankSelect:
             break
+        }
+        if controller == MIDIController.reverbSend || controller == MIDIController.chorusSend {
+            let c = parts[channel].controllers
+            parts[channel].sends.follow(reverbController: c.reverbSend, chorusController: c.chorusSend, snap: isSilent)
         }
     }
 
@@ -164,7 +168,7 @@ extension SamplerInstrument {
         voice.envelope.reset()
         voice.envelope.configure(layer.ampEnvelope)
         voice.envelope.noteOn()
-        voice.staticGain = zone.gain * Float(ControllerCurves.velocityGain(velocity, curve: layer.velocityCurve))
+        voice.staticGain = zone.gain * Float(ControllerCurves.velocityGain(velocity, curve: layer.velocityCurve) * parts[channel].controllers.strikeGain)
         voice.pan = zone.pan
         voice.respondsToVolume = layer.respondsToVolume
         voice.respondsToExpression = layer.respondsToExpression
@@ -174,6 +178,7 @@ extension SamplerInstrument {
         voice.lastPanPosition = .nan
         voice.startsFresh = true
         voice.filter.start(layer.filter, modulation: layer.filterModulation, key: key, velocity: velocity)
+        if parts[channel].controllers.softPedalDown { voice.filter.shiftCutoff(cents: Self.softPedalCutoffCents) }
         voices[slot] = voice
     }
 

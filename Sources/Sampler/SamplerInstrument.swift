@@ -25,6 +25,9 @@ public final class SamplerInstrument: @unchecked Sendable {
     /// hit's attack is never cut to keep an older held pad.
     public static let stealProtectionSeconds = 0.050
     public static let partCount = ProgramBank.partCount
+    /// A note struck with the soft pedal (CC67) down is, besides 6 dB softer, darker where its
+    /// layer has a filter: the cutoff half an octave lower.
+    public static let softPedalCutoffCents = -600.0
 
     public let sampleRate: Double
     public let maxFrames: Int
@@ -35,6 +38,8 @@ public final class SamplerInstrument: @unchecked Sendable {
     public var quality: InterpolationQuality = .realtime
     /// Render thread: polyphony budget shared by all parts; nil = `maxVoices`. Clamped to 1…maxVoices.
     public var polyphonyLimit: Int?
+    /// Render thread: master tuning, the frequency of A4 in Hz (each part's RPN 1/2 adds to it).
+    public var a4Hz = 440.0
 
     let voices: UnsafeMutablePointer<SamplerVoice>
     let voiceSlots: Int
@@ -98,7 +103,7 @@ public final class SamplerInstrument: @unchecked Sendable {
             (contexts + c).initialize(to: VoiceRenderContext(
                 scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp,
                 controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, sinc: tables.sinc, quality: quality,
-                outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, modWheel: 0,
+                outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0, modWheel: 0,
                 volumeGain: 1, expressionGain: 1, controllerPan: 0))
         }
     }
@@ -194,8 +199,9 @@ public final class SamplerInstrument: @unchecked Sendable {
     // MARK: Rendering
 
     /// Render thread: ADDS `block.frames` (≤ `maxFrames`) frames.
-    /// Each part's voices are summed into its own chunk buffer first, to measure the part's peak.
-    public func render(into block: StereoBlock) {
+    /// Each part's voices are summed into its own chunk buffer first, to measure the part's peak
+    /// and to feed `sends` (frames from `sendOffset` of its block) at the part's CC91/CC93 levels.
+    public func render(into block: StereoBlock, sends: SendBus? = nil, at sendOffset: Int = 0) {
         precondition(block.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
         acceptPendingBank()
         var offset = 0
@@ -223,8 +229,10 @@ public final class SamplerInstrument: @unchecked Sendable {
                         peak = max(peak, abs(mix.left[i]), abs(mix.right[i]))
                     }
                     partPeaks[c] = peak
+                    if let sends { sends.add(mix, at: sendOffset + offset, levels: &parts[c].sends) } else { parts[c].sends.advance(frames: frames) }
                 } else {
                     parts[c].gains.advance(frames: frames)
+                    parts[c].sends.advance(frames: frames)
                 }
             }
             frameClock &+= UInt64(frames)
@@ -240,6 +248,8 @@ public final class SamplerInstrument: @unchecked Sendable {
         contexts[c].quality = quality
         contexts[c].bend = part.controllers.bend
         contexts[c].bendRangeOverrideCents = part.bendRangeOverrideCents
+        contexts[c].tuningCents = 100 * MasterTuning(a4Hz: a4Hz, fineTuningData: part.controllers.fineTuningData,
+                                                     coarseTuningData: Int(part.controllers.coarseTuningData)).offsetSemitones
         contexts[c].modWheel = part.controllers.modWheel
         contexts[c].volumeGain = part.gains.volume.current
         contexts[c].expressionGain = part.gains.expression.current

@@ -6,6 +6,8 @@ import MIDI
 struct SamplerPart {
     var controllers = ChannelControllerState()
     var gains: ChannelGains
+    /// CC91/CC93 send levels, smoothed.
+    var sends: ChannelSends
     /// Last value of each controller 0…127 (read by filter modulation); 128 bytes of the
     /// instrument's preallocated block.
     let controllerValues: UnsafeMutablePointer<UInt8>
@@ -17,6 +19,7 @@ struct SamplerPart {
 
     init(sampleRate: Double, controllerValues: UnsafeMutablePointer<UInt8>) {
         gains = ChannelGains(sampleRate: sampleRate)
+        sends = ChannelSends(sampleRate: sampleRate)
         self.controllerValues = controllerValues
         resetControllerValues()
     }

@@ -25,6 +25,8 @@ struct VoiceRenderContext {
     var bend: Double
     /// The channel's RPN 0 bend range in cents, NaN when unset (the layer's range applies).
     var bendRangeOverrideCents: Double
+    /// Master A4 and the channel's RPN 1/2 tuning, cents from A4 = 440 Hz.
+    var tuningCents: Double
     var modWheel: Double
     /// Smoothed CC7 and CC11 gains and CC10 pan offset, at the end of this chunk.
     var volumeGain: Float
@@ -119,7 +121,7 @@ struct SamplerVoice {
     /// 32.32 step for this chunk from the fixed tuning, pitch bend and vibrato.
     private mutating func phaseIncrement(frames: Int, context: VoiceRenderContext) -> UInt64 {
         let bendRange = context.bendRangeOverrideCents.isNaN ? bendRangeCents : context.bendRangeOverrideCents
-        var cents = fixedCents + context.bend * bendRange
+        var cents = fixedCents + context.tuningCents + context.bend * bendRange
         if vibratoDepthCents != 0 && context.modWheel > 0 {
             cents += vibratoDepthCents * context.modWheel * sin(2 * Double.pi * vibratoPhase)
         }

@@ -58,6 +58,9 @@ struct VoiceFilter {
         controllerCents = .nan
     }
 
+    /// Moves the note's cutoff by `cents` (the soft pedal's darker strike).
+    mutating func shiftCutoff(cents: Double) { fixedCents += cents }
+
     mutating func noteOff() {
         if hasEnvelope { envelope.noteOff() }
     }

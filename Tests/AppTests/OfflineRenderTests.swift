@@ -59,7 +59,7 @@ import Testing
     @Test func renderIsDeterministicAndKeepsTheReleaseTail() throws {
         let song = [MIDIFileEvent(seconds: 0.1, track: 0, message: .noteOn(channel: 1, note: 69, velocity: 100)),
                     MIDIFileEvent(seconds: 0.5, track: 0, message: .noteOff(channel: 1, note: 69, velocity: 0))]
-        let settings = ["synth.release=0.4", "master.lowpass.enabled=off", "master.highpass.enabled=off"]
+        let settings = ["synth.release=0.4", "master.lowpass.enabled=off", "master.highpass.enabled=off", "fx.enabled=off"]
         let a = try render(song, settings: settings)
         let b = try render(song, settings: settings)
         #expect(a == b)

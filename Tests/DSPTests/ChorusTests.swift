@@ -8,25 +8,6 @@ import Testing
     /// output names the delay without ambiguity, and a one-period average removes the 2f term.
     let probeHz = 50.0
 
-    /// The delay of `y` behind a `probeHz` sine over time (ms), one estimate every `hop` frames:
-    /// lock-in demodulation, y·e^{−jωn} averaged over one probe period gives e^{−jωD}/(2j).
-    func delayTrack(_ y: [Float], sampleRate: Double, hop: Int) -> [Double] {
-        let period = Int((sampleRate / probeHz).rounded())
-        var re = [0.0], im = [0.0]
-        for (n, v) in y.enumerated() {
-            let theta = 2 * Double.pi * probeHz * Double(n) / sampleRate
-            re.append(re.last! + Double(v) * cos(theta))
-            im.append(im.last! - Double(v) * sin(theta))
-        }
-        return stride(from: 0, to: y.count - period, by: hop).map { start in
-            // 2j·(a + jb) = −2b + 2ja; its angle is −ωD.
-            let a = re[start + period] - re[start], b = im[start + period] - im[start]
-            var angle = -atan2(2 * a, -2 * b)
-            angle -= 2 * Double.pi * (angle / (2 * Double.pi)).rounded(.down)
-            return 1000 * angle / (2 * Double.pi * probeHz)
-        }
-    }
-
     /// Two voices, spread 1: the left output is voice 0 alone, the right voice 1 alone, so each
     /// channel's delay track is one voice's LFO: base ± depth at the rate, the voices half a cycle apart.
     @Test(arguments: [(48_000.0, 0.8, 3.0, 10.0), (44_100.0, 3.0, 1.5, 7.0), (96_000.0, 0.3, 5.0, 12.0)])
@@ -38,8 +19,8 @@ import Testing
         let out = SendEffectHarness.run(chorus, left: x, right: x)
         let hop = 16
         let skip = Int(0.05 * sampleRate) / hop  // the line fills during the first base delay
-        let left = Array(delayTrack(out.left, sampleRate: sampleRate, hop: hop).dropFirst(skip))
-        let right = Array(delayTrack(out.right, sampleRate: sampleRate, hop: hop).dropFirst(skip))
+        let left = Array(Measure.delayTrack(out.left, probeHz: probeHz, sampleRate: sampleRate, hop: hop).dropFirst(skip))
+        let right = Array(Measure.delayTrack(out.right, probeHz: probeHz, sampleRate: sampleRate, hop: hop).dropFirst(skip))
 
         let (lo, hi) = (left.min()!, left.max()!)
         let measuredDepth = (hi - lo) / 2, measuredBase = (hi + lo) / 2

@@ -20,8 +20,8 @@ import Testing
         let settings = ReverbSettings(decaySeconds: decay, highFrequencyDecayRatio: 1, preDelaySeconds: 0)
         let ir = impulseResponse(settings, sampleRate: sampleRate, seconds: 1.4 * decay + 0.5)
         for channel in [ir.left, ir.right] {
-            let t30 = SendEffectHarness.schroederRT60(channel, sampleRate: sampleRate, from: -5, to: -35)
-            let t20 = SendEffectHarness.schroederRT60(channel, sampleRate: sampleRate, from: -5, to: -25)
+            let t30 = Measure.schroederRT60(channel, sampleRate: sampleRate, from: -5, to: -35)
+            let t20 = Measure.schroederRT60(channel, sampleRate: sampleRate, from: -5, to: -25)
             #expect(abs(t30 / decay - 1) < rt60Tolerance, "T30 \(t30) s for a \(decay) s setting at \(sampleRate) Hz")
             #expect(abs(t20 / decay - 1) < rt60Tolerance, "T20 \(t20) s for a \(decay) s setting at \(sampleRate) Hz")
         }
@@ -37,8 +37,8 @@ import Testing
         // corner, and a wide band's EDC would be dominated by its slower-decaying lower edge.
         let low = SendEffectHarness.filter(ir, .design(.bandPass, cutoffHz: 250, q: 16, sampleRate: rate))
         let high = SendEffectHarness.filter(ir, .design(.bandPass, cutoffHz: dampingHz, q: 16, sampleRate: rate))
-        let lowT30 = SendEffectHarness.schroederRT60(low, sampleRate: rate)
-        let highT30 = SendEffectHarness.schroederRT60(high, sampleRate: rate)
+        let lowT30 = Measure.schroederRT60(low, sampleRate: rate)
+        let highT30 = Measure.schroederRT60(high, sampleRate: rate)
         #expect(abs(lowT30 / decay - 1) < rt60Tolerance, "250 Hz band: \(lowT30) s")
         #expect(abs(highT30 / (ratio * decay) - 1) < rt60Tolerance, "\(dampingHz) Hz band: \(highT30) s")
     }

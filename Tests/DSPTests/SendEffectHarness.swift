@@ -3,18 +3,10 @@ import DSP
 import Foundation
 import Testing
 
-/// The two send effects share one shape: wet stereo out of stereo in, per block.
-protocol StereoSendEffect: AnyObject {
-    func process(input: StereoBlock, output: StereoBlock)
-}
-
-extension FeedbackDelayReverb: StereoSendEffect {}
-extension StereoChorus: StereoSendEffect {}
-
 /// Feeds arrays through a send effect in blocks, calling `beforeBlock(start)` at each block start
 /// (where a parameter sweep applies new settings, as the engine will). Test thread only.
 enum SendEffectHarness {
-    static func run(_ effect: some StereoSendEffect, left: [Float], right: [Float], block: Int = 64,
+    static func run(_ effect: some SendEffect, left: [Float], right: [Float], block: Int = 64,
                     beforeBlock: (Int) -> Void = { _ in }) -> (left: [Float], right: [Float]) {
         precondition(left.count == right.count)
         var inL = left, inR = right
@@ -42,7 +34,7 @@ enum SendEffectHarness {
     /// `apply(t)` at every block start while t goes 0 → 1 over `sweep` frames, and expects no step
     /// above −60 dBFS (third difference < 0.001) in either channel while the output stays above
     /// `floorRMS` (so a silent output cannot pass).
-    static func expectClickFreeSweep(_ effect: some StereoSendEffect, sampleRate: Double, settle: Int, sweep: Int,
+    static func expectClickFreeSweep(_ effect: some SendEffect, sampleRate: Double, settle: Int, sweep: Int,
                                      amplitude: Float, floorRMS: Double, label: String,
                                      sourceLocation: SourceLocation = #_sourceLocation, apply: (Double) -> Void) {
         let x = fadedSine(frequency: 220, sampleRate: sampleRate, frames: settle + sweep, amplitude: amplitude)
@@ -61,7 +53,7 @@ enum SendEffectHarness {
     /// Puts `bad` (NaN or infinity) into a playing 440 Hz sine at frame 10,000 and expects no
     /// non-finite sample in the output and the effect still sounding (RMS above `floorRMS`) a
     /// quarter of a second later.
-    static func expectBadSampleIsDropped(_ effect: some StereoSendEffect, bad: Float, floorRMS: Double,
+    static func expectBadSampleIsDropped(_ effect: some SendEffect, bad: Float, floorRMS: Double,
                                          sourceLocation: SourceLocation = #_sourceLocation) {
         var x = fadedSine(frequency: 440, sampleRate: 48_000, frames: 48_000)
         x[10_000] = bad
@@ -84,28 +76,6 @@ enum SendEffectHarness {
         var x = Measure.sine(frequency: frequency, sampleRate: sampleRate, count: frames, amplitude: amplitude)
         for i in 0..<min(fade, frames) { x[i] *= Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(fade))) }
         return x
-    }
-
-    /// Reverberation time from an impulse response by Schroeder backward integration: the energy
-    /// decay curve EDC(t) = Σ_{τ≥t} h²(τ) in dB, a least-squares line fitted between `from` and
-    /// `to` dB (−5…−35 is T30, −5…−25 is T20), extrapolated to 60 dB.
-    static func schroederRT60(_ h: [Float], sampleRate: Double, from: Double = -5, to: Double = -35) -> Double {
-        var edc = [Double](repeating: 0, count: h.count)
-        var sum = 0.0
-        for i in stride(from: h.count - 1, through: 0, by: -1) {
-            sum += Double(h[i]) * Double(h[i])
-            edc[i] = sum
-        }
-        let total = edc[0]
-        var (n, st, sy, stt, sty) = (0.0, 0.0, 0.0, 0.0, 0.0)
-        for i in 0..<h.count {
-            let db = 10 * log10(max(edc[i] / total, 1e-30))
-            guard db <= from && db >= to else { continue }
-            let t = Double(i) / sampleRate
-            n += 1; st += t; sy += db; stt += t * t; sty += t * db
-        }
-        let slope = (n * sty - st * sy) / (n * stt - st * st)  // dB per second
-        return -60 / slope
     }
 
     /// Normalised cross-correlation at lag 0 (1 = identical, 0 = uncorrelated).

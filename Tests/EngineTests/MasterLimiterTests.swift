@@ -28,7 +28,7 @@ import Testing
     /// played with the limiter off: the gain is back at exactly 1.
     @Test func unityReturnsAfterSilence() throws {
         func afterChord(_ settings: [String]) throws -> [Float] {
-            let rig = try EngineRig(blockFrames: 128, settings: ["master.gain=12"] + settings)
+            let rig = try EngineRig(blockFrames: 128, settings: ["master.gain=12", "fx.enabled=off"] + settings)
             let chord = (0..<12).map { UInt8(48 + 3 * $0) }
             _ = rig.render(frames: 12000, events: chord.map { (0, .noteOn(channel: 1, note: $0, velocity: 127)) })
             _ = rig.render(frames: 60000, events: chord.map { (0, .noteOff(channel: 1, note: $0, velocity: 0)) })

@@ -16,7 +16,7 @@ import Testing
         let program = SamplerProgram.single(.sineCycle(frequencyHz: 440), rootKey: 69, layer: layer)
         let bank = ProgramBank(programs: [program], names: ["sine"], table: [0: [.sampler(0), .synth]])
         let rig = try EngineRig(content: EngineContent(programBank: bank),
-                                settings: ["master.lowpass.enabled=off", "master.highpass.enabled=off", "synth.attack=0.005"])
+                                settings: ["master.lowpass.enabled=off", "master.highpass.enabled=off", "synth.attack=0.005", "fx.enabled=off"])
         let out = rig.render(frames: 48_000, events: [
             (0, .noteOn(channel: 4, note: 57, velocity: 100)),  // sampler, 220 Hz
             (9_600, .programChange(channel: 4, program: 1)),  // channel 5 → the synth

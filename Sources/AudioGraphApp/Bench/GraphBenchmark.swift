@@ -15,13 +15,15 @@ struct GraphBenchmark {
     let input: StereoBuffer
 
     /// The busy instrument: synth notes on channel 2, sampler notes on channel 1 (the instrument's
-    /// preset), every loop on, both master filters on, a mic effect on a 196 Hz input.
+    /// preset), every loop on, both master filters on, a mic effect on a 196 Hz input; with
+    /// `sends` both channels send to the reverb and the chorus (CC91 100, CC93 60), without them
+    /// `fx.enabled` is off.
     static func busy(loader: InstrumentLoader, sampleRate: Double, blockFrames: Int, synthVoices: Int, samplerVoices: Int,
-                     micEffect: String) throws -> GraphBenchmark {
+                     micEffect: String, sends: Bool = true) throws -> GraphBenchmark {
         var l = loader
         l.assignments = ["loop.guitar.play=on", "loop.beat.play=on", "loop.file.play=on", "master.lowpass.enabled=on",
                          "master.highpass.enabled=on", "synth.voices=\(synthVoices)", "synth.sustain=1", "mic.effect=\(micEffect)",
-                         "sampler.voices=\(samplerVoices)"]
+                         "sampler.voices=\(samplerVoices)", "fx.enabled=\(sends ? "on" : "off")"]
             + loader.assignments
         let configuration = EngineConfiguration(sampleRate: sampleRate, maxFrames: blockFrames, maxSynthVoices: max(64, synthVoices),
                                                 maxSamplerVoices: max(128, samplerVoices))
@@ -36,18 +38,35 @@ struct GraphBenchmark {
 
     /// Mean nanoseconds per block over `seconds` of audio, with the synth voices held.
     func nanosecondsPerBlock(seconds: Double) -> Double {
+        let blocks = Int(seconds * engine.configuration.sampleRate) / blockFrames
+        startNotes()
+        let start = MonotonicClock.nanoseconds()
+        renderBlocks(blocks)
+        return Double(MonotonicClock.nanoseconds() - start) / Double(blocks)
+    }
+
+    /// Renders `blocks` blocks of the sounding graph (the body `audiograph bench --graph-render-blocks`
+    /// runs under valgrind --tool=callgrind).
+    func renderBlocks(_ blocks: Int) {
         let out = StereoBuffer(capacity: blockFrames)
-        var notes = (0..<synthVoices).map { TimedMIDIMessage(frameOffset: 0, message: .noteOn(channel: 1, note: UInt8(36 + $0 % 60), velocity: 100)) }
+        let inputBlock = input.block(frames: blockFrames)
+        for _ in 0..<blocks { engine.render(output: out.block(frames: blockFrames), input: inputBlock) }
+    }
+
+    /// Starts the held notes and sends, then renders 100 blocks so every voice is sounding.
+    func startNotes() {
+        let out = StereoBuffer(capacity: blockFrames)
+        var notes = [UInt8(0), 1].flatMap { channel in
+            [TimedMIDIMessage(frameOffset: 0, message: .controlChange(channel: channel, controller: MIDIController.reverbSend, value: 100)),
+             TimedMIDIMessage(frameOffset: 0, message: .controlChange(channel: channel, controller: MIDIController.chorusSend, value: 60))]
+        }
+        notes += (0..<synthVoices).map { TimedMIDIMessage(frameOffset: 0, message: .noteOn(channel: 1, note: UInt8(36 + $0 % 60), velocity: 100)) }
         // Sustain pedal down so sampler notes keep sounding from their loops.
         notes.append(TimedMIDIMessage(frameOffset: 0, message: .controlChange(channel: 0, controller: 64, value: 127)))
         notes += (0..<samplerVoices).map { TimedMIDIMessage(frameOffset: 0, message: .noteOn(channel: 0, note: UInt8(24 + $0 % 80), velocity: UInt8(40 + $0 % 80))) }
         let inputBlock = input.block(frames: blockFrames)
         notes.withUnsafeBufferPointer { engine.render(output: out.block(frames: blockFrames), input: inputBlock, events: $0) }
-        let blocks = Int(seconds * engine.configuration.sampleRate) / blockFrames
-        for _ in 0..<100 { engine.render(output: out.block(frames: blockFrames), input: inputBlock) }
-        let start = MonotonicClock.nanoseconds()
-        for _ in 0..<blocks { engine.render(output: out.block(frames: blockFrames), input: inputBlock) }
-        return Double(MonotonicClock.nanoseconds() - start) / Double(blocks)
+        renderBlocks(100)
     }
 
     /// Mean nanoseconds per block of an instrument with nothing sounding.

@@ -35,6 +35,13 @@ struct BenchCommand: ParsableCommand {
             help: ArgumentHelp("Only render this many 64-frame blocks of reverb + chorus (for valgrind --tool=callgrind).", visibility: .hidden))
     var fxRenderBlocks: Int?
 
+    @Option(name: .customLong("graph-render-blocks"),
+            help: ArgumentHelp("Only render this many blocks of the busy full graph (for valgrind --tool=callgrind).", visibility: .hidden))
+    var graphRenderBlocks: Int?
+
+    @Flag(name: .customLong("graph-without-sends"), help: ArgumentHelp("--graph-render-blocks with fx.enabled off.", visibility: .hidden))
+    var graphWithoutSends = false
+
     enum SendEffectUnit: String, ExpressibleByArgument { case both, reverb, chorus }
 
     @Option(name: .customLong("fx-unit"), help: ArgumentHelp("Which send effect --fx-render-blocks renders.", visibility: .hidden))
@@ -45,6 +52,12 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         if let blocks = fxRenderBlocks {
             SendEffectsBenchmark.renderBlocks(blocks, sampleRate: Double(engineOptions.rate), reverb: fxUnit != .chorus, chorus: fxUnit != .reverb)
+            return
+        }
+        if let blocks = graphRenderBlocks {
+            let bench = try busyGraph(rate: Double(engineOptions.rate), sends: !graphWithoutSends)
+            bench.startNotes()
+            bench.renderBlocks(blocks)
             return
         }
         let rate = Double(engineOptions.rate)
@@ -58,15 +71,24 @@ struct BenchCommand: ParsableCommand {
         if section == .all || section == .fx { sendEffects(rate: rate) }
     }
 
+    private func busyGraph(rate: Double, sends: Bool) throws -> GraphBenchmark {
+        try GraphBenchmark.busy(loader: try engineOptions.loader(), sampleRate: rate, blockFrames: block, synthVoices: voices,
+                                samplerVoices: samplerVoices, micEffect: "pitchshift", sends: sends)
+    }
+
     private func graph(rate: Double, budget: Double) throws {
         let loader = try engineOptions.loader()
-        let busy = try GraphBenchmark.busy(loader: loader, sampleRate: rate, blockFrames: block, synthVoices: voices,
-                                           samplerVoices: samplerVoices, micEffect: "pitchshift")
-        let full = TrialStatistics.measure(trials: trials) { busy.nanosecondsPerBlock(seconds: seconds) }
-        print(String(format: "full graph (%d synth + %d sampler voices sounding, 3 loops, mic pitch shift on an input, master LP+HP): "
-                     + "%.1f µs per block = %.2f%% of real time (median; min %.2f%%)",
-                     busy.engine.synth.activeVoiceCount, busy.engine.sampler.activeVoiceCount,
-                     full.median / 1000, 100 * full.median / budget, 100 * full.minimum / budget))
+        var medians: [Double] = []
+        for sends in [true, false] {
+            let busy = try busyGraph(rate: rate, sends: sends)
+            let full = TrialStatistics.measure(trials: trials) { busy.nanosecondsPerBlock(seconds: seconds) }
+            medians.append(full.median)
+            print(String(format: "full graph (%d synth + %d sampler voices sounding, 3 loops, mic pitch shift on an input, master LP+HP, "
+                         + "sends %@): %.1f µs per block = %.2f%% of real time (median; min %.2f%%)",
+                         busy.engine.synth.activeVoiceCount, busy.engine.sampler.activeVoiceCount, sends ? "on (reverb + chorus)" : "off",
+                         full.median / 1000, 100 * full.median / budget, 100 * full.minimum / budget))
+        }
+        print(String(format: "  sends on − off: %.2f µs per block (instructions: scripts/bench-fx-callgrind)", (medians[0] - medians[1]) / 1000))
         let idle = try GraphBenchmark.idleNanosecondsPerBlock(loader: loader, sampleRate: rate, blockFrames: block, seconds: seconds)
         print(String(format: "idle instrument (nothing sounding): %.2f µs per block = %.3f%% of real time", idle / 1000, 100 * idle / budget))
     }

@@ -1,0 +1,119 @@
+import DSP
+
+/// The `fx.reverb.*` and `fx.chorus.*` parameters (ranges are the units' own).
+struct SendEffectParameters {
+    var enabled = 0
+    var reverbDecay = 0, reverbHighFrequencyRatio = 0, reverbDamping = 0, reverbPreDelay = 0
+    var reverbSize = 0, reverbDiffusion = 0, reverbLevel = 0
+    var chorusRate = 0, chorusDepth = 0, chorusDelay = 0, chorusSpread = 0, chorusLevel = 0, chorusVoices = 0
+
+    init() {}
+
+    init(table t: ParameterTable) {
+        typealias R = ReverbSettings
+        typealias C = ChorusSettings
+        let r = R(), c = C()
+        func add(_ name: String, unit: String = "", _ range: ClosedRange<Double>, _ value: Double, kind: ParameterKind = .continuous,
+                 _ summary: String) -> Int {
+            t.register(.init("fx.\(name)", unit: unit, range: range, default: value, kind: kind, summary: summary))
+        }
+        func ms(_ range: ClosedRange<Double>) -> ClosedRange<Double> { range.lowerBound * 1000...range.upperBound * 1000 }
+        enabled = add("enabled", 0...1, 1, kind: .toggle, "reverb and chorus sends on the master; off: parts send nothing (tails ring out)")
+        reverbDecay = add("reverb.decay", unit: "s", R.decayRange, r.decaySeconds, "reverb RT60: seconds for the tail to fall 60 dB (low frequencies)")
+        reverbHighFrequencyRatio = add("reverb.hfratio", R.highFrequencyDecayRatioRange, r.highFrequencyDecayRatio,
+                                       "reverb decay time at fx.reverb.damping as a fraction of fx.reverb.decay (1 = no damping)")
+        reverbDamping = add("reverb.damping", unit: "Hz", R.dampingRange, r.dampingHz, "frequency where fx.reverb.hfratio holds")
+        reverbPreDelay = add("reverb.predelay", unit: "ms", ms(R.preDelayRange), r.preDelaySeconds * 1000, "time before the reverb starts")
+        reverbSize = add("reverb.size", R.sizeRange, r.size, "reverb delay-line scale (1 = 43–86 ms lines, a mid-sized hall); glides over 0.2 s")
+        reverbDiffusion = add("reverb.diffusion", R.diffusionRange, r.diffusion, "reverb early diffusion, 0 (discrete echoes) … 1 (dense at once)")
+        reverbLevel = add("reverb.level", unit: "dB", R.levelRange, r.levelDecibels, "reverb return level (each part sends CC91/127, GM default 40)")
+        chorusRate = add("chorus.rate", unit: "Hz", C.rateRange, c.rateHz, "chorus LFO rate")
+        chorusDepth = add("chorus.depth", unit: "ms", C.depthRange, c.depthMilliseconds, "chorus delay swing around fx.chorus.delay")
+        chorusDelay = add("chorus.delay", unit: "ms", C.baseDelayRange, c.baseDelayMilliseconds, "chorus centre delay")
+        chorusSpread = add("chorus.spread", C.spreadRange, c.spread, "chorus voices from centred (0) to hard left … hard right (1)")
+        chorusLevel = add("chorus.level", unit: "dB", C.levelRange, c.levelDecibels, "chorus return level (each part sends CC93/127, GM default 0)")
+        let voices = StereoChorus.voiceRange
+        chorusVoices = add("chorus.voices", Double(voices.lowerBound)...Double(voices.upperBound), 3, kind: .integer,
+                           "chorus voices (LFO phases evenly apart)")
+    }
+}
+
+/// The master's send effects: a reverb (`FeedbackDelayReverb`, an 8-line FDN) and a chorus
+/// (`StereoChorus`), fed by the parts through `bus` and returned into the dry mix before the
+/// master filters, gain and limiter. The chorus return does not feed the reverb (GM2's
+/// "chorus send to reverb" defaults to 0; parts that want both send to both).
+///
+/// Idle: an effect runs only while some part sends to it or its tail is still sounding (the
+/// reverb's `tailSeconds`, two RT60s, tracks the decay setting); otherwise it costs nothing.
+/// Allocate on the control thread; the rest runs on the render thread.
+final class SendEffects {
+    let bus: SendBus
+    let reverb: FeedbackDelayReverb
+    let chorus: StereoChorus
+    private let wet: StereoBuffer
+    private let sampleRate: Double
+    private var reverbFramesSinceInput = Int.max / 2
+    private var chorusFramesSinceInput = Int.max / 2
+
+    init(sampleRate: Double, maxFrames: Int) {
+        self.sampleRate = sampleRate
+        bus = SendBus(maxFrames: maxFrames)
+        reverb = FeedbackDelayReverb(sampleRate: sampleRate, maxFrames: maxFrames)
+        chorus = StereoChorus(sampleRate: sampleRate, maxFrames: maxFrames)
+        wet = StereoBuffer(capacity: maxFrames)
+    }
+
+    private var reverbRinging: Bool { Double(reverbFramesSinceInput) < reverb.tailSeconds * sampleRate }
+    private var chorusRinging: Bool { Double(chorusFramesSinceInput) < chorus.tailSeconds * sampleRate }
+
+    /// True while a tail may still sound (the engine is not idle then).
+    var isRinging: Bool { reverbRinging || chorusRinging }
+
+    /// Block start: nothing sent yet.
+    func begin(frames: Int) { bus.begin(frames: frames) }
+
+    /// Takes the parameter table's settings; `snap` jumps to them (first block).
+    func apply(_ p: ParameterTable, _ ids: SendEffectParameters, snap: Bool) {
+        reverb.apply(ReverbSettings(
+            decaySeconds: p.value(ids.reverbDecay), highFrequencyDecayRatio: p.value(ids.reverbHighFrequencyRatio),
+            dampingHz: p.value(ids.reverbDamping), preDelaySeconds: p.value(ids.reverbPreDelay) / 1000, size: p.value(ids.reverbSize),
+            diffusion: p.value(ids.reverbDiffusion), levelDecibels: p.value(ids.reverbLevel)))
+        chorus.apply(ChorusSettings(
+            rateHz: p.value(ids.chorusRate), depthMilliseconds: p.value(ids.chorusDepth), baseDelayMilliseconds: p.value(ids.chorusDelay),
+            spread: p.value(ids.chorusSpread), levelDecibels: p.value(ids.chorusLevel)))
+        chorus.setVoiceCount(Int(p.value(ids.chorusVoices)))
+        if snap { reset() }
+    }
+
+    /// Silences both tails (first block, and after non-finite output).
+    func reset() {
+        reverb.reset()
+        chorus.reset()
+        reverbFramesSinceInput = Int.max / 2
+        chorusFramesSinceInput = Int.max / 2
+    }
+
+    /// Adds the effects' returns for this block into `out`; false when neither ran (nothing
+    /// sent, tails over).
+    func process(into out: StereoBlock) -> Bool {
+        reverbFramesSinceInput = bus.reverbActive ? 0 : reverbFramesSinceInput + out.frames
+        chorusFramesSinceInput = bus.chorusActive ? 0 : chorusFramesSinceInput + out.frames
+        let runReverb = reverbRinging, runChorus = chorusRinging
+        if runReverb { run(reverb, input: bus.reverb, active: bus.reverbActive, into: out) }
+        if runChorus { run(chorus, input: bus.chorus, active: bus.chorusActive, into: out) }
+        return runReverb || runChorus
+    }
+
+    /// One effect on its send (silence when nothing was sent: the tail rings on), its return
+    /// added into `out`.
+    private func run(_ effect: some SendEffect, input: StereoBuffer, active: Bool, into out: StereoBlock) {
+        let send = input.block(frames: out.frames)
+        if !active { send.clear() }  // the buffer holds an old block
+        let returned = wet.block(frames: out.frames)
+        effect.process(input: send, output: returned)
+        for i in 0..<out.frames {
+            out.left[i] += returned.left[i]
+            out.right[i] += returned.right[i]
+        }
+    }
+}
