@@ -98,7 +98,7 @@ public final class SamplerInstrument: @unchecked Sendable {
             (contexts + c).initialize(to: VoiceRenderContext(
                 scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp,
                 controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, sinc: tables.sinc, quality: quality,
-                outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, modWheel: 0,
+                outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan,
                 volumeGain: 1, expressionGain: 1, controllerPan: 0))
         }
     }
@@ -239,7 +239,6 @@ public final class SamplerInstrument: @unchecked Sendable {
         contexts[c].quality = quality
         contexts[c].bend = part.controllers.bend
         contexts[c].bendRangeOverrideCents = part.bendRangeOverrideCents
-        contexts[c].modWheel = part.controllers.modWheel
         contexts[c].volumeGain = part.gains.volume.current
         contexts[c].expressionGain = part.gains.expression.current
         contexts[c].controllerPan = Double(part.gains.pan.current)

@@ -21,11 +21,10 @@ struct VoiceRenderContext {
     var sinc: UnsafePointer<Float>
     var quality: InterpolationQuality
     var outputSampleRate: Double
-    /// Pitch-bend position −1…1, mod wheel 0…1.
+    /// Pitch-bend position −1…1.
     var bend: Double
     /// The channel's RPN 0 bend range in cents, NaN when unset (the layer's range applies).
     var bendRangeOverrideCents: Double
-    var modWheel: Double
     /// Smoothed CC7 and CC11 gains and CC10 pan offset, at the end of this chunk.
     var volumeGain: Float
     var expressionGain: Float
@@ -58,9 +57,13 @@ struct SamplerVoice {
     var sourceRateRatio = 1.0
     var fixedCents = 0.0
     var bendRangeCents = 0.0
-    var vibratoRateHz = 0.0
-    var vibratoDepthCents = 0.0
-    var vibratoPhase = 0.0
+    /// The layer's LFO, run per voice and read once per chunk; `lfoRoute` says where it goes
+    /// (`hasLFO` false: nothing of it runs).
+    var hasLFO = false
+    var lfo: LowFrequencyOscillator
+    var lfoRoute = SamplerLFO(oscillator: .init())
+    /// The LFO's output at the start of the coming chunk.
+    var lfoValue: Float = 0
     var envelope: Envelope
     var staticGain: Float = 0
     var pan = 0.0
@@ -84,6 +87,19 @@ struct SamplerVoice {
     init(sampleRate: Double) {
         envelope = Envelope(sampleRate: sampleRate)
         filter = VoiceFilter(sampleRate: sampleRate)
+        lfo = LowFrequencyOscillator(sampleRate: sampleRate)
+    }
+
+    /// Starts the layer's LFO for a new note (`seed` varies the random shapes between voices).
+    mutating func startLFO(_ settings: SamplerLFO?, seed: UInt32) {
+        guard let settings, !settings.isSilent else {
+            hasLFO = false
+            return
+        }
+        hasLFO = true
+        lfoRoute = settings
+        lfo = LowFrequencyOscillator(sampleRate: lfo.sampleRate, settings: settings.oscillator, seed: seed)
+        lfoValue = lfo.current
     }
 
     /// Fades out in `seconds` and stops counting toward polyphony.
@@ -99,32 +115,49 @@ struct SamplerVoice {
     mutating func render(into output: StereoBlock, context: VoiceRenderContext) {
         guard let region else { isActive = false; return }
         let frames = output.frames
-        let increment = phaseIncrement(frames: frames, context: context)
+        // The LFO at this chunk's start and end: pitch takes the start, the other destinations
+        // ramp to the end (cutoff in 8-frame steps, level and pan with the control gains).
+        let lfoStart = lfoValue
+        if hasLFO {
+            lfo.skip(frames: frames)
+            lfoValue = lfo.current
+        }
+        let increment = phaseIncrement(frames: frames, context: context, lfo: lfoStart)
         let reachedEnd = read(region, frames: frames, increment: increment, context: context)
         if filter.isEnabled {
             let right = region.isStereo ? context.scratchRight : context.filterDiscard
             // Keep the unused right-channel state fed with silence so it never grows.
             if !region.isStereo { right.update(repeating: 0, count: frames) }
-            filter.process(StereoBlock(left: context.scratchLeft, right: right, frames: frames), controllerValues: context.controllerValues)
+            let cutoffDepth = lfoDepth(lfoRoute.cutoff, context: context)
+            filter.process(
+                StereoBlock(left: context.scratchLeft, right: right, frames: frames), controllerValues: context.controllerValues,
+                lfoCents: (cutoffDepth * Double(lfoStart), cutoffDepth * Double(lfoValue)))
         }
         var gain = staticGain
         if respondsToVolume { gain *= context.volumeGain }
         if respondsToExpression { gain *= context.expressionGain }
-        let panGains = panGains(context: context)
+        if hasLFO && lfoRoute.gain != nil {
+            gain *= Float(Decibels.gain(lfoDepth(lfoRoute.gain, context: context) * Double(lfoValue)))
+        }
+        let panGains = panGains(context: context, lfoPan: lfoDepth(lfoRoute.pan, context: context) * Double(lfoValue))
         let target = (left: gain * panGains.left, right: gain * panGains.right)
         mix(into: output, stereo: region.isStereo, controlGains: target, context: context)
         if reachedEnd || envelope.isIdle { isActive = false }
     }
 
-    /// 32.32 step for this chunk from the fixed tuning, pitch bend and vibrato.
-    private mutating func phaseIncrement(frames: Int, context: VoiceRenderContext) -> UInt64 {
+    /// How far the LFO moves `depth`'s destination at full swing now (0 when it is not routed
+    /// there or the voice has no LFO).
+    private func lfoDepth(_ depth: SamplerLFODepth?, context: VoiceRenderContext) -> Double {
+        guard hasLFO, let depth else { return 0 }
+        guard let controller = depth.controller else { return depth.amount }
+        return depth.amount * Double(context.controllerValues[controller & 127]) / 127
+    }
+
+    /// 32.32 step for this chunk from the fixed tuning, pitch bend and the LFO (`lfo` −1…1).
+    private mutating func phaseIncrement(frames: Int, context: VoiceRenderContext, lfo: Float) -> UInt64 {
         let bendRange = context.bendRangeOverrideCents.isNaN ? bendRangeCents : context.bendRangeOverrideCents
         var cents = fixedCents + context.bend * bendRange
-        if vibratoDepthCents != 0 && context.modWheel > 0 {
-            cents += vibratoDepthCents * context.modWheel * sin(2 * Double.pi * vibratoPhase)
-        }
-        vibratoPhase += vibratoRateHz * Double(frames) / context.outputSampleRate
-        if vibratoPhase >= 1 { vibratoPhase -= vibratoPhase.rounded(.down) }
+        if hasLFO { cents += lfoDepth(lfoRoute.pitch, context: context) * Double(lfo) }
         // exp2 only when the pitch moved (bend, vibrato): a held note reuses its step.
         if cents != lastCents {
             lastCents = cents
@@ -138,8 +171,8 @@ struct SamplerVoice {
     }
 
     /// Equal-power pan gains, recomputed only when the pan position moved.
-    private mutating func panGains(context: VoiceRenderContext) -> (left: Float, right: Float) {
-        let position = pan + (respondsToPan ? context.controllerPan : 0)
+    private mutating func panGains(context: VoiceRenderContext, lfoPan: Double) -> (left: Float, right: Float) {
+        let position = pan + (respondsToPan ? context.controllerPan : 0) + lfoPan
         if position != lastPanPosition {
             lastPanPosition = position
             let gains = PanLaw.gains(pan: position)
