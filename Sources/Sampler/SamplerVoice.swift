@@ -31,6 +31,13 @@ struct VoiceRenderContext {
     var controllerPan: Double
 }
 
+/// How far a voice's LFO moves each destination at full swing (cents, cents, dB, pan positions).
+struct LFODepths {
+    var pitch = 0.0, cutoff = 0.0, gain = 0.0, pan = 0.0
+
+    var isZero: Bool { pitch == 0 && cutoff == 0 && gain == 0 && pan == 0 }
+}
+
 /// One sounding zone: playback position, pitch, envelope, filter and gains. Lives in the
 /// instrument's preallocated voice pool; started and rendered on the render thread.
 struct SamplerVoice {
@@ -57,13 +64,18 @@ struct SamplerVoice {
     var sourceRateRatio = 1.0
     var fixedCents = 0.0
     var bendRangeCents = 0.0
-    /// The layer's LFO, run per voice and read once per chunk; `lfoRoute` says where it goes
-    /// (`hasLFO` false: nothing of it runs).
+    /// The layer's LFO, run per voice and read once per chunk (`hasLFO` false: nothing of it
+    /// runs). Its routing is flattened at note-on so a chunk reads plain numbers, not optionals:
+    /// full-swing amounts for pitch (cents), cutoff (cents), level (dB) and pan, and the
+    /// controller scaling each (−1 = none).
     var hasLFO = false
     var lfo: LowFrequencyOscillator
-    var lfoRoute = SamplerLFO(oscillator: .init())
+    var lfoAmounts = LFODepths()
+    var lfoControllers: (pitch: Int, cutoff: Int, gain: Int, pan: Int) = (-1, -1, -1, -1)
     /// The LFO's output at the start of the coming chunk.
     var lfoValue: Float = 0
+    /// Frames the LFO has not been stepped through yet (see `advanceLFO`).
+    var lfoPendingFrames = 0
     var envelope: Envelope
     var staticGain: Float = 0
     var pan = 0.0
@@ -97,8 +109,14 @@ struct SamplerVoice {
             return
         }
         hasLFO = true
-        lfoRoute = settings
+        lfoAmounts = LFODepths(
+            pitch: settings.pitch?.amount ?? 0, cutoff: settings.cutoff?.amount ?? 0, gain: settings.gain?.amount ?? 0,
+            pan: settings.pan?.amount ?? 0)
+        lfoControllers = (
+            settings.pitch?.controller ?? -1, settings.cutoff?.controller ?? -1, settings.gain?.controller ?? -1,
+            settings.pan?.controller ?? -1)
         lfo = LowFrequencyOscillator(sampleRate: lfo.sampleRate, settings: settings.oscillator, seed: seed)
+        lfoPendingFrames = 0
         lfoValue = lfo.current
     }
 
@@ -118,46 +136,57 @@ struct SamplerVoice {
         // The LFO at this chunk's start and end: pitch takes the start, the other destinations
         // ramp to the end (cutoff in 8-frame steps, level and pan with the control gains).
         let lfoStart = lfoValue
-        if hasLFO {
-            lfo.skip(frames: frames)
-            lfoValue = lfo.current
-        }
-        let increment = phaseIncrement(frames: frames, context: context, lfo: lfoStart)
+        let depths = hasLFO ? advanceLFO(frames: frames, controllerValues: context.controllerValues) : LFODepths()
+        let increment = phaseIncrement(context: context, lfoCents: depths.pitch * Double(lfoStart))
         let reachedEnd = read(region, frames: frames, increment: increment, context: context)
         if filter.isEnabled {
             let right = region.isStereo ? context.scratchRight : context.filterDiscard
             // Keep the unused right-channel state fed with silence so it never grows.
             if !region.isStereo { right.update(repeating: 0, count: frames) }
-            let cutoffDepth = lfoDepth(lfoRoute.cutoff, context: context)
             filter.process(
                 StereoBlock(left: context.scratchLeft, right: right, frames: frames), controllerValues: context.controllerValues,
-                lfoCents: (cutoffDepth * Double(lfoStart), cutoffDepth * Double(lfoValue)))
+                lfoCents: (depths.cutoff * Double(lfoStart), depths.cutoff * Double(lfoValue)))
         }
         var gain = staticGain
         if respondsToVolume { gain *= context.volumeGain }
         if respondsToExpression { gain *= context.expressionGain }
-        if hasLFO && lfoRoute.gain != nil {
-            gain *= Float(Decibels.gain(lfoDepth(lfoRoute.gain, context: context) * Double(lfoValue)))
-        }
-        let panGains = panGains(context: context, lfoPan: lfoDepth(lfoRoute.pan, context: context) * Double(lfoValue))
+        if depths.gain != 0 { gain *= Float(Decibels.gain(depths.gain * Double(lfoValue))) }
+        let panGains = panGains(context: context, lfoPan: depths.pan * Double(lfoValue))
         let target = (left: gain * panGains.left, right: gain * panGains.right)
         mix(into: output, stereo: region.isStereo, controlGains: target, context: context)
         if reachedEnd || envelope.isIdle { isActive = false }
     }
 
-    /// How far the LFO moves `depth`'s destination at full swing now (0 when it is not routed
-    /// there or the voice has no LFO).
-    private func lfoDepth(_ depth: SamplerLFODepth?, context: VoiceRenderContext) -> Double {
-        guard hasLFO, let depth else { return 0 }
-        guard let controller = depth.controller else { return depth.amount }
-        return depth.amount * Double(context.controllerValues[controller & 127]) / 127
+    /// Moves the LFO on by `frames` and returns its full-swing pull on pitch, cutoff, level and
+    /// pan now (each amount × its controller's value 0…1 where one scales it). While that pull is
+    /// zero (a mod-wheel vibrato with the wheel down: the DLS default every preset gets) the LFO
+    /// is neither evaluated nor stepped; the frames are counted and skipped in one go once it
+    /// moves something again, so its phase runs on unbroken. Kept out of line: `render` stays
+    /// small enough to inline the mix, and voices without an LFO never enter it.
+    @inline(never)
+    private mutating func advanceLFO(frames: Int, controllerValues: UnsafePointer<UInt8>) -> LFODepths {
+        func scaled(_ amount: Double, by controller: Int) -> Double {
+            controller < 0 ? amount : amount * Double(controllerValues[controller & 127]) / 127
+        }
+        let depths = LFODepths(
+            pitch: scaled(lfoAmounts.pitch, by: lfoControllers.pitch), cutoff: scaled(lfoAmounts.cutoff, by: lfoControllers.cutoff),
+            gain: scaled(lfoAmounts.gain, by: lfoControllers.gain), pan: scaled(lfoAmounts.pan, by: lfoControllers.pan))
+        lfoPendingFrames += frames
+        if depths.isZero {
+            lfoValue = 0
+        } else {
+            lfo.skip(frames: lfoPendingFrames)
+            lfoPendingFrames = 0
+            lfoValue = lfo.current
+        }
+        return depths
     }
 
-    /// 32.32 step for this chunk from the fixed tuning, pitch bend and the LFO (`lfo` −1…1).
-    private mutating func phaseIncrement(frames: Int, context: VoiceRenderContext, lfo: Float) -> UInt64 {
+    /// 32.32 step for this chunk from the fixed tuning, pitch bend and the LFO.
+    private mutating func phaseIncrement(context: VoiceRenderContext, lfoCents: Double) -> UInt64 {
         let bendRange = context.bendRangeOverrideCents.isNaN ? bendRangeCents : context.bendRangeOverrideCents
         var cents = fixedCents + context.bend * bendRange
-        if hasLFO { cents += lfoDepth(lfoRoute.pitch, context: context) * Double(lfo) }
+        cents += lfoCents
         // exp2 only when the pitch moved (bend, vibrato): a held note reuses its step.
         if cents != lastCents {
             lastCents = cents
