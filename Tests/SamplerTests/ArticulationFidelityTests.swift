@@ -103,6 +103,29 @@ import Glibc
         #expect(abs(decibels(19_200..<26_400) - plain + 6) < 0.05)
     }
 
+    /// The DLS default vibrato (LFO × CC1 → pitch, ±50 cents) with the LFO as AU writes it when
+    /// `waveform` is absent: a triangle (it played as a sine before), 2 Hz, after a 0.2 s delay.
+    /// An eighth into the cycle a triangle is at half swing (+25 cents), a sine at 0.71 (+35).
+    @Test func presetVibratoIsATriangleAfterItsDelay() throws {
+        let lfo = "<key>LFOs</key><array><dict><key>ID</key><integer>0</integer><key>delay</key><real>0.2</real>"
+            + "<key>enabled</key><true/><key>rate</key><real>2</real></dict></array>"
+        let zone = PresetText.zone(id: 0, waveform: -2, "<key>loop enabled</key><true/><key>root key</key><integer>69</integer>")
+        let result = try buildPreset(PresetText.preset(layers: PresetText.layer(extra: lfo, zones: zone)), in: TemporaryDirectory())
+        let out = render(instrument(playing: result.program), frames: 48_000, events: [
+            At(0, controlChange(MIDIController.modulationWheel, 127)), At(0, noteOn(69)),
+        ]).left
+        func cents(around seconds: Double) throws -> Double {
+            let centre = Int(seconds * testSampleRate)
+            let hz = try #require(Measure.zeroCrossingFrequency(Array(out[(centre - 480)..<(centre + 480)]), sampleRate: testSampleRate))
+            return Measure.cents(hz, relativeTo: 440)
+        }
+        #expect(abs(try cents(around: 0.1)) < 0.5, "nothing before the delay")
+        // Phases 1/8, 1/4, 5/8 of the cycle that starts at 0.2 s (a cycle is 0.5 s).
+        #expect(abs(try cents(around: 0.2 + 0.0625) - 25) < 2)
+        #expect(abs(try cents(around: 0.2 + 0.125) - 50) < 2)
+        #expect(abs(try cents(around: 0.2 + 0.3125) + 25) < 2)
+    }
+
     /// What is still not played is named once in the load warnings (which `preset check` and the
     /// loaders print): an unknown filter type, curve and LFO shape, a second LFO.
     @Test func unplayedArticulationIsWarnedAboutOnce() throws {
