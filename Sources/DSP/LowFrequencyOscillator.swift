@@ -38,7 +38,7 @@ public struct LowFrequencyOscillator {
     }
 
     public private(set) var settings: Settings
-    let sampleRate: Double
+    public let sampleRate: Double
     var phase = 0.0
     var increment: Double
     /// Frames of delay left, then fade-in frames done out of `fadeFrames`.
@@ -112,6 +112,33 @@ public struct LowFrequencyOscillator {
         guard fadeDone < fadeFrames else { return value }
         fadeDone += 1
         return value * Float(fadeDone) / Float(fadeFrames + 1)
+    }
+
+    /// What `next()` would return now, without moving on.
+    public var current: Float {
+        if delayLeft > 0 { return 0 }
+        let value = shape(phase)
+        return fadeDone < fadeFrames ? value * Float(fadeDone + 1) / Float(fadeFrames + 1) : value
+    }
+
+    /// Moves on `frames` frames at once, as that many `next()` calls would (a consumer that
+    /// updates once per block reads `current` at its ends: one shape evaluation per block).
+    public mutating func skip(frames: Int) {
+        var frames = max(frames, 0)
+        let waiting = min(delayLeft, frames)
+        delayLeft -= waiting
+        frames -= waiting
+        guard frames > 0 else { return }
+        fadeDone = min(fadeFrames, fadeDone + frames)
+        phase += increment * Double(frames)
+        guard phase >= 1 else { return }
+        let cycles = phase.rounded(.down)
+        phase -= cycles
+        // A new random value per cycle start crossed (at most the last two matter).
+        for _ in 0..<Int(min(cycles, 2)) {
+            previous = held
+            held = nextRandom()
+        }
     }
 
     /// Writes `frames` successive outputs to `values`.

@@ -8,11 +8,48 @@ public struct Filter: Sendable, Equatable {
     /// `type`: only 40 (resonant low-pass, [GUESS]) is ever seen; `nil` when absent.
     public var type: Int?
 
+    /// What `type` names: 40 low-pass (the only code seen in files); 41 high-pass and 42
+    /// band-pass follow it [GUESS: no file or document shows them]; absent = low-pass.
+    public var kind: FilterKind { FilterKind(code: type) }
+
     public init(enabled: Bool = false, cutoffHz: Double = 20000, resonanceDecibels: Double = 0, type: Int? = nil) {
         self.enabled = enabled
         self.cutoffHz = cutoffHz
         self.resonanceDecibels = resonanceDecibels
         self.type = type
+    }
+}
+
+/// A layer filter's response (`Filter.type`).
+public enum FilterKind: Sendable, Equatable {
+    case lowPass, highPass, bandPass
+    case unknown(Int)
+
+    public init(code: Int?) {
+        switch code {
+        case nil, 40: self = .lowPass
+        case 41: self = .highPass
+        case 42: self = .bandPass
+        case let other?: self = .unknown(other)
+        }
+    }
+}
+
+/// A stage's `curve` code. Only 20 (every stage but the amp attack) and 22 (the amp envelope's
+/// attack, AU's default) are seen in files. [GUESS, no document found] 20 linear, 22 convex (fast
+/// rise, then easing into the peak: the analogue-style attack a default would be), 21 concave.
+public enum StageCurve: Sendable, Equatable {
+    case linear, convex, concave
+    case unknown(Int)
+
+    /// Absent = linear.
+    public init(code: Int?) {
+        switch code {
+        case nil, 20: self = .linear
+        case 21: self = .concave
+        case 22: self = .convex
+        case let other?: self = .unknown(other)
+        }
     }
 }
 
@@ -32,14 +69,16 @@ public struct Envelope: Sendable, Equatable {
     public var releaseSeconds: Double  // stage 5
     /// Stage 6: always 5 ms in real files; [GUESS] a fast release used when a voice is stolen.
     public var fastReleaseSeconds: Double
-    /// `curve` of the attack stage: 22 (AU's default attack shape) or 20 (linear [GUESS]).
+    /// `curve` codes of the moving stages (`StageCurve`); nil when absent.
     public var attackCurve: Int?
+    public var decayCurve: Int?
+    public var releaseCurve: Int?
 
     public init(
         id: Int, enabled: Bool = true, delaySeconds: Double = 0, attackSeconds: Double = 0,
         holdSeconds: Double = 0, decaySeconds: Double = 0, sustainLevel: Double = 1,
         releaseSeconds: Double = 0, fastReleaseSeconds: Double = Envelope.defaultFastReleaseSeconds,
-        attackCurve: Int? = nil
+        attackCurve: Int? = nil, decayCurve: Int? = nil, releaseCurve: Int? = nil
     ) {
         self.id = id
         self.enabled = enabled
@@ -51,6 +90,8 @@ public struct Envelope: Sendable, Equatable {
         self.releaseSeconds = releaseSeconds
         self.fastReleaseSeconds = fastReleaseSeconds
         self.attackCurve = attackCurve
+        self.decayCurve = decayCurve
+        self.releaseCurve = releaseCurve
     }
 }
 

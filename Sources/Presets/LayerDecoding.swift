@@ -59,7 +59,9 @@ extension PresetDecoder {
     private mutating func decodeFilter(_ layer: PlistDictionaryReader) throws(PresetError) -> Filter {
         guard let reader = try layer.dictionary("Filters") else { return Filter() }
         let type = try reader.integer("type")
-        if let type, type != 40 { warn(reader.path("type"), "unknown filter type \(type); treated as low-pass") }
+        if case .unknown(let code) = FilterKind(code: type) {
+            warn(reader.path("type"), "unknown filter type \(code); treated as low-pass")
+        }
         var cutoffHz = try reader.double("cutoff") ?? 20000
         if cutoffHz <= 0 {
             warn(reader.path("cutoff"), "\(ReportFormat.number(cutoffHz)) Hz is not a frequency; using 20000")
@@ -105,8 +107,12 @@ extension PresetDecoder {
             envelope.attackSeconds = seconds
             envelope.attackCurve = try stage.integer("curve")
         case 2: envelope.holdSeconds = seconds
-        case 3: envelope.decaySeconds = seconds
-        case 5: envelope.releaseSeconds = seconds
+        case 3:
+            envelope.decaySeconds = seconds
+            envelope.decayCurve = try stage.integer("curve")
+        case 5:
+            envelope.releaseSeconds = seconds
+            envelope.releaseCurve = try stage.integer("curve")
         case 6: envelope.fastReleaseSeconds = seconds
         default: warn(stage.keyPath, "unknown stage \(number); ignored")
         }
@@ -117,10 +123,8 @@ extension PresetDecoder {
         var lfos: [LFO] = []
         for (index, reader) in readers.enumerated() {
             let waveform = LFOWaveform(rawValue: try reader.integer("waveform") ?? 0)
-            if waveform != .triangle && waveform != .sine {
-                warn(
-                    reader.path("waveform"),
-                    "LFO waveform \(waveform.rawValue) is not supported yet; vibrato uses a sine")
+            if case .unknown(let code) = waveform {
+                warn(reader.path("waveform"), "unknown LFO waveform \(code); a triangle is played")
             }
             var rateHz = try reader.double("rate") ?? 3
             if rateHz < 0 {

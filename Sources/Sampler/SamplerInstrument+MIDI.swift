@@ -162,9 +162,7 @@ extension SamplerInstrument {
         let transpose = zone.pitchTracking ? Double(key + layer.keyOffset) - zone.rootKey : 0
         voice.fixedCents = zone.fixedCents + 100 * transpose
         voice.bendRangeCents = 100 * layer.pitchBendRangeSemitones
-        voice.vibratoRateHz = layer.vibratoRateHz
-        voice.vibratoDepthCents = layer.vibratoDepthCents
-        voice.vibratoPhase = 0
+        voice.startLFO(layer.lfo, seed: UInt32(truncatingIfNeeded: voice.age &* 0x9E37_79B9) | 1)
         voice.envelope.reset()
         voice.envelope.configure(layer.ampEnvelope)
         voice.envelope.noteOn()

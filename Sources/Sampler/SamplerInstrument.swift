@@ -103,7 +103,7 @@ public final class SamplerInstrument: @unchecked Sendable {
             (contexts + c).initialize(to: VoiceRenderContext(
                 scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp,
                 controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, sinc: tables.sinc, quality: quality,
-                outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0, modWheel: 0,
+                outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0,
                 volumeGain: 1, expressionGain: 1, controllerPan: 0))
         }
     }
@@ -250,7 +250,6 @@ public final class SamplerInstrument: @unchecked Sendable {
         contexts[c].bendRangeOverrideCents = part.bendRangeOverrideCents
         contexts[c].tuningCents = 100 * MasterTuning(a4Hz: a4Hz, fineTuningData: part.controllers.fineTuningData,
                                                      coarseTuningData: Int(part.controllers.coarseTuningData)).offsetSemitones
-        contexts[c].modWheel = part.controllers.modWheel
         contexts[c].volumeGain = part.gains.volume.current
         contexts[c].expressionGain = part.gains.expression.current
         contexts[c].controllerPan = Double(part.gains.pan.current)

@@ -47,17 +47,69 @@ public enum SamplerVelocityCurve: Sendable, Equatable {
     case ignored
 }
 
-/// The per-layer resonant low-pass filter (AUSampler `Filters`, type 40).
+/// The per-layer resonant filter (AUSampler `Filters`): a 12 dB/octave biquad of `kind` whose
+/// resonance in dB is its gain at the cutoff (`BiquadCoefficients.q(resonanceDecibels:)`).
 public struct SamplerFilterSettings: Sendable, Equatable {
     public var isEnabled: Bool
+    public var kind: BiquadCoefficients.Kind
     public var cutoffHz: Double
     public var resonanceDecibels: Double
 
-    public init(isEnabled: Bool = false, cutoffHz: Double = 20_000, resonanceDecibels: Double = 0) {
+    public init(
+        isEnabled: Bool = false, kind: BiquadCoefficients.Kind = .lowPass, cutoffHz: Double = 20_000,
+        resonanceDecibels: Double = 0
+    ) {
         self.isEnabled = isEnabled
+        self.kind = kind
         self.cutoffHz = cutoffHz
         self.resonanceDecibels = resonanceDecibels
     }
+}
+
+/// How far a layer's LFO swings one destination: its output (−1…1) times `amount`, in the
+/// destination's unit, times the value of `controller` (0…1) when one scales it (mod wheel → vibrato).
+public struct SamplerLFODepth: Sendable, Equatable {
+    public var amount: Double
+    /// A MIDI controller 0…127 whose value/127 scales the depth; nil = full depth.
+    public var controller: Int?
+
+    public init(amount: Double, controller: Int? = nil) {
+        self.amount = amount
+        self.controller = controller
+    }
+}
+
+/// A layer's LFO and where it goes. Every voice runs its own copy from note-on, so the delay and
+/// fade-in count from each note (AUSampler's LFO belongs to the voice: a delayed vibrato starts
+/// anew on every note, which a part-wide LFO could not do).
+public struct SamplerLFO: Sendable, Equatable {
+    public var oscillator: LowFrequencyOscillator.Settings
+    /// Pitch swing, cents.
+    public var pitch: SamplerLFODepth?
+    /// Filter cutoff swing, cents (only heard when the layer's filter is on).
+    public var cutoff: SamplerLFODepth?
+    /// Level swing, dB (the output is × 10^(depth·lfo/20): tremolo).
+    public var gain: SamplerLFODepth?
+    /// Pan swing in pan positions (−1 hard left … +1 hard right).
+    public var pan: SamplerLFODepth?
+
+    public init(
+        oscillator: LowFrequencyOscillator.Settings, pitch: SamplerLFODepth? = nil, cutoff: SamplerLFODepth? = nil,
+        gain: SamplerLFODepth? = nil, pan: SamplerLFODepth? = nil
+    ) {
+        self.oscillator = oscillator
+        self.pitch = pitch
+        self.cutoff = cutoff
+        self.gain = gain
+        self.pan = pan
+    }
+
+    /// Routes nothing: no voice runs it.
+    public var isSilent: Bool { pitch == nil && cutoff == nil && gain == nil && pan == nil }
+
+    /// The default of code-built layers: a 5 Hz sine vibrato of ±50 cents with the mod wheel up.
+    public static let modWheelVibrato = SamplerLFO(
+        oscillator: .init(waveform: .sine, rateHz: 5), pitch: SamplerLFODepth(amount: 50, controller: 1))
 }
 
 /// A DLS-style linear modulation amount: a normalised source x ∈ 0…1 adds
@@ -92,7 +144,7 @@ public struct SamplerFilterModulation: Sendable, Equatable {
     public var isEmpty: Bool { self == SamplerFilterModulation() }
 }
 
-/// Settings shared by the zones of one layer: envelope, filter, controller response, vibrato.
+/// Settings shared by the zones of one layer: envelope, filter, controller response, LFO.
 public struct SamplerLayer: Sendable {
     public var ampEnvelope = EnvelopeSettings(attackSeconds: 0, decaySeconds: 0, sustainLevel: 1, releaseSeconds: 0.5)
     /// Added to the played key before zone lookup and pitch (AUSampler `key offset`), semitones.
@@ -112,9 +164,8 @@ public struct SamplerLayer: Sendable {
     public var respondsToPan = true
     /// Full pitch-bend deflection, semitones (DLS default: 2).
     public var pitchBendRangeSemitones: Double = 2
-    /// Vibrato LFO (sine) rate, Hz, and its depth in cents with the mod wheel (CC1) at 127.
-    public var vibratoRateHz: Double = 5
-    public var vibratoDepthCents: Double = 50
+    /// The layer's LFO (per voice); nil = none.
+    public var lfo: SamplerLFO? = .modWheelVibrato
     /// Every zone of the layer is one-shot (AUSampler `trigger mode` 11).
     public var isOneShot = false
 

@@ -21,17 +21,23 @@ struct VoiceRenderContext {
     var sinc: UnsafePointer<Float>
     var quality: InterpolationQuality
     var outputSampleRate: Double
-    /// Pitch-bend position −1…1, mod wheel 0…1.
+    /// Pitch-bend position −1…1.
     var bend: Double
     /// The channel's RPN 0 bend range in cents, NaN when unset (the layer's range applies).
     var bendRangeOverrideCents: Double
     /// Master A4 and the channel's RPN 1/2 tuning, cents from A4 = 440 Hz.
     var tuningCents: Double
-    var modWheel: Double
     /// Smoothed CC7 and CC11 gains and CC10 pan offset, at the end of this chunk.
     var volumeGain: Float
     var expressionGain: Float
     var controllerPan: Double
+}
+
+/// How far a voice's LFO moves each destination at full swing (cents, cents, dB, pan positions).
+struct LFODepths {
+    var pitch = 0.0, cutoff = 0.0, gain = 0.0, pan = 0.0
+
+    var isZero: Bool { pitch == 0 && cutoff == 0 && gain == 0 && pan == 0 }
 }
 
 /// One sounding zone: playback position, pitch, envelope, filter and gains. Lives in the
@@ -60,9 +66,18 @@ struct SamplerVoice {
     var sourceRateRatio = 1.0
     var fixedCents = 0.0
     var bendRangeCents = 0.0
-    var vibratoRateHz = 0.0
-    var vibratoDepthCents = 0.0
-    var vibratoPhase = 0.0
+    /// The layer's LFO, run per voice and read once per chunk (`hasLFO` false: nothing of it
+    /// runs). Its routing is flattened at note-on so a chunk reads plain numbers, not optionals:
+    /// full-swing amounts for pitch (cents), cutoff (cents), level (dB) and pan, and the
+    /// controller scaling each (−1 = none).
+    var hasLFO = false
+    var lfo: LowFrequencyOscillator
+    var lfoAmounts = LFODepths()
+    var lfoControllers: (pitch: Int, cutoff: Int, gain: Int, pan: Int) = (-1, -1, -1, -1)
+    /// The LFO's output at the start of the coming chunk.
+    var lfoValue: Float = 0
+    /// Frames the LFO has not been stepped through yet (see `advanceLFO`).
+    var lfoPendingFrames = 0
     var envelope: Envelope
     var staticGain: Float = 0
     var pan = 0.0
@@ -86,6 +101,25 @@ struct SamplerVoice {
     init(sampleRate: Double) {
         envelope = Envelope(sampleRate: sampleRate)
         filter = VoiceFilter(sampleRate: sampleRate)
+        lfo = LowFrequencyOscillator(sampleRate: sampleRate)
+    }
+
+    /// Starts the layer's LFO for a new note (`seed` varies the random shapes between voices).
+    mutating func startLFO(_ settings: SamplerLFO?, seed: UInt32) {
+        guard let settings, !settings.isSilent else {
+            hasLFO = false
+            return
+        }
+        hasLFO = true
+        lfoAmounts = LFODepths(
+            pitch: settings.pitch?.amount ?? 0, cutoff: settings.cutoff?.amount ?? 0, gain: settings.gain?.amount ?? 0,
+            pan: settings.pan?.amount ?? 0)
+        lfoControllers = (
+            settings.pitch?.controller ?? -1, settings.cutoff?.controller ?? -1, settings.gain?.controller ?? -1,
+            settings.pan?.controller ?? -1)
+        lfo = LowFrequencyOscillator(sampleRate: lfo.sampleRate, settings: settings.oscillator, seed: seed)
+        lfoPendingFrames = 0
+        lfoValue = lfo.current
     }
 
     /// Fades out in `seconds` and stops counting toward polyphony.
@@ -101,32 +135,60 @@ struct SamplerVoice {
     mutating func render(into output: StereoBlock, context: VoiceRenderContext) {
         guard let region else { isActive = false; return }
         let frames = output.frames
-        let increment = phaseIncrement(frames: frames, context: context)
+        // The LFO at this chunk's start and end: pitch takes the start, the other destinations
+        // ramp to the end (cutoff in 8-frame steps, level and pan with the control gains).
+        let lfoStart = lfoValue
+        let depths = hasLFO ? advanceLFO(frames: frames, controllerValues: context.controllerValues) : LFODepths()
+        let increment = phaseIncrement(context: context, lfoCents: depths.pitch * Double(lfoStart))
         let reachedEnd = read(region, frames: frames, increment: increment, context: context)
         if filter.isEnabled {
             let right = region.isStereo ? context.scratchRight : context.filterDiscard
             // Keep the unused right-channel state fed with silence so it never grows.
             if !region.isStereo { right.update(repeating: 0, count: frames) }
-            filter.process(StereoBlock(left: context.scratchLeft, right: right, frames: frames), controllerValues: context.controllerValues)
+            filter.process(
+                StereoBlock(left: context.scratchLeft, right: right, frames: frames), controllerValues: context.controllerValues,
+                lfoCents: (depths.cutoff * Double(lfoStart), depths.cutoff * Double(lfoValue)))
         }
         var gain = staticGain
         if respondsToVolume { gain *= context.volumeGain }
         if respondsToExpression { gain *= context.expressionGain }
-        let panGains = panGains(context: context)
+        if depths.gain != 0 { gain *= Float(Decibels.gain(depths.gain * Double(lfoValue))) }
+        let panGains = panGains(context: context, lfoPan: depths.pan * Double(lfoValue))
         let target = (left: gain * panGains.left, right: gain * panGains.right)
         mix(into: output, stereo: region.isStereo, controlGains: target, context: context)
         if reachedEnd || envelope.isIdle { isActive = false }
     }
 
-    /// 32.32 step for this chunk from the fixed tuning, pitch bend and vibrato.
-    private mutating func phaseIncrement(frames: Int, context: VoiceRenderContext) -> UInt64 {
+    /// Moves the LFO on by `frames` and returns its full-swing pull on pitch, cutoff, level and
+    /// pan now (each amount × its controller's value 0…1 where one scales it). While that pull is
+    /// zero (a mod-wheel vibrato with the wheel down: the DLS default every preset gets) the LFO
+    /// is neither evaluated nor stepped; the frames are counted and skipped in one go once it
+    /// moves something again, so its phase runs on unbroken. Kept out of line: `render` stays
+    /// small enough to inline the mix, and voices without an LFO never enter it.
+    @inline(never)
+    private mutating func advanceLFO(frames: Int, controllerValues: UnsafePointer<UInt8>) -> LFODepths {
+        func scaled(_ amount: Double, by controller: Int) -> Double {
+            controller < 0 ? amount : amount * Double(controllerValues[controller & 127]) / 127
+        }
+        let depths = LFODepths(
+            pitch: scaled(lfoAmounts.pitch, by: lfoControllers.pitch), cutoff: scaled(lfoAmounts.cutoff, by: lfoControllers.cutoff),
+            gain: scaled(lfoAmounts.gain, by: lfoControllers.gain), pan: scaled(lfoAmounts.pan, by: lfoControllers.pan))
+        lfoPendingFrames += frames
+        if depths.isZero {
+            lfoValue = 0
+        } else {
+            lfo.skip(frames: lfoPendingFrames)
+            lfoPendingFrames = 0
+            lfoValue = lfo.current
+        }
+        return depths
+    }
+
+    /// 32.32 step for this chunk from the fixed tuning, pitch bend and the LFO.
+    private mutating func phaseIncrement(context: VoiceRenderContext, lfoCents: Double) -> UInt64 {
         let bendRange = context.bendRangeOverrideCents.isNaN ? bendRangeCents : context.bendRangeOverrideCents
         var cents = fixedCents + context.tuningCents + context.bend * bendRange
-        if vibratoDepthCents != 0 && context.modWheel > 0 {
-            cents += vibratoDepthCents * context.modWheel * sin(2 * Double.pi * vibratoPhase)
-        }
-        vibratoPhase += vibratoRateHz * Double(frames) / context.outputSampleRate
-        if vibratoPhase >= 1 { vibratoPhase -= vibratoPhase.rounded(.down) }
+        cents += lfoCents
         // exp2 only when the pitch moved (bend, vibrato): a held note reuses its step.
         if cents != lastCents {
             lastCents = cents
@@ -140,8 +202,8 @@ struct SamplerVoice {
     }
 
     /// Equal-power pan gains, recomputed only when the pan position moved.
-    private mutating func panGains(context: VoiceRenderContext) -> (left: Float, right: Float) {
-        let position = pan + (respondsToPan ? context.controllerPan : 0)
+    private mutating func panGains(context: VoiceRenderContext, lfoPan: Double) -> (left: Float, right: Float) {
+        let position = pan + (respondsToPan ? context.controllerPan : 0) + lfoPan
         if position != lastPanPosition {
             lastPanPosition = position
             let gains = PanLaw.gains(pan: position)

@@ -4,14 +4,15 @@ import DSP
 import Glibc
 #endif
 
-/// A voice's low-pass filter with its cutoff modulation: key and velocity set an offset at
-/// note-on; a controller and the filter envelope move it per chunk. Coefficients are redesigned
+/// A voice's filter (low-, high- or band-pass) with its cutoff modulation: key and velocity set an
+/// offset at note-on; a controller, the filter envelope and the LFO move it per chunk. Coefficients are redesigned
 /// only when the cutoff actually moved. Render thread (started from `handle`).
 struct VoiceFilter {
     var isEnabled = false
     private var biquad = StereoBiquad()
     private var envelope: Envelope
     private var hasEnvelope = false
+    private var kind = BiquadCoefficients.Kind.lowPass
     private var cutoffHz = 20_000.0
     private var resonanceDecibels = 0.0
     /// Key + velocity offset, cents (fixed for the note).
@@ -41,6 +42,7 @@ struct VoiceFilter {
         isEnabled = settings.isEnabled
         biquad.reset()
         guard isEnabled else { return }
+        kind = settings.kind
         cutoffHz = settings.cutoffHz
         resonanceDecibels = settings.resonanceDecibels
         fixedCents = (modulation.byKey?.value(Double(key) / 128) ?? 0)
@@ -71,20 +73,25 @@ struct VoiceFilter {
     }
 
     /// Filters the chunk in place, moving the cutoff every `updateFrames` to where the controller
-    /// glide and the envelope put it (coefficient jumps in the biquad are what a sweep hears).
-    mutating func process(_ block: StereoBlock, controllerValues: UnsafePointer<UInt8>) {
+    /// glide, the envelope and the LFO (`lfoCents` at the chunk's start and end, ramped between)
+    /// put it (coefficient jumps in the biquad are what a sweep hears).
+    mutating func process(
+        _ block: StereoBlock, controllerValues: UnsafePointer<UInt8>, lfoCents: (start: Double, end: Double) = (0, 0)
+    ) {
         let target = controller >= 0 && controller < 128
             ? byController.value(Double(controllerValues[controller]) / 127) : 0
         if controllerCents.isNaN { controllerCents = target }
         // A settled cutoff filters the whole chunk at once; a moving one in short steps.
-        let step = hasEnvelope || controllerCents != target ? Self.updateFrames : block.frames
+        let lfoMoves = lfoCents.start != lfoCents.end
+        let step = hasEnvelope || lfoMoves || controllerCents != target ? Self.updateFrames : block.frames
+        let lfoStep = (lfoCents.end - lfoCents.start) / Double(block.frames)
         var offset = 0
         while offset < block.frames {
             let frames = min(step, block.frames - offset)
             let glide = Double(frames) / (Self.controllerGlideSeconds * sampleRate)
             controllerCents += (target - controllerCents) * min(1, glide)
             if abs(target - controllerCents) < 0.5 { controllerCents = target }  // settled: inaudible
-            var cents = fixedCents + controllerCents
+            var cents = fixedCents + controllerCents + lfoCents.start + lfoStep * Double(offset)
             if hasEnvelope {
                 cents += byEnvelope.value(Double(envelope.output))
                 for _ in 0..<frames { _ = envelope.next() }
@@ -92,7 +99,7 @@ struct VoiceFilter {
             if !(abs(cents - designedCents) < Self.redesignThresholdCents) {
                 designedCents = cents
                 biquad.coefficients = BiquadCoefficients.design(
-                    .lowPass, cutoffHz: cutoffHz * exp2(cents / 1200), resonanceDecibels: resonanceDecibels,
+                    kind, cutoffHz: cutoffHz * exp2(cents / 1200), resonanceDecibels: resonanceDecibels,
                     sampleRate: sampleRate)
             }
             biquad.process(block.slice(from: offset, count: frames))

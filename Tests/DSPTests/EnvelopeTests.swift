@@ -64,4 +64,26 @@ import Testing
         // The linear 3 ms ramp plus the corner smoother's tail stays inside the 1–5 ms steal fade.
         #expect(Double(silent) / rate < 0.005)
     }
+
+    /// Curved segments follow `EnvelopeCurve.shape` (sampled at several points of a 1 s attack,
+    /// decay to 0.25 and release) within 0.5 % of full scale; the recursion ends exactly on target.
+    @Test(arguments: EnvelopeCurve.allCases)
+    func curvedSegmentsFollowTheirFormula(curve: EnvelopeCurve) {
+        let s = EnvelopeSettings(
+            attackSeconds: 1, decaySeconds: 1, sustainLevel: 0.25, releaseSeconds: 1,
+            attackCurve: curve, decayCurve: curve, releaseCurve: curve)
+        var env = Envelope(sampleRate: rate, settings: s)
+        env.noteOn()
+        let on = levels(&env, frames: Int(2.5 * rate))
+        env.noteOff()
+        let off = levels(&env, frames: Int(1.1 * rate))
+        for p in [0.05, 0.2, 0.5, 0.8, 0.95] {
+            let n = Int(p * rate)
+            #expect(abs(Double(on[n]) - curve.shape(p)) < 0.005, "attack \(p)")
+            #expect(abs(Double(on[Int(rate) + n]) - (1 - 0.75 * curve.shape(p))) < 0.005, "decay \(p)")
+            #expect(abs(Double(off[n]) - 0.25 * (1 - curve.shape(p))) < 0.005, "release \(p)")
+        }
+        #expect(abs(on[Int(2.4 * rate)] - 0.25) < 1e-6)
+        #expect(env.isIdle)
+    }
 }

@@ -109,4 +109,21 @@ import Testing
         }
         #expect(Measure.peak(out) > 0.9 && Measure.peak(out) <= 1)
     }
+
+    /// `skip(frames:)` + `current` (how the sampler voice reads it once per chunk) lands where
+    /// as many `next()` calls do, through the delay, the fade-in and random draws.
+    @Test(arguments: LowFrequencyOscillator.Waveform.allCases)
+    func skippingMatchesStepping(waveform: LowFrequencyOscillator.Waveform) {
+        let settings = LowFrequencyOscillator.Settings(waveform: waveform, rateHz: 7, delaySeconds: 0.01, fadeInSeconds: 0.05)
+        var stepped = LowFrequencyOscillator(sampleRate: rate, settings: settings)
+        var skipped = LowFrequencyOscillator(sampleRate: rate, settings: settings)
+        var worst: Float = 0
+        for chunk in 0..<400 {
+            let frames = 37 + chunk % 64
+            for _ in 0..<frames { _ = stepped.next() }
+            skipped.skip(frames: frames)
+            worst = max(worst, abs(skipped.current - stepped.current))
+        }
+        #expect(worst < 1e-4)
+    }
 }

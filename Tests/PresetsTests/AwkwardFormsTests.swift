@@ -150,18 +150,18 @@ struct AwkwardFormsTests {
             <key>destination</key><integer>1095761920</integer><key>scale</key><real>2400</real>
             <key>source</key><integer>320</integer></dict></array>
             <key>Envelopes</key><array><dict><key>ID</key><integer>0</integer></dict><dict><key>ID</key><integer>1</integer></dict><dict><key>ID</key><integer>2</integer></dict></array>
-            <key>LFOs</key><array><dict><key>ID</key><integer>0</integer><key>waveform</key><integer>28</integer></dict></array>
+            <key>LFOs</key><array><dict><key>ID</key><integer>0</integer><key>waveform</key><integer>27</integer></dict></array>
             """
         let preset = try F.decode(F.sampler(layers: F.layer(extra: extra, zones: F.zone(id: 0, waveform: -2))))
         let layer = try #require(preset.layers.first)
         #expect(layer.connections.first?.source == .unknown(320))
         #expect(layer.envelopes.map(\.id) == [0, 1, 2])
-        #expect(layer.lfos.first?.waveform == .square)
+        #expect(layer.lfos.first?.waveform == .unknown(27))
         #expect(
             preset.warnings == [
                 "Instrument.Layers[0].Connections[0]: unknown source code 320; connection ignored",
                 "Instrument.Layers[0].Envelopes[2]: envelope ID 2 is neither the amp (0) nor the filter (1) envelope; not applied",
-                "Instrument.Layers[0].LFOs[0].waveform: LFO waveform 28 is not supported yet; vibrato uses a sine",
+                "Instrument.Layers[0].LFOs[0].waveform: unknown LFO waveform 27; a triangle is played",
             ])
     }
 

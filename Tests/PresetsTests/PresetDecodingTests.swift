@@ -93,7 +93,8 @@ struct PresetDecodingTests {
             layer.envelopes == [
                 Envelope(
                     id: 0, delaySeconds: 0.01, attackSeconds: 0.25, holdSeconds: 0.05, decaySeconds: 1.5,
-                    sustainLevel: 0.6, releaseSeconds: 0.4, fastReleaseSeconds: 0.004999999888241291, attackCurve: 22)
+                    sustainLevel: 0.6, releaseSeconds: 0.4, fastReleaseSeconds: 0.004999999888241291, attackCurve: 22,
+                    decayCurve: 20, releaseCurve: 20)
             ])
         #expect(layer.lfos == [LFO(id: 0, rateHz: 4.8, delaySeconds: 0.5, waveform: .sine)])
         #expect(!layer.usesDefaultConnections)

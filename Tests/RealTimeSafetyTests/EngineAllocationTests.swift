@@ -27,13 +27,29 @@ final class EngineAllocationTests: XCTestCase {
         let content = EngineContent(
             loops: [.guitar: loop(220, channels: 2), .beat: loop(110, channels: 1), .file: loop(330, channels: 2)],
             controls: [ControlMapping(channel: 15, trigger: .controller(74), parameter: "master.lowpass.cutoff")],
-            samplerProgram: SamplerProgram.single(waveform, rootKey: 69, globals: SamplerGlobals(voiceCount: 64)))
+            samplerProgram: SamplerProgram.single(
+                waveform, rootKey: 69, layer: articulatedLayer(), globals: SamplerGlobals(voiceCount: 64)))
         let engine = try AudioEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: blockFrames), content: content)
         for s in ["loop.guitar.play=on", "loop.beat.play=on", "loop.file.play=on", "master.lowpass.enabled=on",
                   "master.highpass.enabled=on", "synth.voices=32", "synth.release=2", "synth.follow=on"] {
             try engine.parameters.apply(assignment: s)
         }
         return engine
+    }
+
+    /// A sampler layer using all of its articulation: a resonant band-pass, curved envelope
+    /// segments and a sample & hold LFO on pitch (× mod wheel), cutoff, level and pan.
+    func articulatedLayer() -> SamplerLayer {
+        var layer = SamplerLayer()
+        layer.ampEnvelope = EnvelopeSettings(
+            delaySeconds: 0.001, attackSeconds: 0.01, holdSeconds: 0.005, decaySeconds: 0.2, sustainLevel: 0.6,
+            releaseSeconds: 0.3, attackCurve: .convex, decayCurve: .concave, releaseCurve: .convex)
+        layer.filter = SamplerFilterSettings(isEnabled: true, kind: .bandPass, cutoffHz: 800, resonanceDecibels: 12)
+        layer.lfo = SamplerLFO(
+            oscillator: .init(waveform: .sampleAndHold, rateHz: 6, delaySeconds: 0.002, fadeInSeconds: 0.05),
+            pitch: SamplerLFODepth(amount: 30, controller: 1), cutoff: SamplerLFODepth(amount: 1_200),
+            gain: SamplerLFODepth(amount: 3), pan: SamplerLFODepth(amount: 0.5))
+        return layer
     }
 
     func testInterposerCounts() {

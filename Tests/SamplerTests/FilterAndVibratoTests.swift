@@ -27,8 +27,8 @@ import Glibc
 
     @Test func modWheelVibratoSwingsByTheLayerDepth() throws {
         var layer = plainLayer()
-        layer.vibratoRateHz = 2
-        layer.vibratoDepthCents = 50
+        layer.lfo = SamplerLFO(
+            oscillator: .init(waveform: .sine, rateHz: 2), pitch: SamplerLFODepth(amount: 50, controller: 1))
         let program = SamplerProgram.single(.sineCycle(frequencyHz: 440), rootKey: 69, layer: layer)
         let out = render(instrument(playing: program), frames: 96_000, events: [
             At(0, controlChange(MIDIController.modulationWheel, 127)), At(0, noteOn(69)),
