@@ -25,7 +25,7 @@ import Testing
         let waveform = try SamplerWaveform(
             channels: [samples], sampleRate: testSampleRate, naturalLoop: SamplerLoop(startFrame: 24_000, endFrame: 48_000))
         var layer = plainLayer(attackSeconds: 0.01, releaseSeconds: 0.1)
-        layer.vibratoDepthCents = 0
+        layer.lfo = nil
         return SamplerProgram.single(waveform, rootKey: 57, layer: layer)
     }
 
