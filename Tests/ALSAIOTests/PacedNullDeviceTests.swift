@@ -32,10 +32,12 @@ import Glibc
         _ = device.write(left: silence, right: silence, frames: Self.period)
         usleep(30_000)  // three periods late: past the one-period slack
         #expect(device.write(left: silence, right: silence, frames: Self.period) == .recovered)
-        #expect(device.missedDeadlineCount == 1)
+        // At least the deliberate one; a loaded machine may make another write late as well.
+        let missed = device.missedDeadlineCount
+        #expect(missed >= 1)
         let report = device.report()
         #expect(report.maxMicroseconds >= 10_000)
-        #expect(report.description.contains("1 missed deadlines"))
+        #expect(report.description.contains("\(missed) missed deadlines"))
         device.reset()
         #expect(device.report().wakeups == 0 && device.missedDeadlineCount == 0)
     }
