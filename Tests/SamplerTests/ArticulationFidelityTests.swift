@@ -127,12 +127,14 @@ import Glibc
     }
 
     /// What is still not played is named once in the load warnings (which `preset check` and the
-    /// loaders print): an unknown filter type, curve and LFO shape, a second LFO.
+    /// loaders print): an unknown filter type, curve and LFO shape, a second LFO, a fast release
+    /// other than AU's 5 ms.
     @Test func unplayedArticulationIsWarnedAboutOnce() throws {
         let extra = """
             <key>Filters</key><dict><key>ID</key><integer>0</integer><key>enabled</key><true/><key>type</key><integer>47</integer></dict>
             <key>Envelopes</key><array><dict><key>ID</key><integer>0</integer><key>Stages</key><array>
             <dict><key>curve</key><integer>23</integer><key>stage</key><integer>1</integer><key>time</key><real>0.1</real></dict>
+            <dict><key>stage</key><integer>6</integer><key>time</key><real>0.05</real></dict>
             </array><key>enabled</key><true/></dict></array>
             <key>LFOs</key><array><dict><key>ID</key><integer>0</integer><key>waveform</key><integer>27</integer></dict>
             <dict><key>ID</key><integer>1</integer></dict></array>
@@ -143,7 +145,8 @@ import Glibc
             """
         let zone = PresetText.zone(id: 0, waveform: -2, "<key>root key</key><integer>69</integer>")
         let result = try buildPreset(PresetText.preset(layers: PresetText.layer(extra: extra, zones: zone)), in: TemporaryDirectory())
-        for needle in ["unknown filter type 47", "attack curve 23 unknown", "unknown LFO waveform 27", "connection 1"] {
+        let needles = ["unknown filter type 47", "attack curve 23 unknown", "unknown LFO waveform 27", "connection 1", "fast release (stage 6) 0.05 s"]
+        for needle in needles {
             #expect(result.warnings.filter { $0.contains(needle) }.count == 1, "\(needle): \(result.warnings)")
         }
         #expect(!result.warnings.contains { $0.contains("connection 0") }, "LFO 0 → pitch is played")
