@@ -13,8 +13,8 @@
 //   devices      ALSAIO                                         (PCM, sequencer; knows nothing of Engine)
 //   measuring    Benchmarks                                     (render cost of sampler, send and mic effects)
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, live/offline loops)
-// The real-time targets (DSP … Engine) link no file format: libxml2 and libsndfile come in only
-// through SamplerLoading and the app.
+// The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine) link no file
+// format: libxml2 and libsndfile come in only through SamplerLoading and the app.
 import PackageDescription
 
 let package = Package(
