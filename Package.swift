@@ -21,7 +21,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
@@ -45,19 +44,15 @@ let package = Package(
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"]),
         .target(
             name: "Engine",
-            dependencies: [
-                "DSP", "MIDI", "Instruments", "Sampler", "MicEffects",
-                .product(name: "Atomics", package: "swift-atomics"),
-            ]),
+            dependencies: ["DSP", "MIDI", "Instruments", "Sampler", "MicEffects"]),
         .target(
             name: "ALSAIO",
-            dependencies: ["CALSA", "MIDI", .product(name: "Atomics", package: "swift-atomics")]),
+            dependencies: ["CALSA", "MIDI"]),
         .target(
             name: "AudioGraphApp",
             dependencies: [
                 "Engine", "ALSAIO", "AudioFiles", "Presets", "Spectral", "FileAccess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Atomics", package: "swift-atomics"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).

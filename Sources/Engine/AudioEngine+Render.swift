@@ -220,6 +220,7 @@ extension AudioEngine {
             peak: (master.meters.left.peakDecibels, master.meters.right.peakDecibels),
             rms: (master.meters.left.rmsDecibels, master.meters.right.rmsDecibels),
             voices: synth.activeVoiceCount + sampler.activeVoiceCount)
+        meters.publish(idle: isIdle)
         publishPartMeters()
     }
 }

@@ -1,4 +1,4 @@
-import Atomics
+import Synchronization
 import DSP
 import Instruments
 import MIDI
@@ -83,7 +83,7 @@ public final class AudioEngine: @unchecked Sendable {
     let scratch: StereoBuffer
     /// Blocks rendered since the last sound; the master tail is skipped once filters have rung out.
     /// Set from any thread to fade the output to silence (10 ms) before the audio stops.
-    let fadeOutRequested = ManagedAtomic<Bool>(false)
+    let fadeOutRequested = Atomic<Bool>(false)
     /// The first block starts at the configured values instead of gliding to them from defaults.
     var isFirstBlock = true
     /// `parameters.generation` when the table was last applied.
@@ -135,6 +135,7 @@ public final class AudioEngine: @unchecked Sendable {
             out.clear()
             if !publishedSilence {
                 meters.publish(peak: (-160, -160), rms: (-160, -160), voices: 0)
+                meters.publish(idle: true)
                 publishPartMeters()
                 publishedSilence = true
             }
@@ -168,7 +169,8 @@ public final class AudioEngine: @unchecked Sendable {
         render(output: output, input: input, events: UnsafeBufferPointer(start: nil, count: 0))
     }
 
-    /// True when no source can make sound: rendering then costs almost nothing.
+    /// True when no source can make sound: rendering then costs almost nothing. Render thread (or
+    /// between blocks offline); other threads read `meters.isIdle`.
     public var isIdle: Bool {
         guard synth.isSilent, sampler.isSilent, !master.isRinging else { return false }
         for player in loopPlayers where player?.isSilent == false { return false }
