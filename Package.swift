@@ -13,6 +13,13 @@
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, live/offline loops)
 import PackageDescription
 
+// Render-path code carries `@_noLocks` (Sources/DSP/RealTimeMath.swift), which the compiler checks
+// in release builds, whole-module and optimised, the builds real-time claims are made on. Unoptimised
+// per-file debug builds would report calls the optimiser removes, so they skip the check.
+let realTimeChecked: [SwiftSetting] = [
+    .unsafeFlags(["-Xllvm", "-sil-disable-pass=performance-diagnostics"], .when(configuration: .debug)),
+]
+
 let package = Package(
     name: "AudioGraph",
     platforms: [.macOS(.v15)],
@@ -35,7 +42,7 @@ let package = Package(
         // Opens outside files safely (regular files only, O_NONBLOCK, size checked first); below every reader.
         .target(name: "FileAccess"),
         .target(name: "MIDI", dependencies: ["FileAccess"]),
-        .target(name: "DSP"),
+        .target(name: "DSP", swiftSettings: realTimeChecked),
         .target(name: "Spectral", dependencies: ["DSP", "CFFTW"]),
         .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
         .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
@@ -44,7 +51,7 @@ let package = Package(
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"]),
         .target(
             name: "Engine",
-            dependencies: ["DSP", "MIDI", "Instruments", "Sampler", "MicEffects"]),
+            dependencies: ["DSP", "MIDI", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
         .target(
             name: "ALSAIO",
             dependencies: ["CALSA", "MIDI"]),
