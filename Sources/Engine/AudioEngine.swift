@@ -77,7 +77,7 @@ public final class AudioEngine: @unchecked Sendable {
     public let routing: ChannelRouting
     /// Per-part voice counts gathered at block end (render thread scratch).
     let partVoiceCounts: UnsafeMutablePointer<Int>
-    let controls: [(mapping: ControlMapping, parameter: Int)]
+    let controls: [RenderControl]
     var fileHighPass: SmoothedFilter
     let master: MasterStage
     let scratch: StereoBuffer
@@ -106,12 +106,12 @@ public final class AudioEngine: @unchecked Sendable {
         buses = BusID.allCases.map { _ in MixerBus(sampleRate: rate, maxFrames: frames) }
         loopPlayers = BusID.allCases.map { bus in content.loops[bus].map { LoopPlayer(sample: $0, sampleRate: rate) } }
         routing = content.routing
-        var resolved: [(ControlMapping, Int)] = []
+        var resolved: [RenderControl] = []
         for m in content.controls {
             guard let index = parameters.index(of: m.parameter) else {
                 throw ParameterError("control mapping names unknown parameter '\(m.parameter)'")
             }
-            resolved.append((m, index))
+            resolved.append(RenderControl(m, parameter: index, descriptor: parameters.descriptors[index]))
         }
         controls = resolved
         fileHighPass = SmoothedFilter(kind: .highPass, sampleRate: rate, cutoffHz: 800, resonanceDecibels: 0, enabled: true)
