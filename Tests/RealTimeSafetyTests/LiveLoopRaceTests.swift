@@ -15,7 +15,7 @@ final class LiveLoopRaceTests: XCTestCase {
     func testControlSocketHammeredThroughADeviceLoss() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
         var loader = try InstrumentLoader(instrumentPath: "\(repository)/Instruments/default.json")
-        loader.assignments = ["loop.beat.play=on", "mic.effect=fft", "synth.follow=on", "synth.voices=16"]
+        loader.assignments = ["loop.beat.play=on", "mic.effect=fft", "synth.follow=on", "synth.voices=16", "sampler.voices=16"]
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
         let input = (0..<4800).map { Float(0.3 * sin(2 * Double.pi * 220 * Double($0) / 48000)) }
         let periods = Int(ProcessInfo.processInfo.environment["LIVE_RACE_PERIODS"] ?? "") ?? 3000
@@ -52,7 +52,7 @@ final class LiveLoopRaceTests: XCTestCase {
                 probe.receive(.noteOn(channel: UInt8(n % 2), note: note, velocity: 90))
                 probe.receive(.noteOff(channel: UInt8(n % 2), note: note, velocity: 0))
                 n += 1
-                usleep(500)
+                usleep(5000)
             }
         }
         spawn("main") {
