@@ -17,6 +17,13 @@
 // format: libxml2 and libsndfile come in only through SamplerLoading and the app.
 import PackageDescription
 
+// Render-path code carries `@_noLocks` (Sources/DSP/RealTimeMath.swift), which the compiler checks
+// in release builds, whole-module and optimised, the builds real-time claims are made on. Unoptimised
+// per-file debug builds would report calls the optimiser removes, so they skip the check.
+let realTimeChecked: [SwiftSetting] = [
+    .unsafeFlags(["-Xllvm", "-sil-disable-pass=performance-diagnostics"], .when(configuration: .debug)),
+]
+
 let package = Package(
     name: "AudioGraph",
     platforms: [.macOS(.v15)],
@@ -25,7 +32,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
@@ -40,7 +46,7 @@ let package = Package(
         // Opens outside files safely (regular files only, O_NONBLOCK, size checked first); below every reader.
         .target(name: "FileAccess"),
         .target(name: "MIDI", dependencies: ["FileAccess"]),
-        .target(name: "DSP", exclude: ["README.md"]),
+        .target(name: "DSP", exclude: ["README.md"], swiftSettings: realTimeChecked),
         .target(name: "Spectral", dependencies: ["CFFTW"]),
         .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
         .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
@@ -51,21 +57,17 @@ let package = Package(
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"]),
         .target(
             name: "Engine",
-            dependencies: [
-                "DSP", "MIDI", "Instruments", "Sampler", "MicEffects",
-                .product(name: "Atomics", package: "swift-atomics"),
-            ]),
+            dependencies: ["DSP", "MIDI", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
         // What the real-time units cost (control thread; `audiograph bench`, sampler-bench, callgrind).
         .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "MicEffects", "Spectral"]),
         .target(
             name: "ALSAIO",
-            dependencies: ["CALSA", "MIDI", .product(name: "Atomics", package: "swift-atomics")]),
+            dependencies: ["CALSA", "MIDI"]),
         .target(
             name: "AudioGraphApp",
             dependencies: [
                 "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Atomics", package: "swift-atomics"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).

@@ -1,4 +1,4 @@
-import Atomics
+import Synchronization
 import CALSA
 
 #if canImport(Glibc)
@@ -31,7 +31,7 @@ public final class PCMDevice: @unchecked Sendable {
     private let interleaved: UnsafeMutableRawPointer
     private let chunkFrames: Int
     private let bytesPerFrame: Int
-    private let xruns = ManagedAtomic<Int>(0)
+    private let xruns = Atomic<Int>(0)
 
     /// Recoveries allowed inside one call before the rest of the block is dropped, so a
     /// device that keeps failing cannot trap the render thread in a loop.
@@ -191,7 +191,7 @@ public final class PCMDevice: @unchecked Sendable {
             return .retry
         case EPIPE, ESTRPIPE:
             recoveries += 1
-            xruns.wrappingIncrement(ordering: .relaxed)
+            xruns.wrappingAdd(1, ordering: .relaxed)
             if recoveries > Self.recoveryLimitPerCall { return .giveUpOnBlock }
             var restart: Int32 = -EPIPE
             if -code == ESTRPIPE {

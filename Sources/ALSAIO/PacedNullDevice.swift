@@ -1,4 +1,4 @@
-import Atomics
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -33,7 +33,7 @@ public final class PacedNullDevice: @unchecked Sendable {
     private var wakeups = 0
     private var latenessSumNanoseconds: UInt64 = 0
     private var maxLatenessNanoseconds: UInt64 = 0
-    private let missedDeadlines = ManagedAtomic<Int>(0)
+    private let missedDeadlines = Atomic<Int>(0)
 
     /// - Parameters:
     ///   - bucketMicroseconds, bucketCount: histogram resolution and range (default 10 µs × 2000
@@ -77,7 +77,7 @@ public final class PacedNullDevice: @unchecked Sendable {
         record(lateness)
         let slackNanoseconds = slackFrames * 1_000_000_000 / UInt64(sampleRateHz)
         if lateness > slackNanoseconds {
-            missedDeadlines.wrappingIncrement(ordering: .relaxed)
+            missedDeadlines.wrappingAdd(1, ordering: .relaxed)
             originNanoseconds = woke  // re-anchor, as snd_pcm_prepare restarts the stream
             framesSinceOrigin = 0
             return .recovered

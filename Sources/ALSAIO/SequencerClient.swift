@@ -1,4 +1,4 @@
-import Atomics
+import Synchronization
 import CALSA
 import MIDI
 
@@ -24,10 +24,10 @@ public final class SequencerClient: @unchecked Sendable {
     private let seq: OpaquePointer
     private let inputPort: Int32
     private let announcePort: Int32
-    private let running = ManagedAtomic<Bool>(false)
-    private let delivered = ManagedAtomic<Int>(0)
-    private let dropped = ManagedAtomic<Int>(0)
-    private let overruns = ManagedAtomic<Int>(0)
+    private let running = Atomic<Bool>(false)
+    private let delivered = Atomic<Int>(0)
+    private let dropped = Atomic<Int>(0)
+    private let overruns = Atomic<Int>(0)
     private var thread: ThreadHandle?
 
     // Reader-thread state (touched only by the reader thread once started).
@@ -165,7 +165,7 @@ public final class SequencerClient: @unchecked Sendable {
             var event: UnsafeMutablePointer<snd_seq_event_t>?
             let result = snd_seq_event_input(seq, &event)
             if result == -ENOSPC {
-                overruns.wrappingIncrement(ordering: .relaxed)
+                overruns.wrappingAdd(1, ordering: .relaxed)
                 continue
             }
             guard result >= 0, let event else { return }
@@ -177,12 +177,12 @@ public final class SequencerClient: @unchecked Sendable {
         let source = SequencerAddress(client: event.source.client, port: event.source.port)
         if source.client == UInt8(SND_SEQ_CLIENT_SYSTEM) && handleSystemEvent(event) { return }
         guard let message = SequencerEventTranslator.message(from: SequencerEventTranslator.fields(of: event)) else {
-            dropped.wrappingIncrement(ordering: .relaxed)
+            dropped.wrappingAdd(1, ordering: .relaxed)
             return
         }
         knownSources.insert(source)
         if event.tag == SequencerSender.commandTag { commandSenders.insert(source) }
-        delivered.wrappingIncrement(ordering: .relaxed)
+        delivered.wrappingAdd(1, ordering: .relaxed)
         sink(.message(message, source: source, arrivalNanoseconds: arrivalNanoseconds))
     }
 

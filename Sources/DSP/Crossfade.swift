@@ -23,6 +23,7 @@ public struct Crossfade {
     @inlinable public var isActive: Bool { active }
 
     /// Starts a fade at gain 0 (the new signal silent).
+    @_noLocks
     public mutating func start() {
         position = 0
         active = true
@@ -30,6 +31,7 @@ public struct Crossfade {
 
     /// Gain of the new signal for the next frame (the old one gets 1 − gain); ends at exactly 1.
     @inlinable
+    @_noLocks
     public mutating func next() -> Float {
         guard active else { return 1 }
         position &+= 1
@@ -41,5 +43,6 @@ public struct Crossfade {
     }
 
     /// Stops any fade (the new signal at full gain).
+    @_noLocks
     public mutating func finish() { active = false }
 }

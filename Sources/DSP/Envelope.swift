@@ -94,6 +94,7 @@ public struct Envelope {
     }
 
     /// Applies new times; a running stage keeps its current slope until it ends.
+    @_noLocks
     public mutating func configure(_ s: EnvelopeSettings) {
         // Saturating: callers bound their times, but Int(huge or NaN) would trap on the render thread.
         func frames(_ seconds: Double) -> Int { Self.frameCount(seconds * sampleRate) }
@@ -105,13 +106,14 @@ public struct Envelope {
 
     /// Frames for a product of seconds and rate, limited to 0…2³¹ (over 12 hours at 48 kHz); NaN gives 0.
     static func frameCount(_ frames: Double) -> Int {
-        frames.isNaN ? 0 : Int(min(max(frames.rounded(), 0), Double(Int32.max)))
+        frames.isNaN ? 0 : Int(min(max(RealTimeMath.round(frames), 0), Double(Int32.max)))
     }
 
-    public var isIdle: Bool { stage == .idle && output < 1e-6 }
-    public var isReleasing: Bool { stage == .release || (stage == .idle && output >= 1e-6) }
+    public var isIdle: Bool { @_noLocks get { stage == .idle && output < 1e-6 } }
+    public var isReleasing: Bool { @_noLocks get { stage == .release || (stage == .idle && output >= 1e-6) } }
 
     /// Starts (or restarts, from the current level: no jump) the envelope.
+    @_noLocks
     public mutating func noteOn() {
         if timing.delay > 0 && level == 0 {
             enter(.delay, frames: timing.delay, toward: 0)
@@ -121,17 +123,20 @@ public struct Envelope {
     }
 
     /// Enters the release from the current level; silence after the release time.
+    @_noLocks
     public mutating func noteOff() {
         guard stage != .idle && stage != .release else { return }
         enter(.release, frames: timing.release, toward: 0, curve: curves.release)
     }
 
     /// Fades to silence in `seconds` (voice stealing, all-sound-off); click-free.
+    @_noLocks
     public mutating func fastRelease(seconds: Double = 0.003) {
         guard stage != .idle else { return }
         enter(.release, frames: max(1, Self.frameCount(seconds * sampleRate)), toward: 0)
     }
 
+    @_noLocks
     public mutating func reset() {
         stage = .idle
         level = 0
@@ -141,7 +146,7 @@ public struct Envelope {
 
     private mutating func startAttack() {
         // Keep the attack's rate: from level L the remaining rise takes (1 − L) × attack.
-        let frames = max(1, Int((Double(timing.attack) * (1 - level)).rounded()))
+        let frames = max(1, Int(RealTimeMath.round(Double(timing.attack) * (1 - level))))
         enter(.attack, frames: frames, toward: 1, curve: curves.attack)
     }
 
@@ -192,6 +197,7 @@ public struct Envelope {
 
     /// Next output level, one frame later.
     @inlinable
+    @_noLocks
     public mutating func next() -> Float {
         advance()
         return output
@@ -208,6 +214,7 @@ public struct Envelope {
     }
 
     /// Writes `frames` successive levels to `levels`.
+    @_noLocks
     public mutating func render(into levels: UnsafeMutablePointer<Float>, frames: Int) {
         for i in 0..<frames { levels[i] = next() }
     }

@@ -26,9 +26,49 @@ public final class FIRFilter {
 
     @inlinable
     func dot(_ taps: UnsafePointer<Float>) -> Float {
-        Self.dot(taps, UnsafePointer(history + position), count: tapCount)
+        DotProduct.dot(taps, UnsafePointer(history + position), count: tapCount)
     }
 
+    /// Filters one sample with `taps` (`tapCount` values). Render-thread safe.
+    @inlinable
+    @_noLocks
+    public func process(_ x: Float, taps: UnsafePointer<Float>) -> Float {
+        push(x)
+        return dot(taps)
+    }
+
+    /// Filters one sample with two kernels at once (for crossfading between them). Render-thread safe.
+    @inlinable
+    @_noLocks
+    public func process(_ x: Float, taps a: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> (Float, Float) {
+        push(x)
+        return (dot(a), dot(b))
+    }
+
+    /// Filters `count` samples from `input` into `output` (may alias) with one kernel, the
+    /// write position held in a register for the block. Render-thread safe.
+    @_noLocks
+    public func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, taps: UnsafePointer<Float>) {
+        let n = tapCount, h = history
+        var p = position
+        for i in 0..<count {
+            p = p == 0 ? n - 1 : p - 1
+            let x = input[i]
+            h[p] = x
+            h[p + n] = x
+            output[i] = DotProduct.dot(taps, UnsafePointer(h + p), count: n)
+        }
+        position = p
+    }
+
+    @_noLocks
+    public func reset() {
+        history.update(repeating: 0, count: 2 * tapCount)
+    }
+}
+
+/// The FIR's inner product.
+@usableFromInline enum DotProduct {
     /// Σ a[k]·b[k], eight lanes at a time (the compiler will not reorder a Float sum by itself).
     @inlinable
     static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
@@ -47,38 +87,5 @@ public final class FIRFilter {
             k += 1
         }
         return acc
-    }
-
-    /// Filters one sample with `taps` (`tapCount` values). Render-thread safe.
-    @inlinable
-    public func process(_ x: Float, taps: UnsafePointer<Float>) -> Float {
-        push(x)
-        return dot(taps)
-    }
-
-    /// Filters one sample with two kernels at once (for crossfading between them). Render-thread safe.
-    @inlinable
-    public func process(_ x: Float, taps a: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> (Float, Float) {
-        push(x)
-        return (dot(a), dot(b))
-    }
-
-    /// Filters `count` samples from `input` into `output` (may alias) with one kernel, the
-    /// write position held in a register for the block. Render-thread safe.
-    public func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, taps: UnsafePointer<Float>) {
-        let n = tapCount, h = history
-        var p = position
-        for i in 0..<count {
-            p = p == 0 ? n - 1 : p - 1
-            let x = input[i]
-            h[p] = x
-            h[p + n] = x
-            output[i] = Self.dot(taps, UnsafePointer(h + p), count: n)
-        }
-        position = p
-    }
-
-    public func reset() {
-        history.update(repeating: 0, count: 2 * tapCount)
     }
 }

@@ -15,6 +15,7 @@ public struct LevelMeter {
         rmsCoefficient = Float(1 - exp(-1 / (0.3 * sampleRate)))
     }
 
+    @_noLocks
     public mutating func process(_ samples: UnsafePointer<Float>, frames: Int) {
         var p = peak * powf(peakFallPerFrame, Float(frames))
         var ms = meanSquare
@@ -28,10 +29,11 @@ public struct LevelMeter {
         meanSquare = ms < 1e-20 ? 0 : ms
     }
 
-    public var rms: Float { meanSquare.squareRoot() }
-    public var peakDecibels: Double { Decibels.fromGain(Double(peak)) }
-    public var rmsDecibels: Double { Decibels.fromGain(Double(rms)) }
+    public var rms: Float { @_noLocks get { RealTimeMath.sqrt(meanSquare) } }
+    public var peakDecibels: Double { @_noLocks get { Decibels.fromGain(Double(peak)) } }
+    public var rmsDecibels: Double { @_noLocks get { Decibels.fromGain(Double(rms)) } }
 
+    @_noLocks
     public mutating func reset() {
         peak = 0
         meanSquare = 0

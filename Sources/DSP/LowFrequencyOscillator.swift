@@ -61,15 +61,17 @@ public struct LowFrequencyOscillator {
     }
 
     /// New shape or rate (phase kept) or onset times (used from the next `start()`).
+    @_noLocks
     public mutating func configure(_ s: Settings) {
         settings = s
         increment = Settings.rateRange.clamp(s.rateHz) / sampleRate
     }
 
     /// Restarts the onset: silent for the delay, then phase 0 and the fade-in.
+    @_noLocks
     public mutating func start() {
-        delayLeft = Int((Settings.onsetRange.clamp(settings.delaySeconds) * sampleRate).rounded())
-        fadeFrames = Int((Settings.onsetRange.clamp(settings.fadeInSeconds) * sampleRate).rounded())
+        delayLeft = Int(RealTimeMath.round(Settings.onsetRange.clamp(settings.delaySeconds) * sampleRate))
+        fadeFrames = Int(RealTimeMath.round(Settings.onsetRange.clamp(settings.fadeInSeconds) * sampleRate))
         fadeDone = 0
         phase = 0
         previous = nextRandom()
@@ -97,6 +99,7 @@ public struct LowFrequencyOscillator {
     }
 
     /// The next output, one frame later, in −1…1 (times the fade-in depth).
+    @_noLocks
     public mutating func next() -> Float {
         if delayLeft > 0 {
             delayLeft -= 1
@@ -105,7 +108,7 @@ public struct LowFrequencyOscillator {
         let value = shape(phase)
         phase += increment
         if phase >= 1 {
-            phase -= phase.rounded(.down)
+            phase -= RealTimeMath.floor(phase)
             previous = held
             held = nextRandom()
         }
@@ -142,6 +145,7 @@ public struct LowFrequencyOscillator {
     }
 
     /// Writes `frames` successive outputs to `values`.
+    @_noLocks
     public mutating func render(into values: UnsafeMutablePointer<Float>, frames: Int) {
         for i in 0..<frames { values[i] = next() }
     }

@@ -27,6 +27,7 @@ public final class MovingAverage {
 
     /// Changes the length (clamped to 1…101); the sum is recomputed from the history, so the
     /// next output is the exact average of the last `points` inputs. Render-thread safe (≤ 101 adds).
+    @_noLocks
     public func setPoints(_ newPoints: Int) {
         points = min(max(newPoints, 1), Self.maximumPoints)
         scale = 1 / Float(points)
@@ -43,6 +44,7 @@ public final class MovingAverage {
 
     /// Pushes `x` and returns the average of the last `points` inputs including it. Render-thread safe.
     @inlinable
+    @_noLocks
     public func process(_ x: Float) -> Float {
         let leaving = history[(writeIndex &- points) & mask]
         history[writeIndex] = x
@@ -55,6 +57,7 @@ public final class MovingAverage {
 
     /// Averages `count` samples from `input` into `output` (may alias). Same result as calling
     /// `process(_:)` per sample, with the state held in registers for the block. Render-thread safe.
+    @_noLocks
     public func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int) {
         var done = 0
         while done < count {
@@ -83,11 +86,13 @@ public final class MovingAverage {
 
     /// Takes over `other`'s input history (so a new length can start exact without having
     /// been fed). Same capacity on both sides; Render-thread safe.
+    @_noLocks
     public func copyHistory(from other: MovingAverage) {
-        history.update(from: other.history, count: 128)
+        UnsafeMutableRawPointer(history).copyMemory(from: other.history, byteCount: 128 * MemoryLayout<Float>.stride)
         writeIndex = other.writeIndex
     }
 
+    @_noLocks
     public func reset() {
         history.update(repeating: 0, count: 128)
         sum = 0

@@ -4,6 +4,7 @@
 public enum NonFiniteGuard {
     /// Silences `block` and returns true when any sample in it is NaN or infinite.
     @inlinable
+    @_noLocks
     public static func scrub(_ block: StereoBlock) -> Bool {
         // x * 0 is 0 for every finite x and NaN otherwise, so one sum tells (and vectorizes).
         var probe: Float = 0

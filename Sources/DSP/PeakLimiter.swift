@@ -32,12 +32,12 @@ public final class PeakLimiter {
     private let delayRight: UnsafeMutablePointer<Float>
     private var delayIndex = 0
     /// Sliding minimum of the required gains over the window: a monotonic deque in a ring.
-    private let minimumWindow: SlidingMinimum
+    private var minimumWindow: SlidingMinimum
     /// The released envelope (≤ the windowed minimum).
     private var envelope = 1.0
     private let releaseCoefficient: Double
-    private let firstAverage: ReductionAverage
-    private let secondAverage: ReductionAverage
+    private var firstAverage: ReductionAverage
+    private var secondAverage: ReductionAverage
     /// Scale applied to the ceiling so Float rounding of the output never lands above it.
     private static let headroom = 1 - 1e-6
 
@@ -59,19 +59,33 @@ public final class PeakLimiter {
     deinit {
         delayLeft.deallocate()
         delayRight.deallocate()
+        minimumWindow.deallocate()
+        firstAverage.deallocate()
+        secondAverage.deallocate()
     }
 
     /// Sets the ceiling (dBFS, at most 0). Takes effect for frames arriving from now on. Render-thread safe.
+    @_noLocks
     public func setCeiling(decibels: Double) { ceiling = Decibels.gain(min(decibels, 0)) }
 
     /// True while the gain is below unity (or still has reduction in its averaging windows).
-    public var isLimiting: Bool { envelope < 1 || !firstAverage.isZero || !secondAverage.isZero }
+    public var isLimiting: Bool {
+        // Plain loads, no `||`: its autoclosure, not yet inlined when the performance
+        // diagnostics run, would count as retaining `self`.
+        @_noLocks get {
+            let averaging = firstAverage.nonZero + secondAverage.nonZero
+            return envelope < 1 ? true : averaging != 0
+        }
+    }
 
     /// Limits `block` in place (its output is the input `latencyFrames` earlier). Render-thread safe.
+    @_noLocks
     public func process(_ block: StereoBlock) {
         let limit = ceiling * Self.headroom
         // At unity with nothing over the ceiling in this block, the envelope would stay at 1: just delay.
-        if !isLimiting && minimumWindow.isUnity && (!isEnabled || Double(Self.peak(block)) <= limit) {
+        var idle = !isLimiting ? minimumWindow.isUnity : false
+        if idle, isEnabled { idle = Double(blockPeak(block)) <= limit }
+        if idle {
             delay(block)
             minimumWindow.skip(block.frames)
             return
@@ -104,7 +118,7 @@ public final class PeakLimiter {
         }
     }
 
-    private static func peak(_ block: StereoBlock) -> Float {
+    private func blockPeak(_ block: StereoBlock) -> Float {
         var peak: Float = 0
         for i in 0..<block.frames { peak = max(peak, max(abs(block.left[i]), abs(block.right[i]))) }
         return peak
@@ -125,6 +139,7 @@ public final class PeakLimiter {
     }
 
     /// Clears the delay and the envelope (silence in, unity gain). Render-thread safe.
+    @_noLocks
     public func reset() {
         delayLeft.update(repeating: 0, count: latencyFrames)
         delayRight.update(repeating: 0, count: latencyFrames)
@@ -136,8 +151,9 @@ public final class PeakLimiter {
 }
 
 /// The minimum of the last `length` values pushed, in O(1) amortised per push: a ring holding the
-/// increasing run of candidates (older, larger values can never be the minimum again).
-final class SlidingMinimum {
+/// increasing run of candidates (older, larger values can never be the minimum again). A value
+/// over storage its owner frees (`deallocate`): no class instance, so no reference counting per frame.
+struct SlidingMinimum {
     private let length: Int
     private let values: UnsafeMutablePointer<Double>
     private let ages: UnsafeMutablePointer<Int>
@@ -151,7 +167,7 @@ final class SlidingMinimum {
         ages.initialize(repeating: 0, count: length)
     }
 
-    deinit {
+    func deallocate() {
         values.deallocate()
         ages.deallocate()
     }
@@ -163,7 +179,7 @@ final class SlidingMinimum {
     }
 
     /// Adds `value` and returns the minimum over the window that ends with it.
-    func push(_ value: Double) -> Double {
+    mutating func push(_ value: Double) -> Double {
         time &+= 1
         while count > 0 && values[slot(count - 1)] >= value { count -= 1 }
         if count > 0 && ages[head] <= time - length {
@@ -181,7 +197,7 @@ final class SlidingMinimum {
     var isUnity: Bool { count == 0 || values[head] >= 1 }
 
     /// As if `frames` gains of 1 had been pushed.
-    func skip(_ frames: Int) {
+    mutating func skip(_ frames: Int) {
         time &+= frames
         head = 0
         count = 1
@@ -189,19 +205,21 @@ final class SlidingMinimum {
         ages[0] = time
     }
 
-    func reset() {
+    mutating func reset() {
         head = 0
         count = 0
     }
 }
 
 /// A moving average of gain reductions that is exactly 0 whenever its window holds only zeros
-/// (a count of non-zero entries resets the running sum), so unity gain stays bit-exact.
-final class ReductionAverage {
+/// (a count of non-zero entries resets the running sum), so unity gain stays bit-exact. A value
+/// over storage its owner frees (`deallocate`).
+struct ReductionAverage {
     private let length: Int
     private let scale: Double
     private let history: UnsafeMutablePointer<Double>
-    private var index = 0, nonZero = 0
+    private var index = 0
+    private(set) var nonZero = 0
     private var sum = 0.0
 
     init(length: Int) {
@@ -211,11 +229,9 @@ final class ReductionAverage {
         history.initialize(repeating: 0, count: self.length)
     }
 
-    deinit { history.deallocate() }
+    func deallocate() { history.deallocate() }
 
-    var isZero: Bool { nonZero == 0 }
-
-    func push(_ value: Double) -> Double {
+    mutating func push(_ value: Double) -> Double {
         let leaving = history[index]
         if leaving != 0 { nonZero -= 1 }
         if value != 0 { nonZero += 1 }
@@ -229,7 +245,7 @@ final class ReductionAverage {
         return max(0, sum * scale)
     }
 
-    func reset() {
+    mutating func reset() {
         history.update(repeating: 0, count: length)
         index = 0
         nonZero = 0

@@ -14,20 +14,25 @@ public struct StereoBlock {
 
     /// The sub-block `[start, start + count)`. Used to split a block at event frames.
     @inlinable
+    @_noLocks
     public func slice(from start: Int, count: Int) -> StereoBlock {
         StereoBlock(left: left + start, right: right + start, frames: count)
     }
 
     @inlinable
+    @_noLocks
     public func clear() {
         left.update(repeating: 0, count: frames)
         right.update(repeating: 0, count: frames)
     }
 
     @inlinable
+    @_noLocks
     public func copy(from source: StereoBlock) {
-        left.update(from: source.left, count: frames)
-        right.update(from: source.right, count: frames)
+        // Raw copies: `update(from:)` is generic over the element's lifetime, which the
+        // performance diagnostics count as a possible deallocation.
+        UnsafeMutableRawPointer(left).copyMemory(from: source.left, byteCount: frames * MemoryLayout<Float>.stride)
+        UnsafeMutableRawPointer(right).copyMemory(from: source.right, byteCount: frames * MemoryLayout<Float>.stride)
     }
 }
 
@@ -53,6 +58,7 @@ public final class StereoBuffer: @unchecked Sendable {
 
     /// A view of the first `frames` frames. Render-thread safe.
     @inlinable
+    @_noLocks
     public func block(frames: Int) -> StereoBlock {
         StereoBlock(left: left, right: right, frames: frames)
     }

@@ -84,8 +84,8 @@ extension AudioEngine {
     /// Routes one message: mapped controls first (consumed), then the instruments its channel plays.
     func dispatch(_ message: MIDIMessage) {
         var m = message.normalized
-        for control in controls where control.mapping.matches(m) {
-            applyControl(control.mapping, parameter: control.parameter, message: m)
+        for control in controls where control.matches(m) {
+            applyControl(control, message: m)
             return
         }
         let channel = Int(m.channel & 15)
@@ -124,21 +124,21 @@ extension AudioEngine {
         }
     }
 
-    private func applyControl(_ mapping: ControlMapping, parameter index: Int, message: MIDIMessage) {
-        let d = parameters.descriptors[index]
+    private func applyControl(_ control: RenderControl, message: MIDIMessage) {
+        let index = control.parameter
         switch message {
         case .controlChange(_, _, let value):
-            if d.kind == .toggle {
+            if control.stepping == .toggle {
                 parameters.store(index, value >= 64 ? 1 : 0)
             } else {
-                var v = d.range.lowerBound + (d.range.upperBound - d.range.lowerBound) * Double(value) / 127
-                if d.kind == .integer || d.kind != .continuous { v = v.rounded() }
+                var v = control.lower + (control.upper - control.lower) * Double(value) / 127
+                if control.stepping == .whole { v = v.rounded() }
                 parameters.store(index, v)
             }
         case .noteOn:
             let current = parameters.value(index)
-            let mid = (d.range.lowerBound + d.range.upperBound) / 2
-            parameters.store(index, current > mid ? d.range.lowerBound : d.range.upperBound)
+            let mid = (control.lower + control.upper) / 2
+            parameters.store(index, current > mid ? control.lower : control.upper)
         default:
             break  // note-offs of a mapped note are consumed
         }
@@ -234,6 +234,7 @@ extension AudioEngine {
             peak: (master.meters.left.peakDecibels, master.meters.right.peakDecibels),
             rms: (master.meters.left.rmsDecibels, master.meters.right.rmsDecibels),
             voices: synth.activeVoiceCount + sampler.activeVoiceCount)
+        meters.publish(idle: isIdle)
         publishPartMeters()
     }
 }

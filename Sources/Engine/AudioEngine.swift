@@ -1,4 +1,4 @@
-import Atomics
+import Synchronization
 import DSP
 import Instruments
 import MIDI
@@ -77,7 +77,7 @@ public final class AudioEngine: @unchecked Sendable {
     public let routing: ChannelRouting
     /// Per-part voice counts gathered at block end (render thread scratch).
     let partVoiceCounts: UnsafeMutablePointer<Int>
-    let controls: [(mapping: ControlMapping, parameter: Int)]
+    let controls: [RenderControl]
     var fileHighPass: SmoothedFilter
     let master: MasterStage
     /// Reverb and chorus on the master, fed by every part's CC91/CC93 sends.
@@ -87,7 +87,7 @@ public final class AudioEngine: @unchecked Sendable {
     let scratch: StereoBuffer
     /// Blocks rendered since the last sound; the master tail is skipped once filters have rung out.
     /// Set from any thread to fade the output to silence (10 ms) before the audio stops.
-    let fadeOutRequested = ManagedAtomic<Bool>(false)
+    let fadeOutRequested = Atomic<Bool>(false)
     /// The first block starts at the configured values instead of gliding to them from defaults.
     var isFirstBlock = true
     /// `parameters.generation` when the table was last applied.
@@ -110,12 +110,12 @@ public final class AudioEngine: @unchecked Sendable {
         buses = BusID.allCases.map { _ in MixerBus(sampleRate: rate, maxFrames: frames) }
         loopPlayers = BusID.allCases.map { bus in content.loops[bus].map { LoopPlayer(sample: $0, sampleRate: rate) } }
         routing = content.routing
-        var resolved: [(ControlMapping, Int)] = []
+        var resolved: [RenderControl] = []
         for m in content.controls {
             guard let index = parameters.index(of: m.parameter) else {
                 throw ParameterError("control mapping names unknown parameter '\(m.parameter)'")
             }
-            resolved.append((m, index))
+            resolved.append(RenderControl(m, parameter: index, descriptor: parameters.descriptors[index]))
         }
         controls = resolved
         fileHighPass = SmoothedFilter(kind: .highPass, sampleRate: rate, cutoffHz: 800, resonanceDecibels: 0, enabled: true)
@@ -141,6 +141,7 @@ public final class AudioEngine: @unchecked Sendable {
             out.clear()
             if !publishedSilence {
                 meters.publish(peak: (-160, -160), rms: (-160, -160), voices: 0)
+                meters.publish(idle: true)
                 publishPartMeters()
                 publishedSilence = true
             }
@@ -175,7 +176,8 @@ public final class AudioEngine: @unchecked Sendable {
         render(output: output, input: input, events: UnsafeBufferPointer(start: nil, count: 0))
     }
 
-    /// True when no source can make sound: rendering then costs almost nothing.
+    /// True when no source can make sound: rendering then costs almost nothing. Render thread (or
+    /// between blocks offline); other threads read `meters.isIdle`.
     public var isIdle: Bool {
         guard synth.isSilent, sampler.isSilent, !master.isRinging, !sendEffects.isRinging else { return false }
         for player in loopPlayers where player?.isSilent == false { return false }

@@ -39,7 +39,9 @@ public struct ControlMapping: Sendable, Equatable {
         self.parameter = parameter
     }
 
-    func matches(_ message: MIDIMessage) -> Bool {
+    func matches(_ message: MIDIMessage) -> Bool { Self.matches(message, channel: channel, trigger: trigger) }
+
+    static func matches(_ message: MIDIMessage, channel: UInt8?, trigger: Trigger) -> Bool {
         if let channel, channel != message.channel { return false }
         switch (trigger, message) {
         case (.controller(let cc), .controlChange(_, let c, _)): return cc == c
@@ -49,4 +51,33 @@ public struct ControlMapping: Sendable, Equatable {
         default: return false
         }
     }
+}
+
+/// A control mapping as the render thread uses it: the parameter resolved to its index and the
+/// descriptor's range and kind as plain values, so handling a mapped message copies no `String`
+/// (the mapping's parameter name, the descriptor's name, unit, summary and choice names).
+struct RenderControl {
+    enum Stepping { case continuous, whole, toggle }
+
+    let channel: UInt8?
+    let trigger: ControlMapping.Trigger
+    let parameter: Int
+    let lower: Double
+    let upper: Double
+    let stepping: Stepping
+
+    init(_ mapping: ControlMapping, parameter: Int, descriptor d: ParameterDescriptor) {
+        channel = mapping.channel
+        trigger = mapping.trigger
+        self.parameter = parameter
+        lower = d.range.lowerBound
+        upper = d.range.upperBound
+        switch d.kind {
+        case .continuous: stepping = .continuous
+        case .integer, .choice: stepping = .whole
+        case .toggle: stepping = .toggle
+        }
+    }
+
+    func matches(_ message: MIDIMessage) -> Bool { ControlMapping.matches(message, channel: channel, trigger: trigger) }
 }

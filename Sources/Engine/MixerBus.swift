@@ -23,7 +23,10 @@ public enum BusID: Int, CaseIterable, Sendable {
 /// folded in) and pan. Pan is a balance law with unity at centre (min(1, √2·cos θ) / min(1, √2·sin θ)),
 /// so centring never changes a source's level, and mono sources on both channels pan as expected.
 struct MixerBus {
+    /// Owns the storage; the render path reads it through `whole` (a plain view: touching the
+    /// class would retain and release it).
     let buffer: StereoBuffer
+    private let whole: StereoBlock
     private var leftGain: LinearSmoother
     private var rightGain: LinearSmoother
     /// Set when a source wrote into the buffer this block.
@@ -31,15 +34,18 @@ struct MixerBus {
 
     init(sampleRate: Double, maxFrames: Int) {
         buffer = StereoBuffer(capacity: maxFrames)
+        whole = buffer.block(frames: maxFrames)
         leftGain = LinearSmoother(value: 1, sampleRate: sampleRate)
         rightGain = LinearSmoother(value: 1, sampleRate: sampleRate)
     }
 
+    @_noLocks
     mutating func set(gainDecibels: Double, muted: Bool, pan: Double, snap: Bool) {
         let g = muted ? 0 : Decibels.gain(gainDecibels)
         let angle = (min(max(pan, -1), 1) + 1) * Double.pi / 4
-        leftGain.setTarget(Float(g * min(1, 2.0.squareRoot() * cos(angle))))
-        rightGain.setTarget(Float(g * min(1, 2.0.squareRoot() * sin(angle))))
+        let root2 = RealTimeMath.sqrt(2.0)
+        leftGain.setTarget(Float(g * min(1, root2 * RealTimeMath.cos(angle))))
+        rightGain.setTarget(Float(g * min(1, root2 * RealTimeMath.sin(angle))))
         if snap {
             leftGain.snap(to: leftGain.target)
             rightGain.snap(to: rightGain.target)
@@ -47,11 +53,12 @@ struct MixerBus {
     }
 
     /// Adds the bus, gained and panned, into `out`.
+    @_noLocks
     mutating func mix(into out: StereoBlock) {
-        let l = buffer.left, r = buffer.right
-        if !leftGain.isRamping && !rightGain.isRamping {
+        let l = whole.left, r = whole.right
+        if !leftGain.isRamping, !rightGain.isRamping {
             let gl = leftGain.current, gr = rightGain.current
-            if gl == 0 && gr == 0 { return }
+            if gl == 0, gr == 0 { return }
             for i in 0..<out.frames {
                 out.left[i] += gl * l[i]
                 out.right[i] += gr * r[i]

@@ -1,4 +1,4 @@
-import Atomics
+import Synchronization
 
 /// What kind of value a parameter holds, which decides how text is parsed and shown.
 public enum ParameterKind: Sendable, Equatable {
@@ -101,17 +101,15 @@ public struct ParameterError: Error, CustomStringConvertible, Equatable {
 public final class ParameterTable: @unchecked Sendable {
     public private(set) var descriptors: [ParameterDescriptor] = []
     private var indexByName: [String: Int] = [:]
-    private var values: [UnsafeAtomic<UInt64>] = []
+    /// Defaults gathered while registering; the atomics are made from them at `seal()`.
+    private var defaults: [Double] = []
+    /// Double bit patterns, one per descriptor (after `seal()`).
+    private var values = AtomicCells(count: 0, repeating: 0)
     /// Bumped after every store, so the render thread can tell in one load whether anything changed.
-    private let changes = UnsafeAtomic<UInt64>.create(0)
+    private let changes = Atomic<UInt64>(0)
     private var sealed = false
 
     public init() {}
-
-    deinit {
-        for v in values { v.destroy() }
-        changes.destroy()
-    }
 
     /// Any thread. Differs from the last value read whenever a parameter has been stored since;
     /// the values stored before the bump are visible to whoever sees it (release/acquire).
@@ -123,12 +121,16 @@ public final class ParameterTable: @unchecked Sendable {
         precondition(!sealed && indexByName[d.name] == nil, "parameter \(d.name) registered twice or too late")
         indexByName[d.name] = descriptors.count
         descriptors.append(d)
-        values.append(.create(d.defaultValue.bitPattern))
+        defaults.append(d.defaultValue)
         return descriptors.count - 1
     }
 
     /// Ends registration; afterwards the table's shape never changes (safe to read from any thread).
-    public func seal() { sealed = true }
+    public func seal() {
+        values = AtomicCells(count: defaults.count, repeating: 0)
+        for (i, value) in defaults.enumerated() { values.store(i, value) }
+        sealed = true
+    }
 
     public func index(of name: String) -> Int? { indexByName[name] }
 
@@ -139,12 +141,12 @@ public final class ParameterTable: @unchecked Sendable {
     }
 
     @usableFromInline
-    func valueBits(_ index: Int) -> UInt64 { values[index].load(ordering: .relaxed) }
+    func valueBits(_ index: Int) -> UInt64 { UInt64(UInt(bitPattern: values.load(index))) }
 
     /// Any thread; the value must already be valid (render-side writes from MIDI mappings).
     public func store(_ index: Int, _ value: Double) {
-        values[index].store(value.bitPattern, ordering: .relaxed)
-        changes.wrappingIncrement(ordering: .releasing)
+        values.store(index, value)
+        changes.wrappingAdd(1, ordering: .releasing)
     }
 
     /// Control thread: sets `name` from text, with validation.

@@ -1,4 +1,4 @@
-import Atomics
+import Synchronization
 import Sampler
 
 /// Per-part (MIDI channel) readouts the render thread publishes for `status` and the render
@@ -14,54 +14,49 @@ public final class PartMeters: @unchecked Sendable {
         case noProgram = 1
     }
 
-    private let voices = (0..<16).map { _ in UnsafeAtomic<Int>.create(0) }
-    private let played = (0..<16).map { _ in UnsafeAtomic<Int>.create(0) }
-    private let ignored = (0..<(16 * IgnoredReason.allCases.count)).map { _ in UnsafeAtomic<Int>.create(0) }
+    private let voices = AtomicCells(count: 16, repeating: 0)
+    private let played = AtomicCells(count: 16, repeating: 0)
+    private let ignored = AtomicCells(count: 16 * IgnoredReason.allCases.count, repeating: 0)
     /// -2 none, -1 synth, ≥ 0 sampler program index.
-    private let programs = (0..<16).map { _ in UnsafeAtomic<Int>.create(-2) }
+    private let programs = AtomicCells(count: 16, repeating: -2)
     /// Highest sample since start, as Float bits.
-    private let peaks = (0..<16).map { _ in UnsafeAtomic<UInt32>.create(0) }
+    private let peaks = AtomicCells(count: 16, repeating: 0)
 
     init() {}
 
-    deinit {
-        for a in voices + played + ignored + programs { a.destroy() }
-        for a in peaks { a.destroy() }
-    }
-
     // MARK: Render thread
 
-    func countPlayed(channel: Int) { played[channel].wrappingIncrement(ordering: .relaxed) }
+    func countPlayed(channel: Int) { played.increment(channel) }
     func countIgnored(channel: Int, reason: IgnoredReason) {
-        ignored[reason.rawValue * 16 + channel].wrappingIncrement(ordering: .relaxed)
+        ignored.increment(reason.rawValue * 16 + channel)
     }
 
     func publish(channel: Int, voices count: Int, program: PartProgram?, peak: Float) {
-        voices[channel].store(count, ordering: .relaxed)
+        voices.store(channel, count)
         let code: Int
         switch program {
         case .sampler(let index)?: code = index
         case .synth?, nil: code = -1
         case .none?: code = -2
         }
-        programs[channel].store(code, ordering: .relaxed)
-        if peak > Float(bitPattern: peaks[channel].load(ordering: .relaxed)) {
-            peaks[channel].store(peak.bitPattern, ordering: .relaxed)
+        programs.store(channel, code)
+        if peak > self.peak(channel: channel) {
+            peaks.store(channel, Int(peak.bitPattern))
         }
     }
 
     // MARK: Any thread
 
-    public func voices(channel: Int) -> Int { voices[channel & 15].load(ordering: .relaxed) }
-    public func notesPlayed(channel: Int) -> Int { played[channel & 15].load(ordering: .relaxed) }
+    public func voices(channel: Int) -> Int { voices.load(channel & 15) }
+    public func notesPlayed(channel: Int) -> Int { played.load(channel & 15) }
     public func notesIgnored(channel: Int, reason: IgnoredReason) -> Int {
-        ignored[reason.rawValue * 16 + channel & 15].load(ordering: .relaxed)
+        ignored.load(reason.rawValue * 16 + channel & 15)
     }
     /// What the part plays now.
     public func program(channel: Int) -> PartProgram {
-        let code = programs[channel & 15].load(ordering: .relaxed)
+        let code = programs.load(channel & 15)
         return code >= 0 ? .sampler(code) : code == -1 ? .synth : .none
     }
     /// Highest sample of the part's sub-mix (before its bus and the master stage) since start.
-    public func peak(channel: Int) -> Float { Float(bitPattern: peaks[channel & 15].load(ordering: .relaxed)) }
+    public func peak(channel: Int) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: peaks.load(channel & 15))) }
 }

@@ -26,8 +26,9 @@ struct SmoothedFilter {
         wet = LinearSmoother(value: enabled ? 1 : 0, sampleRate: sampleRate, rampSeconds: 0.01)
     }
 
+    @_noLocks
     mutating func set(cutoffHz: Double, resonanceDecibels: Double, enabled: Bool, snap: Bool) {
-        logCutoff.setTarget(Float(log2(max(cutoffHz, 1))))
+        logCutoff.setTarget(Float(RealTimeMath.log2(max(cutoffHz, 1))))
         resonance.setTarget(Float(resonanceDecibels))
         wet.setTarget(enabled ? 1 : 0)
         if snap {
@@ -38,6 +39,7 @@ struct SmoothedFilter {
     }
 
     /// Clears the filter's state (used after NaN poisoned it); the settings are kept.
+    @_noLocks
     mutating func reset() { filter.reset() }
 
     /// True while it changes the signal (on, or fading in or out).
@@ -46,6 +48,7 @@ struct SmoothedFilter {
     /// The coefficients in use right now (for tests and displays).
     var coefficients: BiquadCoefficients { filter.coefficients }
 
+    @_noLocks
     mutating func process(_ block: StereoBlock, scratch: StereoBlock) {
         guard isEngaged else {
             // Bypassed: no glide is audible, so jump to the settings and start clean when switched on.
@@ -81,6 +84,6 @@ struct SmoothedFilter {
         let now = (logCutoff.current, resonance.current)
         guard now != designed else { return }
         designed = now
-        filter.coefficients = .design(kind, cutoffHz: Double(exp2(now.0)), resonanceDecibels: Double(now.1), sampleRate: sampleRate)
+        filter.coefficients = .design(kind, cutoffHz: Double(RealTimeMath.exp2(now.0)), resonanceDecibels: Double(now.1), sampleRate: sampleRate)
     }
 }

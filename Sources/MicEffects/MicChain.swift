@@ -34,7 +34,10 @@ public final class MicChain {
     private var monoInput = false
 
     private var requestedKind: MicEffectKind = .off
-    private var activeKind: MicEffectKind = .off
+    /// Render thread's; every change is published to `readouts.activeEffect` for other threads.
+    private var activeKind: MicEffectKind = .off {
+        didSet { readouts.activeEffect.store(UInt8(activeKind.rawValue), ordering: .relaxed) }
+    }
     private var fadingOutKind: MicEffectKind = .off
     private var switchFade: Crossfade
     private var prerollFrames = 0
@@ -108,8 +111,9 @@ public final class MicChain {
     /// Latency of the selected effect in frames.
     public var latencyFrames: Int { latencyFrames(for: requestedKind) }
 
-    /// The effect currently heard (after any crossfade completes, the last one requested).
-    public var currentEffect: MicEffectKind { activeKind }
+    /// The effect currently heard (after any crossfade completes, the last one requested). Any
+    /// thread: read from the published copy, never from the render thread's own state.
+    public var currentEffect: MicEffectKind { readouts.effect }
 
     /// Silences all effect state and finishes any crossfade. Render-thread safe.
     public func reset() {

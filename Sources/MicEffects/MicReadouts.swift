@@ -18,6 +18,11 @@ public final class MicReadouts: Sendable {
     public let inputRMSDecibels = (left: PublishedFloat(-160), right: PublishedFloat(-160))
     /// Whether the pitch tracker runs on the input even when no effect needs it.
     let pitchTracking = Atomic<Bool>(false)
+    /// The effect heard (`MicEffectKind.rawValue`), written by the render thread when it switches.
+    let activeEffect = Atomic<UInt8>(0)
+
+    /// The effect heard now.
+    public var effect: MicEffectKind { MicEffectKind(rawValue: Int(activeEffect.load(ordering: .relaxed))) ?? .off }
 
     init() {}
 }

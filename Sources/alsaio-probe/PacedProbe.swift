@@ -1,5 +1,5 @@
 import ALSAIO
-import Atomics
+import Synchronization
 
 /// `paced SECONDS PERIOD_FRAMES [PRIORITY]`: runs a `PacedNullDevice` loop on a thread started
 /// by `RealtimeThread` (SCHED_FIFO when PRIORITY is given and allowed) and prints the
@@ -12,7 +12,7 @@ enum PacedProbe {
         let priority = arguments.count > 2 ? Int32(arguments[2]) : nil
         let device = PacedNullDevice(sampleRateHz: 48_000, periodFrames: period, bufferPeriods: 2)
         let blocks = Int(seconds * 48_000) / period
-        let finished = ManagedAtomic<Bool>(false)
+        let finished = Atomic<Bool>(false)
         let (thread, status) = try RealtimeThread.start(name: "probe-paced", priority: priority) {
             let silence = UnsafeMutablePointer<Float>.allocate(capacity: period)
             silence.initialize(repeating: 0, count: period)

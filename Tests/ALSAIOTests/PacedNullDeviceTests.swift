@@ -1,5 +1,5 @@
 import ALSAIO
-import Atomics
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -45,7 +45,7 @@ import Glibc
 
 @Suite struct RealtimeThreadTests {
     @Test func bodyRunsAndTheStatusIsActionable() throws {
-        let ran = ManagedAtomic<Bool>(false)
+        let ran = Atomic<Bool>(false)
         let (thread, status) = try RealtimeThread.start(name: "test-rt", priority: 10, lockMemory: false) {
             ran.store(true, ordering: .releasing)
         }

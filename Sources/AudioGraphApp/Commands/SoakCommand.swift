@@ -1,6 +1,6 @@
 import ALSAIO
 import ArgumentParser
-import Atomics
+import Synchronization
 import AudioFiles
 import Foundation
 import MIDI
@@ -38,7 +38,7 @@ struct SoakCommand: ParsableCommand {
         let loop = AudioLoop(engine: engine, inbox: inbox, periodFrames: period, output: device, input: input)
         LiveSession.warmUp(engine, frames: period)
         let stealAtStart = MachineNoise.stealSeconds()
-        let preemptions = ManagedAtomic<Int>(0)
+        let preemptions = Atomic<Int>(0)
         let (thread, realtime) = try RealtimeThread.start(name: "audiograph-soak", priority: realtimePriority > 0 ? realtimePriority : nil) {
             loop.run()
             preemptions.store(MachineNoise.involuntarySwitchesOfThisThread(), ordering: .relaxed)

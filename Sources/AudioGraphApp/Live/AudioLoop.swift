@@ -1,5 +1,5 @@
 import ALSAIO
-import Atomics
+import Synchronization
 import DSP
 import Engine
 import Foundation
@@ -19,12 +19,14 @@ final class AudioLoop: @unchecked Sendable {
     private(set) var input: AudioInput?
 
     let stats = LoopStatistics()
-    private let running = ManagedAtomic<Bool>(true)
+    private let running = Atomic<Bool>(true)
     /// Set by the render thread when `run()` returned because the device went away.
-    let outputLost = ManagedAtomic<Bool>(false)
+    let outputLost = Atomic<Bool>(false)
     private let outputBuffer: StereoBuffer
     private let inputBuffer: StereoBuffer
     private let events: UnsafeMutableBufferPointer<TimedMIDIMessage>
+    /// Underruns counted by devices used before the current one (whoever owns `output` owns this).
+    private var xrunsOfEarlierDevices = 0
 
     init(engine: AudioEngine, inbox: MIDIInbox, periodFrames: Int, output: AudioOutput, input: AudioInput?) {
         self.engine = engine
@@ -76,8 +78,12 @@ final class AudioLoop: @unchecked Sendable {
         engine.render(output: out, input: inputBlock, events: UnsafeBufferPointer(rebasing: events[0..<count]))
         let renderNanoseconds = MonotonicClock.nanoseconds() - start
         stats.record(renderNanoseconds: renderNanoseconds, periodNanoseconds: periodNanoseconds)
-        if case .deviceLost = output.write(left: out.left, right: out.right, frames: periodFrames) {
-            stats.deviceLosses.wrappingIncrement(ordering: .relaxed)
+        let status = output.write(left: out.left, right: out.right, frames: periodFrames)
+        // Published here, not read from `output` by the status thread: the control thread
+        // replaces `output` during a device outage.
+        stats.xruns.store(xrunsOfEarlierDevices + output.xrunCount, ordering: .relaxed)
+        if case .deviceLost = status {
+            stats.deviceLosses.wrappingAdd(1, ordering: .relaxed)
             return false
         }
         return true
@@ -117,6 +123,7 @@ final class AudioLoop: @unchecked Sendable {
     /// Control thread, render thread not running: lets go of the lost device at once, so it is
     /// closed (the kernel cannot finish removing a card while a handle on it stays open).
     func dropLostOutput() {
+        xrunsOfEarlierDevices += output.xrunCount
         output.close()
         output = DiscardingOutput(loseAtWrite: nil)
     }
@@ -125,26 +132,28 @@ final class AudioLoop: @unchecked Sendable {
     func replaceOutput(_ device: AudioOutput) {
         output = device
         outputLost.store(false, ordering: .relaxed)
-        stats.reopens.wrappingIncrement(ordering: .relaxed)
+        stats.reopens.wrappingAdd(1, ordering: .relaxed)
     }
 }
 
 /// Render-time figures the render thread publishes for the status line and the soak report.
 final class LoopStatistics: @unchecked Sendable {
-    let periods = ManagedAtomic<Int>(0)
+    let periods = Atomic<Int>(0)
     /// Periods whose render took longer than the period itself.
-    let missedDeadlines = ManagedAtomic<Int>(0)
-    let lastRenderNanoseconds = ManagedAtomic<UInt64>(0)
-    let worstRenderNanoseconds = ManagedAtomic<UInt64>(0)
-    let deviceLosses = ManagedAtomic<Int>(0)
-    let reopens = ManagedAtomic<Int>(0)
+    let missedDeadlines = Atomic<Int>(0)
+    let lastRenderNanoseconds = Atomic<UInt64>(0)
+    let worstRenderNanoseconds = Atomic<UInt64>(0)
+    let deviceLosses = Atomic<Int>(0)
+    /// Underruns of every playback device so far (published by the render thread each period).
+    let xruns = Atomic<Int>(0)
+    let reopens = Atomic<Int>(0)
 
     func record(renderNanoseconds: UInt64, periodNanoseconds: UInt64) {
-        periods.wrappingIncrement(ordering: .relaxed)
+        periods.wrappingAdd(1, ordering: .relaxed)
         lastRenderNanoseconds.store(renderNanoseconds, ordering: .relaxed)
         if renderNanoseconds > worstRenderNanoseconds.load(ordering: .relaxed) {
             worstRenderNanoseconds.store(renderNanoseconds, ordering: .relaxed)
         }
-        if renderNanoseconds > periodNanoseconds { missedDeadlines.wrappingIncrement(ordering: .relaxed) }
+        if renderNanoseconds > periodNanoseconds { missedDeadlines.wrappingAdd(1, ordering: .relaxed) }
     }
 }

@@ -1,4 +1,4 @@
-import Atomics
+import Synchronization
 
 /// A bounded single-producer / single-consumer ring of plain values: the sequencer thread pushes,
 /// the render thread pops. Never blocks, never allocates after init; a full ring drops the new
@@ -6,9 +6,9 @@ import Atomics
 package final class EventRing<Element>: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<Element>
     private let capacity: Int
-    private let head = ManagedAtomic<Int>(0)  // next slot to read; written by the consumer
-    private let tail = ManagedAtomic<Int>(0)  // next slot to write; written by the producer
-    private let dropped = ManagedAtomic<Int>(0)
+    private let head = Atomic<Int>(0)  // next slot to read; written by the consumer
+    private let tail = Atomic<Int>(0)  // next slot to write; written by the producer
+    private let dropped = Atomic<Int>(0)
 
     /// `capacity` is rounded up to a power of two.
     package init(capacity: Int, filler: Element) {
@@ -26,7 +26,7 @@ package final class EventRing<Element>: @unchecked Sendable {
     package func push(_ value: Element) -> Bool {
         let t = tail.load(ordering: .relaxed)
         if t &- head.load(ordering: .acquiring) >= capacity {
-            dropped.wrappingIncrement(ordering: .relaxed)
+            dropped.wrappingAdd(1, ordering: .relaxed)
             return false
         }
         slots[t & (capacity - 1)] = value

@@ -1,5 +1,5 @@
 import ALSAIO
-import Atomics
+import Synchronization
 import AudioFiles
 import Engine
 import Foundation
@@ -14,6 +14,7 @@ public final class LiveLoopProbe: @unchecked Sendable {
     private let loop: AudioLoop
     private var clock: PeriodClock
     private let reopen: () -> AudioOutput?
+    private let inputName: String?
 
     /// Control thread: builds the loop around `engine` (whose maxFrames must be ≥ `periodFrames`).
     /// With `loseOutputAtPeriod`, the output reports the device gone at that period and the first
@@ -23,6 +24,7 @@ public final class LiveLoopProbe: @unchecked Sendable {
             FileInput(DecodedAudio(sampleRate: engine.configuration.sampleRate, channels: [$0], frameCount: $0.count,
                                    metadata: SampleMetadata(), formatDescription: "probe input"))
         }
+        inputName = input == nil ? nil : "probe input"
         let output = DiscardingOutput(loseAtWrite: loseOutputAtPeriod)
         var attempts = 0
         reopen = {
@@ -50,6 +52,15 @@ public final class LiveLoopProbe: @unchecked Sendable {
     }
 
     /// Times the output was lost, and reopened.
+    /// The control socket's side: one request (`status`, `status --json`, `set a=b`, `get name`)
+    /// answered exactly as `play` answers it. Any thread, concurrently with the other two sides.
+    public func controlRequest(_ request: String) -> String {
+        let loop = self.loop, engine = loop.engine, inputName = self.inputName
+        return LiveSession.answer(request, engine: engine) {
+            LiveSession.snapshot(engine: engine, loop: loop, output: "probe", input: inputName, realtime: "probe", sampler: "probe")
+        }
+    }
+
     public var deviceLosses: Int { loop.stats.deviceLosses.load(ordering: .relaxed) }
     public var reopens: Int { loop.stats.reopens.load(ordering: .relaxed) }
 

@@ -1,5 +1,5 @@
 import ALSAIO
-import Atomics
+import Synchronization
 import AudioFiles
 import DSP
 import Engine
@@ -12,7 +12,7 @@ import MIDI
 final class LiveSession: @unchecked Sendable {
     let loader: InstrumentLoader
     let options: LiveOptions
-    private let stopRequested = ManagedAtomic<Bool>(false)
+    private let stopRequested = Atomic<Bool>(false)
     private let isTerminal = isatty(STDOUT_FILENO) == 1
     /// Under a `Type=notify` systemd unit: READY=1 once MIDI and playback are open, STATUS=, STOPPING=1.
     private let notifier = SystemdNotifier()
@@ -101,8 +101,10 @@ final class LiveSession: @unchecked Sendable {
         let (thread, realtime) = try RealtimeThread.start(name: "audiograph-rt", priority: options.realtimePriority) { loop.run() }
         var audioThread: ThreadHandle? = thread
         Self.log("audio thread: \(realtime)")
-        let status: @Sendable () -> StatusSnapshot = { [self] in
-            snapshot(engine: engine, loop: loop, output: outputDescription, input: inputDescription, realtime: realtime.description)
+        let samplerName = loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none"
+        let status: @Sendable () -> StatusSnapshot = {
+            Self.snapshot(engine: engine, loop: loop, output: outputDescription, input: inputDescription,
+                          realtime: realtime.description, sampler: samplerName)
         }
         let server = try? ControlServer { request in Self.answer(request, engine: engine, status: status) }
         server?.start()
@@ -178,7 +180,7 @@ final class LiveSession: @unchecked Sendable {
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [stopRequested] in stopRequested.store(true, ordering: .relaxed) }
+            source.setEventHandler { [self] in stopRequested.store(true, ordering: .relaxed) }
             source.resume()
             signalSources.append(source)
         }
@@ -215,7 +217,7 @@ final class LiveSession: @unchecked Sendable {
                 notifier.send("STATUS=\(status().line)")
             }
             if let limit = options.durationSeconds, Date().timeIntervalSince(start) >= limit { break }
-            if let song, song.isFinished, engine.isIdle { break }
+            if let song, song.isFinished, engine.meters.isIdle { break }
         }
     }
 
@@ -240,7 +242,10 @@ final class LiveSession: @unchecked Sendable {
         }
     }
 
-    private func snapshot(engine: AudioEngine, loop: AudioLoop, output: String, input: String?, realtime: String) -> StatusSnapshot {
+    /// Everything `status` shows. Any thread (the control socket's): reads only what the audio
+    /// thread publishes through atomics.
+    static func snapshot(engine: AudioEngine, loop: AudioLoop, output: String, input: String?, realtime: String,
+                         sampler: String) -> StatusSnapshot {
         let m = engine.meters, r = engine.mic.readouts
         let periodNanoseconds = Double(loop.periodFrames) / loop.sampleRate * 1e9
         let pitch = r.pitch.value
@@ -251,16 +256,16 @@ final class LiveSession: @unchecked Sendable {
             inputRMSDecibels: input == nil ? nil : [Double(r.inputRMSDecibels.left.value), Double(r.inputRMSDecibels.right.value)],
             detectedPitchHz: pitch.voiced ? pitch.frequencyHz : nil,
             pitchConfidence: pitch.voiced ? pitch.confidence : nil,
-            dominantFrequencyHz: engine.mic.currentEffect == .fft ? Double(r.dominantFrequencyHz.value) : nil,
+            dominantFrequencyHz: r.effect == .fft ? Double(r.dominantFrequencyHz.value) : nil,
             voices: m.activeVoices,
-            xruns: loop.output.xrunCount,
+            xruns: loop.stats.xruns.load(ordering: .relaxed),
             dspLoadPercent: 100 * Double(loop.stats.lastRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
             worstDspLoadPercent: 100 * Double(loop.stats.worstRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
             missedDeadlines: loop.stats.missedDeadlines.load(ordering: .relaxed),
             midiEventsDropped: loop.inbox.ring.droppedCount,
             nonFiniteBlocks: m.nonFiniteBlocks,
             playback: output, capture: input, realtime: realtime,
-            sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none",
+            sampler: sampler,
             parts: PartStatus.collect(engine))
     }
 

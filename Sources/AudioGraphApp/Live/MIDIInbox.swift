@@ -1,5 +1,5 @@
 import ALSAIO
-import Atomics
+import Synchronization
 import Foundation
 import MIDI
 

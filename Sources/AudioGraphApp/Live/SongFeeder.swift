@@ -1,5 +1,5 @@
 import ALSAIO
-import Atomics
+import Synchronization
 import Foundation
 import MIDI
 
@@ -9,7 +9,7 @@ import MIDI
 final class SongFeeder: @unchecked Sendable {
     private let song: MIDIFile
     private let inbox: MIDIInbox
-    private let finished = ManagedAtomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
     private var endNanoseconds: UInt64 = .max
     /// Events are queued this far before they are due.
     static let lookaheadNanoseconds: UInt64 = 50_000_000

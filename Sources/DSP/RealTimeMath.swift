@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// libm's pure functions for render-path code checked with `@_noLocks` / `@_noLocks`. The
+// compiler's performance diagnostics reject any call whose body it cannot see, and libm's are C;
+// these functions neither lock nor allocate, so the wrappers opt them out of the analysis
+// (`no_performance_analysis`). Nothing else may carry that attribute.
+//
+// Inside DSP the free functions shadow Glibc's of the same signature, so existing call sites
+// (`pow(10, x / 20)`) need no change; other modules call `RealTimeMath`.
+
+/// libm for render-path code in other modules (see above).
+public enum RealTimeMath {
+    @_semantics("no_performance_analysis") @inlinable
+    public static func pow(_ x: Double, _ y: Double) -> Double { Glibc.pow(x, y) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func powf(_ x: Float, _ y: Float) -> Float { Glibc.powf(x, y) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func exp(_ x: Double) -> Double { Glibc.exp(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func log10(_ x: Double) -> Double { Glibc.log10(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func log2(_ x: Double) -> Double { Glibc.log2(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func exp2(_ x: Float) -> Float { Glibc.exp2f(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func sin(_ x: Double) -> Double { Glibc.sin(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func cos(_ x: Double) -> Double { Glibc.cos(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func tan(_ x: Double) -> Double { Glibc.tan(x) }
+    // The standard library's `squareRoot()` and `rounded()` are C shims or use a rounding-rule
+    // type the diagnostics treat as metadata: render-path code calls these instead.
+    @_semantics("no_performance_analysis") @inlinable
+    public static func sqrt(_ x: Double) -> Double { Glibc.sqrt(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func sqrt(_ x: Float) -> Float { Glibc.sqrtf(x) }
+    /// `x.rounded()`: to nearest, halves away from zero.
+    @_semantics("no_performance_analysis") @inlinable
+    public static func round(_ x: Double) -> Double { Glibc.round(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func round(_ x: Float) -> Float { Glibc.roundf(x) }
+    /// `x.rounded(.down)`.
+    @_semantics("no_performance_analysis") @inlinable
+    public static func floor(_ x: Double) -> Double { Glibc.floor(x) }
+}
+
+@inlinable func pow(_ x: Double, _ y: Double) -> Double { RealTimeMath.pow(x, y) }
+@inlinable func powf(_ x: Float, _ y: Float) -> Float { RealTimeMath.powf(x, y) }
+@inlinable func exp(_ x: Double) -> Double { RealTimeMath.exp(x) }
+@inlinable func log10(_ x: Double) -> Double { RealTimeMath.log10(x) }
+@inlinable func sin(_ x: Double) -> Double { RealTimeMath.sin(x) }
+@inlinable func cos(_ x: Double) -> Double { RealTimeMath.cos(x) }
+@inlinable func log2(_ x: Double) -> Double { RealTimeMath.log2(x) }

@@ -1,0 +1,30 @@
+import Synchronization
+
+/// A fixed number of independent word-sized atomics in one allocation (the standard library's
+/// `Atomic` is non-copyable, so it cannot live in an array). Counters and codes are stored as
+/// `Int`, Double readouts as their bit pattern. Any thread; every access is one relaxed,
+/// lock-free operation.
+final class AtomicCells: @unchecked Sendable {
+    let count: Int
+    private let cells: UnsafeMutablePointer<Atomic<Int>>
+
+    init(count: Int, initial: (Int) -> Int) {
+        self.count = count
+        cells = .allocate(capacity: max(count, 1))
+        for i in 0..<count { (cells + i).initialize(to: Atomic(initial(i))) }
+    }
+
+    convenience init(count: Int, repeating value: Int) { self.init(count: count) { _ in value } }
+
+    deinit {
+        cells.deinitialize(count: count)
+        cells.deallocate()
+    }
+
+    func load(_ i: Int) -> Int { cells[i].load(ordering: .relaxed) }
+    func store(_ i: Int, _ value: Int) { cells[i].store(value, ordering: .relaxed) }
+    func increment(_ i: Int) { cells[i].wrappingAdd(1, ordering: .relaxed) }
+
+    func loadDouble(_ i: Int) -> Double { Double(bitPattern: UInt64(UInt(bitPattern: load(i)))) }
+    func store(_ i: Int, _ value: Double) { store(i, Int(bitPattern: UInt(value.bitPattern))) }
+}
