@@ -47,7 +47,9 @@ public enum EnvelopeCurve: UInt8, Sendable, Equatable, CaseIterable {
     case linear, convex, concave
 
     /// k: how far the exponential runs over one segment (ln 100: 40 dB).
-    public static let steepness = log(100.0)
+    /// A literal, not `log(100.0)`: a computed static would be lazily initialised behind a lock on
+    /// the render thread.
+    public static let steepness = 4.605_170_185_988_092
 
     /// The normalised shape at progress `p` ∈ 0…1 (0 at p = 0, 1 at p = 1): the reference the
     /// recursion is tested against.
