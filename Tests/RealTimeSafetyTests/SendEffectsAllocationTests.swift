@@ -15,9 +15,9 @@ final class SendEffectsAllocationTests: XCTestCase {
     func testSendsAndCalibrationRenderWithoutAllocating() throws {
         let table = (0..<40000).map { Float(0.3 * sin(2 * Double.pi * 480 * Double($0) / rate)) }
         let waveform = try SamplerWaveform(channels: [table], sampleRate: rate, naturalLoop: SamplerLoop(startFrame: 0, endFrame: 40000))
+        let program = SamplerProgram.single(waveform, rootKey: 69, globals: SamplerGlobals(voiceCount: 32))
         let engine = try AudioEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: blockFrames),
-                                     content: EngineContent(samplerProgram: SamplerProgram.single(waveform, rootKey: 69,
-                                                                                                  globals: SamplerGlobals(voiceCount: 32))))
+                                     content: EngineContent(samplerProgram: program))
         let output = StereoBuffer(capacity: blockFrames)
         let events = BlockEvents(capacity: 16)
         func renderBlock(_ n: Int) {
