@@ -50,7 +50,8 @@ enum ResamplingKernels {
         for i in 0..<count {
             let frame = Int(truncatingIfNeeded: p >> 32)
             let row = Int(truncatingIfNeeded: (p >> phaseShift) & rowMask)
-            let blend = SIMD4<Float>(repeating: Float(p & blendMask) * blendScale)
+            // Signed conversion: one instruction (the fraction bits fit in an Int64).
+            let blend = SIMD4<Float>(repeating: Float(Int64(truncatingIfNeeded: p & blendMask)) * blendScale)
             let weights = band.weights + row &* quads &* 2
             let window = raw + frame &* 4
             var sum = SIMD4<Float>()
