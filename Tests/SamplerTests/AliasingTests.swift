@@ -8,7 +8,7 @@ import Testing
 /// the largest component that is not one of the tone's partials, in dB relative to the level
 /// the tone's fundamental has when played at its root ("dBc").
 ///
-/// Measured: live worst −89.9 dBc (the sine at +1), offline worst −133 dBc. The former live
+/// Measured: live worst −89.9 dBc (the sine at +1), offline worst −128.6 dBc. The former live
 /// kernel (4-point cubic, kept as `.cubic`) fails every case: the 15 kHz sine's octave-up alias
 /// at 18 kHz at 0.0 dBc (asserted below), its images at +1 semitone at −17.8 dBc, the saw at
 /// −20 to −41 dBc, the 96 kHz sample at its root −2.5 dBc. The former offline 32-tap sinc had the
