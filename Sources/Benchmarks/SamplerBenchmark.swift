@@ -17,8 +17,7 @@ public enum SamplerBenchmark {
     ) -> (nanosecondsPerVoiceSample: Double, realTimeFactor: Double) {
         let voiceCount = min(max(voices, 0), SamplerInstrument.hardMaxVoices)
         let blockFrames = 256
-        let sampler = prepare(voices: voiceCount, sampleRate: sampleRate, blockFrames: blockFrames)
-        sampler.quality = quality
+        let sampler = prepare(voices: voiceCount, sampleRate: sampleRate, blockFrames: blockFrames, quality: quality)
         let output = StereoBuffer(capacity: blockFrames)
         let blocks = max(1, Int(seconds * sampleRate) / blockFrames)
         let start = monotonicNanoseconds()
@@ -30,8 +29,11 @@ public enum SamplerBenchmark {
     }
 
     /// The instrument with `voices` notes held (their attack already rendered).
-    public static func prepare(voices: Int, sampleRate: Double, blockFrames: Int) -> SamplerInstrument {
+    public static func prepare(
+        voices: Int, sampleRate: Double, blockFrames: Int, quality: InterpolationQuality = .realtime
+    ) -> SamplerInstrument {
         let sampler = SamplerInstrument(sampleRate: sampleRate, maxFrames: blockFrames, maxVoices: max(voices, 1))
+        sampler.quality = quality
         sampler.submit(program(sampleRate: sampleRate, voices: max(voices, 1)))
         for voice in 0..<voices {
             sampler.handle(.noteOn(channel: 0, note: UInt8(voiceKey(voice)), velocity: 100))

@@ -1,18 +1,20 @@
-/// Frames of silence stored before and after every waveform, so a 4-point window (1 before,
-/// 2 after) or a 32-tap sinc window (15 before, 16 after) never leaves the buffer and the inner
-/// loop never tests for the edges.
-@usableFromInline let regionGuardFrames = 32
+/// Frames of silence stored before and after every waveform, so the widest kernel window (the
+/// offline bank's band for a 4× step, `ResamplingBank.maxTapsAfter` frames either side) never
+/// leaves the buffer and the inner loop never tests for the edges.
+let regionGuardFrames = ResamplingBank.maxTapsAfter
 
 /// A looped voice keeps reading this far past the loop end (in the seam buffer, which continues
-/// with the loop start) before jumping back one loop length. The jump then lands 16 frames after
-/// the loop start, so the window's earlier taps read loop data, never the frames before the loop:
-/// the seam is exact for both kernels.
-let loopWrapMarginFrames = 16
+/// with the loop start) before jumping back one loop length. The jump then lands this far after
+/// the loop start, so the window's earlier taps read loop data, never the frames before the loop,
+/// and before the seam the later taps never reach past the loop end: the seam is exact for every
+/// kernel.
+let loopWrapMarginFrames = ResamplingBank.maxTapsAfter
 
 /// The seam buffer of a loop covers `seamFrames` frames centred on the loop end: real frames up
 /// to the loop end, then the loop's start again. Voices read it for positions within
-/// `loopWrapMarginFrames` of the loop end, and the main waveform storage everywhere else.
-let seamFrames = 96
+/// `loopWrapMarginFrames` of the loop end (with a window reaching as far again either side), and
+/// the main waveform storage everywhere else.
+let seamFrames = 4 * loopWrapMarginFrames
 
 /// A waveform with one particular loop (or none), as the voices read it. Plain data pointing into
 /// storage owned by the waveform and by `RegionStorage`; read on the render thread.

@@ -32,29 +32,35 @@ enum ResamplingKernels {
         return raw.loadUnaligned(fromByteOffset: (frame &- 1) &* 4, as: SIMD4<Float>.self) * table[row]
     }
 
-    /// 32-tap windowed sinc, weights linearly interpolated between table phases.
-    static func sinc(
+    /// Band-limited windowed sinc (see `ResamplingBank`): per output sample, the row's weights
+    /// are interpolated toward the next row's (one multiply-add per 4 taps) and multiplied with
+    /// the window, 4 taps at a time.
+    @inline(__always)
+    static func bandLimited(
         _ source: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
-        phase: UInt64, increment: UInt64, table: UnsafePointer<Float>
+        phase: UInt64, increment: UInt64, band: ResamplingBand, rowBits: Int
     ) -> UInt64 {
-        let taps = InterpolationTables.sincTaps
-        let phaseShift = UInt64(32 - InterpolationTables.sincPhaseBits)
-        let phaseMask = UInt64((1 << InterpolationTables.sincPhaseBits) - 1)
-        let blendScale = Float(1) / Float(1 << phaseShift)
+        let phaseShift = UInt64(32 - rowBits)
+        let rowMask = UInt64((1 << rowBits) - 1)
+        let blendMask = (UInt64(1) << phaseShift) - 1
+        let blendScale = Float(1) / Float(UInt64(1) << phaseShift)
+        let quads = band.quads
+        let raw = UnsafeRawPointer(source - band.tapsBefore)
         var p = phase
         for i in 0..<count {
             let frame = Int(truncatingIfNeeded: p >> 32)
-            let row = Int(truncatingIfNeeded: (p >> phaseShift) & phaseMask)
-            let blend = Float(p & ((1 << phaseShift) - 1)) * blendScale
-            let first = table + row * taps
-            let second = first + taps
-            let window = source + (frame - InterpolationTables.sincTapsBefore)
-            var sum: Float = 0
-            for tap in 0..<taps {
-                let weight = first[tap] + blend * (second[tap] - first[tap])
-                sum += window[tap] * weight
+            let row = Int(truncatingIfNeeded: (p >> phaseShift) & rowMask)
+            // Signed conversion: one instruction (the fraction bits fit in an Int64).
+            let blend = SIMD4<Float>(repeating: Float(Int64(truncatingIfNeeded: p & blendMask)) * blendScale)
+            let weights = band.weights + row &* quads &* 2
+            let window = raw + frame &* 4
+            var sum = SIMD4<Float>()
+            for quad in 0..<quads {
+                let weight = weights[2 &* quad] + blend * weights[2 &* quad &+ 1]
+                sum += window.loadUnaligned(fromByteOffset: quad &* 16, as: SIMD4<Float>.self) * weight
             }
-            output[i] = sum
+            let pair = sum.lowHalf + sum.highHalf
+            output[i] = pair.x + pair.y
             p &+= increment
         }
         return p

@@ -43,7 +43,7 @@ public final class SamplerInstrument: @unchecked Sendable {
 
     let voices: UnsafeMutablePointer<SamplerVoice>
     let voiceSlots: Int
-    private let tables = InterpolationTables()
+    private let tables = InterpolationTables.shared
     private let scratchLeft: UnsafeMutablePointer<Float>
     private let scratchRight: UnsafeMutablePointer<Float>
     private let filterDiscard: UnsafeMutablePointer<Float>
@@ -102,7 +102,7 @@ public final class SamplerInstrument: @unchecked Sendable {
             (parts + c).initialize(to: SamplerPart(sampleRate: sampleRate, controllerValues: controllerBlock + 128 * c))
             (contexts + c).initialize(to: VoiceRenderContext(
                 scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp,
-                controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, sinc: tables.sinc, quality: quality,
+                controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, live: tables.live, offline: tables.offline, quality: quality,
                 outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0,
                 volumeGain: 1, expressionGain: 1, controllerPan: 0))
         }

@@ -18,7 +18,8 @@ struct VoiceRenderContext {
     /// The last value of every controller 0…127.
     var controllerValues: UnsafePointer<UInt8>
     var hermite: UnsafePointer<SIMD4<Float>>
-    var sinc: UnsafePointer<Float>
+    var live: ResamplingBank
+    var offline: ResamplingBank
     var quality: InterpolationQuality
     var outputSampleRate: Double
     /// Pitch-bend position −1…1.
@@ -140,7 +141,8 @@ struct SamplerVoice {
         let lfoStart = lfoValue
         let depths = hasLFO ? advanceLFO(frames: frames, controllerValues: context.controllerValues) : LFODepths()
         let increment = phaseIncrement(context: context, lfoCents: depths.pitch * Double(lfoStart))
-        let reachedEnd = read(region, frames: frames, increment: increment, context: context)
+        let kernel = Kernel(quality: context.quality, increment: increment, context: context)
+        let reachedEnd = read(region, frames: frames, increment: increment, kernel: kernel, context: context)
         if filter.isEnabled {
             let right = region.isStereo ? context.scratchRight : context.filterDiscard
             // Keep the unused right-channel state fed with silence so it never grows.
@@ -215,7 +217,9 @@ struct SamplerVoice {
     /// Interpolates `frames` into the scratch buffers, segment by segment: the waveform itself up
     /// to just before the loop end, then the loop's seam buffer up to the wrap point, then back one
     /// loop length. Returns true when a non-looped region ran out (the rest is silence).
-    private mutating func read(_ region: PlaybackRegion, frames: Int, increment: UInt64, context: VoiceRenderContext) -> Bool {
+    private mutating func read(
+        _ region: PlaybackRegion, frames: Int, increment: UInt64, kernel: Kernel, context: VoiceRenderContext
+    ) -> Bool {
         var written = 0
         while written < frames {
             let frame = Int(truncatingIfNeeded: phase >> 32)
@@ -247,9 +251,9 @@ struct SamplerVoice {
             // Seam buffers are indexed from their origin frame: shift the phase into their frame.
             let shift = UInt64(bitPattern: Int64(origin) << 32)
             let local = phase &- shift
-            let end = interpolate(left, into: context.scratchLeft + written, count: count, phase: local, increment: increment, context: context)
+            let end = interpolate(left, into: context.scratchLeft + written, count: count, phase: local, increment: increment, kernel: kernel)
             if region.isStereo {
-                _ = interpolate(right, into: context.scratchRight + written, count: count, phase: local, increment: increment, context: context)
+                _ = interpolate(right, into: context.scratchRight + written, count: count, phase: local, increment: increment, kernel: kernel)
             }
             phase = end &+ shift
             written += count
@@ -257,16 +261,30 @@ struct SamplerVoice {
         return false
     }
 
+    /// The kernel for this chunk: the band-limited table for its step, or the legacy cubic.
+    private struct Kernel {
+        var band: ResamplingBand
+        var rowBits: Int
+        var hermite: UnsafePointer<SIMD4<Float>>?
+
+        @inline(__always)
+        init(quality: InterpolationQuality, increment: UInt64, context: VoiceRenderContext) {
+            let bank = quality == .high ? context.offline : context.live
+            band = bank.band(for: Double(increment) * 0x1p-32)
+            rowBits = bank.rowBits
+            hermite = quality == .cubic ? context.hermite : nil
+        }
+    }
+
     @inline(__always)
     private func interpolate(
         _ source: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
-        phase: UInt64, increment: UInt64, context: VoiceRenderContext
+        phase: UInt64, increment: UInt64, kernel: Kernel
     ) -> UInt64 {
-        switch context.quality {
-        case .realtime:
-            ResamplingKernels.hermite(source, into: output, count: count, phase: phase, increment: increment, table: context.hermite)
-        case .high:
-            ResamplingKernels.sinc(source, into: output, count: count, phase: phase, increment: increment, table: context.sinc)
+        if let hermite = kernel.hermite {
+            return ResamplingKernels.hermite(source, into: output, count: count, phase: phase, increment: increment, table: hermite)
         }
+        return ResamplingKernels.bandLimited(
+            source, into: output, count: count, phase: phase, increment: increment, band: kernel.band, rowBits: kernel.rowBits)
     }
 }

@@ -1,7 +1,8 @@
 // Benchmarks the sampler's render loop.
-//   sampler-bench [voices] [seconds] [realtime|high]        prints ns per voice-sample and ×real time
-//   sampler-bench --render-only [voices] [seconds]          only renders (for valgrind --tool=callgrind:
-//                                                           run with 64 and 0 voices and subtract)
+//   sampler-bench [voices] [seconds] [realtime|high|cubic]  prints ns per voice-sample and ×real time
+//   sampler-bench --render-only [voices] [seconds] [quality] only renders (for valgrind --tool=callgrind:
+//                                                           run with 64 and 0 voices and subtract);
+//                                                           cubic is the former, aliasing live kernel
 //   sampler-bench --fluidsynth-fixture DIR [voices] [seconds]
 //                                                           writes DIR/tone.sf2, notes.mid, silence.mid
 //                                                           for the same measurement on fluidsynth
@@ -25,12 +26,13 @@ let renderOnly = arguments.first == "--render-only"
 let numbers = arguments.filter { $0 != "--render-only" }
 let voices = numbers.count > 0 ? Int(numbers[0]) ?? 64 : 64
 let seconds = numbers.count > 1 ? Double(numbers[1]) ?? 2 : 2
-let quality: InterpolationQuality = numbers.count > 2 && numbers[2] == "high" ? .high : .realtime
+let qualities: [String: InterpolationQuality] = ["realtime": .realtime, "high": .high, "cubic": .cubic]
+let quality = numbers.count > 2 ? qualities[numbers[2]] ?? .realtime : .realtime
 let sampleRate = 48_000.0
 
 if renderOnly {
     let blockFrames = 256
-    let sampler = SamplerBenchmark.prepare(voices: voices, sampleRate: sampleRate, blockFrames: blockFrames)
+    let sampler = SamplerBenchmark.prepare(voices: voices, sampleRate: sampleRate, blockFrames: blockFrames, quality: quality)
     let output = StereoBuffer(capacity: blockFrames)
     SamplerBenchmark.renderBlocks(sampler, into: output, blocks: Int(seconds * sampleRate) / blockFrames)
     print("rendered \(voices) voices × \(Int(seconds * sampleRate) / blockFrames * blockFrames) frames; active \(sampler.activeVoiceCount)")
