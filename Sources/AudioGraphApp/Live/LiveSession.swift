@@ -102,7 +102,8 @@ final class LiveSession: @unchecked Sendable {
         var audioThread: ThreadHandle? = thread
         Self.log("audio thread: \(realtime)")
         let status: @Sendable () -> StatusSnapshot = { [self] in
-            snapshot(engine: engine, loop: loop, output: outputDescription, input: inputDescription, realtime: realtime.description)
+            Self.snapshot(engine: engine, loop: loop, output: outputDescription, input: inputDescription, realtime: realtime.description,
+                          sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none")
         }
         let server = try? ControlServer { request in Self.answer(request, engine: engine, status: status) }
         server?.start()
@@ -240,7 +241,7 @@ final class LiveSession: @unchecked Sendable {
         }
     }
 
-    private func snapshot(engine: AudioEngine, loop: AudioLoop, output: String, input: String?, realtime: String) -> StatusSnapshot {
+    static func snapshot(engine: AudioEngine, loop: AudioLoop, output: String, input: String?, realtime: String, sampler: String) -> StatusSnapshot {
         let m = engine.meters, r = engine.mic.readouts
         let periodNanoseconds = Double(loop.periodFrames) / loop.sampleRate * 1e9
         let pitch = r.pitch.value
@@ -260,7 +261,7 @@ final class LiveSession: @unchecked Sendable {
             midiEventsDropped: loop.inbox.ring.droppedCount,
             nonFiniteBlocks: m.nonFiniteBlocks,
             playback: output, capture: input, realtime: realtime,
-            sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none",
+            sampler: sampler,
             parts: PartStatus.collect(engine))
     }
 
