@@ -1,0 +1,38 @@
+#!/bin/bash
+# A source that vanishes mid-chord, 100 times. Runs INSIDE the alsa-vm guest (see run-source-vanish.sh).
+#   usage: source-vanish.sh /path/to/audiograph /path/to/abuse-midi.py    (working dir: test.json)
+# `audiograph play` at a 128-frame period on hw:Loopback,0,0, captured on hw:Loopback,1,0; 100 times
+# a new process connects, sends a chord (pedal down every third time) and exits or deletes its port
+# without a note-off. After the last: 0 voices in `status --json`; the host checks the capture
+# goes silent within the release time.
+set -u
+AG=${1:?usage: source-vanish.sh AUDIOGRAPH ABUSE-MIDI.PY}
+HELPER=${2:?usage: source-vanish.sh AUDIOGRAPH ABUSE-MIDI.PY}
+source "$(dirname "$0")/guest-lib.sh"
+CAP=/dev/shm/capture.wav PLAY_STATUS=card0/pcm0p/sub0 CAP_STATUS=card0/pcm1c/sub0
+field() { sed -n "s/^$1 .*\b$2=\([0-9.-]*\).*/\1/p" vanish.txt | head -1; }
+
+"$AG" play --device hw:Loopback,0,0 --period 128 --periods "${PERIODS:-8}" --instrument test.json > ag.txt 2>&1 &
+ag=$!
+until_true 1200 has ag.txt "audio thread:" || { failc "audiograph did not start"; cat ag.txt; kill $ag; exit 1; }
+until_true 200 pcm_running $PLAY_STATUS || failc "playback substream not running"
+format=$(sed -n 's/^format: //p' /proc/asound/$PLAY_STATUS/hw_params)
+arecord -q -D hw:Loopback,1,0 -f "$format" -r 48000 -c 2 --buffer-size=9600 "$CAP" 2> arecord.txt &
+rec=$!
+until_true 200 pcm_running $CAP_STATUS || failc "arecord did not start"
+nap 0.5
+
+python3 "$HELPER" vanish "$AG" AudioGraph:0 100 > vanish.txt 2>&1
+cat vanish.txt
+[[ $(field vanished count) == 100 ]] && pass "100 sources vanished mid-chord" || failc "the vanishing sources did not all run"
+[[ $(field after voices) == 0 ]] && pass "0 voices (no stuck note) after the last one" || failc "$(field after voices) voices stuck"
+released=$(grep -c "gone: released" ag.txt)
+echo "audiograph logged $released sources gone with notes released"
+[[ $released -ge 100 ]] && pass "every vanished source's notes were released" || failc "only $released sources' notes released"
+echo "capture-stop uptime=$(cut -d' ' -f1 /proc/uptime)" >> vanish.txt
+kill -INT $rec; wait $rec
+kill -TERM $ag; wait $ag && pass "SIGTERM: exit 0" || failc "audiograph exit status"
+cp "$CAP" capture.wav
+echo "--- audiograph log"; tr '\r' '\n' < ag.txt | grep -v '^$' | tail -4
+echo "source vanish guest checks: $fails failed"
+[[ $fails == 0 ]]
