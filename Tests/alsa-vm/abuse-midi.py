@@ -18,6 +18,10 @@ Stdlib only (ctypes on libasound, via instrument-midi.py's Sequencer), so it run
                                 note-offs: by exiting (even turns) or by deleting its port (odd
                                 turns); prints the guest's uptime after the last one
 
+  control AG DEST SECONDS        (guest) the control socket abused while a chord holds: a client that
+                                never sends, a 1 MB line, binary garbage, bad names and values, half
+                                a line then gone, then 4 clients as fast as they can for SECONDS s;
+                                prints every distinct reply kind, the rate, and status before/after
   silence CAPTURE.f32 LOG RELEASE
                                 (host) the capture (raw 32-bit float stereo, 48 kHz) is below
                                 -90 dBFS from RELEASE s after the notes were let go to its end
@@ -108,7 +112,8 @@ def uptime():
 def status(ag):
     """The figures the checks need from `audiograph status --json`."""
     s = json.loads(subprocess.run([ag, "status", "--json"], capture_output=True, text=True, check=True).stdout)
-    return {k: s[k] for k in ("voices", "xruns", "missedDeadlines", "midiEventsDropped", "nonFiniteBlocks")}
+    return {k: s[k] for k in ("voices", "xruns", "missedDeadlines", "midiEventsDropped", "nonFiniteBlocks")} \
+        | {"rms": round(s["outputRMSDecibels"][0], 2)}
 
 
 def report(phase, ag, **extra):
@@ -202,6 +207,79 @@ def run_vanish(ag, dest, count):
     report("after", ag)
 
 
+def control_request(path, data, half_close=True):
+    import socket
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as c:
+        c.settimeout(5)
+        c.connect(path)
+        try:
+            c.sendall(data)
+            if half_close:
+                c.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass  # cut off at the line limit: the reply is waiting
+        reply = b""
+        while chunk := c.recv(65536):
+            reply += chunk
+        return reply.decode(errors="replace")
+
+
+def run_control(ag, dest, seconds):
+    import socket
+    import threading
+    path = (os.environ.get("XDG_RUNTIME_DIR") and os.environ["XDG_RUNTIME_DIR"] + "/audiograph/control.sock") \
+        or f"/tmp/audiograph-{os.getuid()}/control.sock"
+    seq = connected("rig-control", dest)
+    for note in (57, 61, 64):
+        seq.note(True, 1, note, 100)
+    time.sleep(1)
+    before = report("held", ag)
+    idle = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    idle.connect(path)
+    r = random.Random(5)
+    bad = [b"set nosuch.param=1\n", b"set master.gain=nan\n", b"set master.gain=1e308\n", b"set master.gain=\n",
+           b"get\n", b"\n", b"frobnicate\n", b"status\x00\n", b"set \xff\xfe\n", b"a" * (1 << 20),
+           bytes(r.randrange(256) for _ in range(4000)) + b"\n"]
+    ok = True
+    for data in bad:
+        reply = control_request(path, data)
+        one_line = reply.startswith("error: ") and reply.count("\n") == 1 and len(reply) < 400
+        ok &= one_line
+        print(f"{'ok  ' if one_line else 'BAD '} {data[:24]!r}{'...' if len(data) > 24 else ''} -> {reply.strip()[:110]}", flush=True)
+    half = control_request(path, b"status")
+    print(f"half line then end -> {half.strip()[:60]}", flush=True)
+    idle.settimeout(5)
+    cut = idle.recv(4096).decode(errors="replace").strip()
+    print(f"idle client -> {cut}", flush=True)
+    ok &= cut.startswith("error: no complete request line")
+    counts = {"ok": 0, "error": 0, "other": 0}
+    lock = threading.Lock()
+    end = time.monotonic() + seconds
+    requests = [b"status\n", b"get master.gain\n", b"set master.gain=nan\n", b"set no.such=1\n"]
+
+    def client(k):
+        i = k
+        while time.monotonic() < end:
+            reply = control_request(path, requests[i % len(requests)])
+            kind = "ok" if reply.startswith("ok") else "error" if reply.startswith("error: ") and reply.count("\n") == 1 else "other"
+            with lock:
+                counts[kind] += 1
+            i += 1
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(4)]
+    began = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.monotonic() - began
+    total = sum(counts.values())
+    print(f"burst requests={total} seconds={elapsed:.1f} rate={total / elapsed:.0f} ok={counts['ok']} errors={counts['error']} other={counts['other']}", flush=True)
+    after = report("held-after", ag)
+    ok &= counts["other"] == 0 and after["voices"] == before["voices"] and abs(after["rms"] - before["rms"]) < 0.5
+    print(f"control {'PASS' if ok else 'FAIL'} underruns={after['xruns'] - before['xruns']}", flush=True)
+
+
 def check_silence(capture, log, release):
     """LOG has the guest's uptime when the notes were let go (`uptime=`) and when the capture was
     stopped (`capture-stop uptime=`): the capture's end is that long after the notes-off, so the
@@ -227,6 +305,8 @@ def main(argv):
         flood_file(argv[1], int(argv[2]), int(argv[3]))
     elif len(argv) == 5 and argv[0] == "flood":
         run_flood(argv[1], argv[2], argv[3], float(argv[4]))
+    elif len(argv) == 4 and argv[0] == "control":
+        run_control(argv[1], argv[2], float(argv[3]))
     elif len(argv) == 4 and argv[0] == "silence":
         sys.exit(0 if check_silence(argv[1], argv[2], float(argv[3])) else 1)
     elif len(argv) == 4 and argv[0] == "vanish":

@@ -15,7 +15,7 @@ cat > "$WORK/test.json" <<JSON
   "channels": { "start": { "2": "synth" } },
   "parameters": { "synth.release": 0.05 } }
 JSON
-"$RIG/run-in-alsa-vm" -v --files "$WORK" --timeout "${TIMEOUT:-150}" -- bash "$HERE/source-vanish.sh" "$AG" "$HERE/abuse-midi.py"
+"$RIG/run-in-alsa-vm" -v --files "$WORK" --timeout "${TIMEOUT:-200}" -- bash "$HERE/source-vanish.sh" "$AG" "$HERE/abuse-midi.py"
 status=$?
 echo "=== host: capture analysis"
 sox "$WORK/capture.wav" -t f32 "$WORK/capture.f32" && python3 "$HERE/abuse-midi.py" silence "$WORK/capture.f32" "$WORK/vanish.txt" "${RELEASE:-0.45}" || status=1
