@@ -191,6 +191,7 @@ import Glibc
         let start = Date()
         #expect(Self.exchange(rig.socketPath, "get master.gain") == "ok master.gain = -1 dB\n")
         #expect(Date().timeIntervalSince(start) < 0.5, "served while 31 clients sat idle: \(Date().timeIntervalSince(start)) s")
+        usleep(50_000)  // the server sees that exchange's client close
         let held = Self.connectTo(rig.socketPath)  // the 32nd open connection
         usleep(100_000)
         let busy = Self.exchange(rig.socketPath, "status")

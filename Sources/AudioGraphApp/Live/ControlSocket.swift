@@ -104,6 +104,10 @@ public final class ControlServer: @unchecked Sendable {
         let fd: Int32
         let deadline: UInt64
         var request: [UInt8] = []
+        /// Answered: whatever else the client sends (past the line, or past the limit) is read and
+        /// dropped until it closes or the deadline, since closing on unread data would reset the
+        /// connection and lose the reply.
+        var draining = false
     }
 
     private func serve() {
@@ -116,11 +120,18 @@ public final class ControlServer: @unchecked Sendable {
             for (i, var connection) in connections.enumerated() {
                 var reply = fds[i + 1].revents != 0 ? receive(&connection) : .waiting
                 if case .waiting = reply, now >= connection.deadline {
-                    reply = .answer("error: no complete request line within \(Self.requestTimeoutNanoseconds / 1_000_000_000) s (send one line ending in a newline)")
+                    reply = connection.draining ? .closed : .answer("error: no complete request line within \(Self.requestTimeoutNanoseconds / 1_000_000_000) s (send one line ending in a newline)")
                 }
                 switch reply {
                 case .waiting: open.append(connection); continue
-                case .answer(let text): Self.respond(connection.fd, text)
+                case .answer(let text):
+                    Self.respond(connection.fd, text)
+                    if now < connection.deadline {  // see `draining`
+                        Glibc.shutdown(connection.fd, Int32(SHUT_WR))
+                        connection.draining = true
+                        open.append(connection)
+                        continue
+                    }
                 case .closed: break
                 }
                 close(connection.fd)
@@ -153,6 +164,11 @@ public final class ControlServer: @unchecked Sendable {
     /// or where the client stopped sending.
     private func receive(_ connection: inout Connection) -> Progress {
         var chunk = [UInt8](repeating: 0, count: 1024)
+        while connection.draining {
+            let n = read(connection.fd, &chunk, chunk.count)
+            if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) { return .closed }
+            if n < 0 { return .waiting }
+        }
         while true {
             let room = min(chunk.count, Self.maxRequestBytes + 1 - connection.request.count)
             let n = read(connection.fd, &chunk, room)
