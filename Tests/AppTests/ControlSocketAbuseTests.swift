@@ -50,6 +50,12 @@ import Glibc
             self.thread = thread
         }
 
+        /// A4 on the synth (channel 2), until the 300 ms RMS meter has settled (7 time constants).
+        func holdANote() {
+            probe.receive(.noteOn(channel: 1, note: 69, velocity: 100))
+            usleep(2_000_000)
+        }
+
         var renderedPeriods: Int { periods.load(ordering: .relaxed) }
 
         /// The output's 300 ms RMS, dBFS (left).
@@ -124,8 +130,7 @@ import Glibc
         let rig = try LiveRig()
         rig.start()
         defer { rig.finish() }
-        rig.probe.receive(.noteOn(channel: 1, note: 69, velocity: 100))
-        usleep(2_000_000)  // the 300 ms RMS meter settles (7 time constants)
+        rig.holdANote()
         let level = rig.level
         #expect(level > -30, "the note sounds (\(level) dBFS)")
         let gain = Self.exchange(rig.socketPath, "get master.gain")
@@ -210,8 +215,7 @@ import Glibc
         let rig = try LiveRig()
         rig.start()
         defer { rig.finish() }
-        rig.probe.receive(.noteOn(channel: 1, note: 69, velocity: 100))
-        usleep(2_000_000)  // the 300 ms RMS meter settles (7 time constants)
+        rig.holdANote()
         let level = rig.level, periodsBefore = rig.renderedPeriods
         let seconds = 10.0, clients = 4, perClientRate = 275.0
         let requests: [(String, String)] = [

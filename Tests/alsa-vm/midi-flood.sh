@@ -9,35 +9,24 @@ set -u
 AG=${1:?usage: midi-flood.sh AUDIOGRAPH ABUSE-MIDI.PY}
 HELPER=${2:?usage: midi-flood.sh AUDIOGRAPH ABUSE-MIDI.PY}
 source "$(dirname "$0")/guest-lib.sh"
-CAP=/dev/shm/capture.wav PLAY_STATUS=card0/pcm0p/sub0 CAP_STATUS=card0/pcm1c/sub0
-field() { sed -n "s/^$1 .*\b$2=\([0-9.-]*\).*/\1/p" flood.txt | head -1; }
-
-"$AG" play --device hw:Loopback,0,0 --period 128 --periods "${PERIODS:-8}" --instrument test.json > ag.txt 2>&1 &
-ag=$!
-until_true 1200 has ag.txt "audio thread:" || { failc "audiograph did not start"; cat ag.txt; kill $ag; exit 1; }
-until_true 200 pcm_running $PLAY_STATUS || failc "playback substream not running"
-grep "playback:" ag.txt
-format=$(sed -n 's/^format: //p' /proc/asound/$PLAY_STATUS/hw_params)
-arecord -q -D hw:Loopback,1,0 -f "$format" -r 48000 -c 2 --buffer-size=9600 "$CAP" 2> arecord.txt &
-rec=$!
-until_true 200 pcm_running $CAP_STATUS || failc "arecord did not start"
+play_and_capture "$AG"
 nap 1
 
 python3 "$HELPER" flood "$AG" AudioGraph:0 flood.bin "${QUIET:-6}" > flood.txt 2>&1
 cat flood.txt
-start=$(field start xruns) quiet=$(field quiet xruns) flood=$(field flood xruns) after=$(field after xruns)
+start=$(field flood.txt start xruns) quiet=$(field flood.txt quiet xruns) flood=$(field flood.txt flood xruns) after=$(field flood.txt after xruns)
 if [[ -z $after ]]; then
     failc "the flood did not finish"
 else
-    echo "underruns: $((quiet - start)) in the ${QUIET:-6} s baseline, $((flood - quiet)) in the flood ($(field flood seconds) s), $((after - flood)) after it"
+    echo "underruns: $((quiet - start)) in the ${QUIET:-6} s baseline, $((flood - quiet)) in the flood ($(field flood.txt flood seconds) s), $((after - flood)) after it"
     # The emulated CPU on a shared host underruns now and then with no MIDI at all: the flood's
     # underruns per second are held against the baseline's (twice it, plus one every 2 s).
-    awk -v b=$((quiet - start)) -v bs="${QUIET:-6}" -v f=$((flood - quiet)) -v fs="$(field flood seconds)" \
+    awk -v b=$((quiet - start)) -v bs="${QUIET:-6}" -v f=$((flood - quiet)) -v fs="$(field flood.txt flood seconds)" \
         'BEGIN { printf "underruns per second: baseline %.2f, flood %.2f\n", b / bs, f / fs; exit !(f / fs <= 2 * b / bs + 0.5) }' \
         && pass "the flood caused no underruns beyond the baseline's rate" || failc "underruns during the flood above the baseline's rate"
-    [[ $(field after voices) == 0 ]] && pass "0 voices after all-notes-off" || failc "$(field after voices) voices after all-notes-off"
-    [[ $(field after nonFiniteBlocks) == 0 ]] && pass "no NaN/inf block" || failc "$(field after nonFiniteBlocks) NaN/inf blocks"
-    [[ $(field flood refused) == 0 ]] && pass "every event written" || failc "$(field flood refused) events refused by the kernel"
+    [[ $(field flood.txt after voices) == 0 ]] && pass "0 voices after all-notes-off" || failc "$(field flood.txt after voices) voices after all-notes-off"
+    [[ $(field flood.txt after nonFiniteBlocks) == 0 ]] && pass "no NaN/inf block" || failc "$(field flood.txt after nonFiniteBlocks) NaN/inf blocks"
+    [[ $(field flood.txt flood refused) == 0 ]] && pass "every event written" || failc "$(field flood.txt flood refused) events refused by the kernel"
 fi
 echo "capture-stop uptime=$(cut -d' ' -f1 /proc/uptime)" >> flood.txt
 kill -INT $rec; wait $rec

@@ -9,17 +9,7 @@ set -u
 AG=${1:?usage: source-vanish.sh AUDIOGRAPH ABUSE-MIDI.PY}
 HELPER=${2:?usage: source-vanish.sh AUDIOGRAPH ABUSE-MIDI.PY}
 source "$(dirname "$0")/guest-lib.sh"
-CAP=/dev/shm/capture.wav PLAY_STATUS=card0/pcm0p/sub0 CAP_STATUS=card0/pcm1c/sub0
-field() { sed -n "s/^$1 .*\b$2=\([0-9.-]*\).*/\1/p" vanish.txt | head -1; }
-
-"$AG" play --device hw:Loopback,0,0 --period 128 --periods "${PERIODS:-8}" --instrument test.json > ag.txt 2>&1 &
-ag=$!
-until_true 1200 has ag.txt "audio thread:" || { failc "audiograph did not start"; cat ag.txt; kill $ag; exit 1; }
-until_true 200 pcm_running $PLAY_STATUS || failc "playback substream not running"
-format=$(sed -n 's/^format: //p' /proc/asound/$PLAY_STATUS/hw_params)
-arecord -q -D hw:Loopback,1,0 -f "$format" -r 48000 -c 2 --buffer-size=9600 "$CAP" 2> arecord.txt &
-rec=$!
-until_true 200 pcm_running $CAP_STATUS || failc "arecord did not start"
+play_and_capture "$AG"
 nap 0.5
 
 # First the control socket, abused while a chord holds (its sender then goes too: 101 sources gone).
@@ -29,8 +19,8 @@ grep -q "^control PASS" control.txt && pass "control socket: one-line errors, id
     || failc "control socket abuse"
 python3 "$HELPER" vanish "$AG" AudioGraph:0 100 > vanish.txt 2>&1
 cat vanish.txt
-[[ $(field vanished count) == 100 ]] && pass "100 sources vanished mid-chord" || failc "the vanishing sources did not all run"
-[[ $(field after voices) == 0 ]] && pass "0 voices (no stuck note) after the last one" || failc "$(field after voices) voices stuck"
+[[ $(field vanish.txt vanished count) == 100 ]] && pass "100 sources vanished mid-chord" || failc "the vanishing sources did not all run"
+[[ $(field vanish.txt after voices) == 0 ]] && pass "0 voices (no stuck note) after the last one" || failc "$(field vanish.txt after voices) voices stuck"
 released=$(grep -c "gone: released" ag.txt)
 echo "audiograph logged $released sources gone with notes released"
 [[ $released -ge 100 ]] && pass "every vanished source's notes were released" || failc "only $released sources' notes released"
