@@ -213,18 +213,25 @@ extension SamplerInstrument {
         return released ? 2 : 1
     }
 
-    /// An idle slot; if every slot is busy (many steals within one fade time), the quietest
-    /// fading voice gives its slot up.
+    /// An idle slot. The quietest fading voice gives its slot up instead when every slot is busy,
+    /// or when as many voices are fading as the polyphony budget: a flood of note-ons (hundreds a
+    /// block) would otherwise keep the whole pool fading and render far more voices than the budget.
     private func freeSlot() -> Int {
-        var quietest = 0
+        var idle: Int?
+        var quietest = 0, fading = 0
         var quietestLevel = Float.infinity
         for slot in 0..<voiceSlots {
-            if !voices[slot].isActive { return slot }
-            if voices[slot].isStolen && voices[slot].envelope.output < quietestLevel {
-                quietest = slot
-                quietestLevel = voices[slot].envelope.output
+            if !voices[slot].isActive {
+                idle = idle ?? slot
+            } else if voices[slot].isStolen {
+                fading += 1
+                if voices[slot].envelope.output < quietestLevel {
+                    quietest = slot
+                    quietestLevel = voices[slot].envelope.output
+                }
             }
         }
-        return quietest
+        guard let idle, fading < effectivePolyphony else { return quietest }
+        return idle
     }
 }

@@ -23,6 +23,20 @@ import Testing
         #expect(sampler.activeVoiceCount == polyphony)
     }
 
+    /// A flood: 300 note-ons in one block on a 4-voice budget. Stolen voices fade, but no more of
+    /// them than the budget (the quietest is cut for the next): at most 8 voices render, not the pool
+    /// of 128 slots (which made a live MIDI flood overload the audio thread in the kernel rig).
+    @Test func aFloodOfNoteOnsFadesNoMoreVoicesThanTheBudget() throws {
+        let sampler = instrument(playing: program(voiceCount: 64), maxVoices: 64)
+        sampler.polyphonyLimit = 4
+        let events = (0..<300).map { At(0, noteOn(20 + $0 % 100)) }
+        let out = render(sampler, frames: 64, blockSize: 64, events: events)
+        #expect((4...8).contains(sampler.activeVoiceCount), "\(sampler.activeVoiceCount) voices sounding")
+        #expect(Measure.peak(out.left) > 0, "level floor: the flood sounds")
+        _ = render(sampler, frames: 4_800)
+        #expect(sampler.activeVoiceCount == 4)
+    }
+
     @Test func activeVoicesNeverExceedThePoolAndSettleAtTheLimit() throws {
         let sampler = instrument(playing: program(voiceCount: 4), maxVoices: 8)
         let events = (0..<40).map { At($0 * 100, noteOn(40 + $0)) }

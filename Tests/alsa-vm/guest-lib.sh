@@ -12,3 +12,20 @@ until_true() { local n=$1 i; shift; for ((i = 0; i < n; i++)); do "$@" && return
 json_int() { sed -n "s/^  \"$2\" : \([0-9]*\).*/\1/p" "$1" | head -1; }
 has() { [[ -f $1 ]] && grep -qF -- "$2" "$1"; }
 pcm_running() { grep -q "state: RUNNING" "/proc/asound/$1/status" 2>/dev/null; }
+# The abuse tests' set-up: `audiograph play` (test.json) on hw:Loopback,0,0 at a 128-frame period
+# (PERIODS of them, default 8) logging to ag.txt, and arecord of hw:Loopback,1,0 into $CAP in the
+# format play negotiated. Sets ag and rec (their pids); exits when play does not start.
+CAP=/dev/shm/capture.wav
+play_and_capture() {
+    "$1" play --device hw:Loopback,0,0 --period 128 --periods "${PERIODS:-8}" --instrument test.json > ag.txt 2>&1 &
+    ag=$!
+    until_true 1200 has ag.txt "audio thread:" || { failc "audiograph did not start"; cat ag.txt; kill $ag; exit 1; }
+    until_true 200 pcm_running card0/pcm0p/sub0 || failc "playback substream not running"
+    grep "playback:" ag.txt
+    local format; format=$(sed -n 's/^format: //p' /proc/asound/card0/pcm0p/sub0/hw_params)
+    arecord -q -D hw:Loopback,1,0 -f "$format" -r 48000 -c 2 --buffer-size=9600 "$CAP" 2> arecord.txt &
+    rec=$!
+    until_true 200 pcm_running card0/pcm1c/sub0 || failc "arecord did not start"
+}
+# KEY=value from the line starting with PHASE in FILE.  usage: field FILE PHASE KEY
+field() { sed -n "s/^$2 .*\b$3=\([0-9.-]*\).*/\1/p" "$1" | head -1; }

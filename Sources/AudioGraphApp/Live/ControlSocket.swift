@@ -1,3 +1,5 @@
+import ALSAIO
+import Atomics
 import Foundation
 
 /// The local control channel between a running `play` and the `set`/`status` commands: a Unix
@@ -50,11 +52,21 @@ enum ControlSocket {
     }
 }
 
-/// Server side, on its own thread: accepts connections and answers through `handle`.
-final class ControlServer: @unchecked Sendable {
+/// Server side, on its own thread: one poll() loop over the listening socket and every open
+/// connection, so a client that never sends, trickles bytes, floods or vanishes cannot hold up the
+/// others (or the process: replies never raise SIGPIPE). Each connection gets one request line of
+/// at most `maxRequestBytes` within `requestTimeoutNanoseconds`; anything else gets a one-line
+/// error and is closed. Requests are answered in arrival order by `handle`, on this thread.
+public final class ControlServer: @unchecked Sendable {
+    public static let maxRequestBytes = 4096
+    /// Connections open at once; the next one is told "busy" and closed.
+    public static let maxClients = 32
+    public static let requestTimeoutNanoseconds: UInt64 = 1_000_000_000
+
     let path: String
     private let fd: Int32
     private let handle: @Sendable (String) -> String
+    private let stopping = ManagedAtomic<Bool>(false)
 
     init(path: String = ControlSocket.defaultPath, handle: @escaping @Sendable (String) -> String) throws {
         self.path = path
@@ -64,12 +76,12 @@ final class ControlServer: @unchecked Sendable {
         chmod(dir, 0o700)
         unlink(path)
         guard var addr = ControlSocket.address(path) else { throw InstrumentError("control socket path too long: \(path)") }
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw InstrumentError("socket(): \(String(cString: strerror(errno)))") }
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard bound == 0, listen(fd, 8) == 0 else {
+        guard bound == 0, listen(fd, 64) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
             throw InstrumentError("cannot listen on \(path): \(reason) (is another AudioGraph running?)")
@@ -77,38 +89,124 @@ final class ControlServer: @unchecked Sendable {
         chmod(path, 0o600)
     }
 
-    /// Starts the accept loop on a detached thread.
+    /// Starts the poll loop on a detached thread.
     func start() {
-        Thread.detachNewThread { [self] in
+        Thread.detachNewThread { [self] in serve() }
+    }
+
+    /// Stops the loop (within 50 ms) and removes the socket file.
+    func shutdown() {
+        stopping.store(true, ordering: .relaxed)
+        unlink(path)
+    }
+
+    private struct Connection {
+        let fd: Int32
+        let deadline: UInt64
+        var request: [UInt8] = []
+        /// Answered: whatever else the client sends (past the line, or past the limit) is read and
+        /// dropped until it closes or the deadline, since closing on unread data would reset the
+        /// connection and lose the reply.
+        var draining = false
+    }
+
+    private func serve() {
+        var connections: [Connection] = []
+        while !stopping.load(ordering: .relaxed) {
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)] + connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            if poll(&fds, nfds_t(fds.count), 50) < 0, errno != EINTR { break }
+            let now = MonotonicClock.nanoseconds()
+            var open: [Connection] = []
+            for (i, var connection) in connections.enumerated() {
+                var reply = fds[i + 1].revents != 0 ? receive(&connection) : .waiting
+                if case .waiting = reply, now >= connection.deadline {
+                    reply = connection.draining ? .closed : .answer("error: no complete request line within \(Self.requestTimeoutNanoseconds / 1_000_000_000) s (send one line ending in a newline)")
+                }
+                switch reply {
+                case .waiting: open.append(connection); continue
+                case .answer(let text):
+                    Self.respond(connection.fd, text)
+                    if now < connection.deadline {  // see `draining`
+                        Glibc.shutdown(connection.fd, Int32(SHUT_WR))
+                        connection.draining = true
+                        open.append(connection)
+                        continue
+                    }
+                case .closed: break
+                }
+                close(connection.fd)
+            }
+            connections = open
+            guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
             while true {
                 let client = accept(fd, nil, nil)
-                if client < 0 {
-                    if errno == EINTR { continue }
-                    return
+                guard client >= 0 else { break }
+                _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+                if connections.count < Self.maxClients {
+                    connections.append(Connection(fd: client, deadline: now + Self.requestTimeoutNanoseconds))
+                } else {
+                    Self.respond(client, "error: busy (\(Self.maxClients) requests open); try again")
+                    close(client)
                 }
-                serve(client)
+            }
+        }
+        for connection in connections { close(connection.fd) }
+        close(fd)
+    }
+
+    private enum Progress {
+        case waiting
+        case answer(String)
+        case closed
+    }
+
+    /// Reads what has arrived (never more than one byte past the limit). A line ends at a newline
+    /// or where the client stopped sending.
+    private func receive(_ connection: inout Connection) -> Progress {
+        var chunk = [UInt8](repeating: 0, count: 1024)
+        while connection.draining {
+            let n = read(connection.fd, &chunk, chunk.count)
+            if n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) { return .closed }
+            if n < 0 { return .waiting }
+        }
+        while true {
+            let room = min(chunk.count, Self.maxRequestBytes + 1 - connection.request.count)
+            let n = read(connection.fd, &chunk, room)
+            if n < 0 { return errno == EAGAIN || errno == EINTR ? .waiting : .closed }
+            if n == 0 { return connection.request.isEmpty ? .closed : .answer(answer(connection.request)) }
+            let start = connection.request.count
+            connection.request += chunk[0..<n]
+            if let newline = connection.request[start...].firstIndex(of: 10) {
+                return .answer(answer(Array(connection.request[..<newline])))
+            }
+            if connection.request.count > Self.maxRequestBytes {
+                return .answer("error: request longer than \(Self.maxRequestBytes) bytes without a newline")
             }
         }
     }
 
-    private func serve(_ client: Int32) {
-        defer { close(client) }
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var request = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 1024)
-        while request.count < 65536, !request.contains(10) {
-            let n = read(client, &chunk, chunk.count)
-            if n <= 0 { break }
-            request += chunk[0..<n]
+    private func answer(_ line: [UInt8]) -> String {
+        switch Self.requestText(line) {
+        case .success(let text): return handle(text)
+        case .failure(let error): return "error: \(error.description)"
         }
-        let text = String(decoding: request, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let reply = Array((handle(text) + "\n").utf8)
-        _ = reply.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
     }
 
-    func shutdown() {
-        close(fd)
-        unlink(path)
+    /// The request as text: UTF-8 without control characters (so every error quoting it stays one line).
+    static func requestText(_ line: [UInt8]) -> Result<String, InstrumentError> {
+        let bytes = line.last == 13 ? line.dropLast() : line[...]
+        if let offset = bytes.firstIndex(where: { ($0 < 32 && $0 != 9) || $0 == 127 }) {
+            return .failure(InstrumentError("request has control byte 0x\(String(bytes[offset], radix: 16)) at offset \(offset - bytes.startIndex); send one line of text"))
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return .failure(InstrumentError("request is not UTF-8 text"))
+        }
+        return .success(text.replacingOccurrences(of: "\t", with: " ").trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Sends the reply line without waiting for a client that does not read, and without SIGPIPE.
+    private static func respond(_ client: Int32, _ text: String) {
+        let reply = Array((text + "\n").utf8)
+        _ = reply.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
     }
 }

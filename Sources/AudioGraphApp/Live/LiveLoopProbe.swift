@@ -15,6 +15,7 @@ public final class LiveLoopProbe: @unchecked Sendable {
     private var clock: PeriodClock
     private let reopen: () -> AudioOutput?
     private let inputName: String?
+    private var control: ControlServer?
 
     /// Control thread: builds the loop around `engine` (whose maxFrames must be ≥ `periodFrames`).
     /// With `loseOutputAtPeriod`, the output reports the device gone at that period and the first
@@ -49,6 +50,21 @@ public final class LiveLoopProbe: @unchecked Sendable {
     /// The sequencer thread's side: a one-shot command client (`audiograph cc …`) exited.
     public func commandSenderGone(client: UInt8) {
         loop.inbox.receive(.commandSenderGone(SequencerAddress(client: client, port: 0)))
+    }
+
+    /// `play`'s control socket (set/get/status, with its limits) at `path`, answering for this loop,
+    /// until `stopControlSocket()`.
+    public func startControlSocket(path: String) throws {
+        let status: @Sendable () -> StatusSnapshot = { [loop] in
+            LiveSession.snapshot(engine: loop.engine, loop: loop, output: "probe", input: inputName, realtime: "probe", sampler: "probe")
+        }
+        control = try ControlServer(path: path) { [loop] in LiveSession.answer($0, engine: loop.engine, status: status) }
+        control?.start()
+    }
+
+    public func stopControlSocket() {
+        control?.shutdown()
+        control = nil
     }
 
     /// Times the output was lost, and reopened.

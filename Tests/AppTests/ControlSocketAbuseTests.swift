@@ -1,0 +1,272 @@
+import AudioGraphApp
+import AudioTestSupport
+import Engine
+import Foundation
+import MIDI
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 10, the control socket as an adversarial local user drives it: bad names and values,
+/// binary garbage, oversized and unterminated lines, clients that never send or vanish, more
+/// connections than it serves, and 1,000 requests/s from several clients for 10 s, all while a
+/// live loop renders a held note. Every request gets one clear line (or is cut off at a bound); the
+/// note keeps its level and the parameters keep their values.
+@Suite(.serialized) struct ControlSocketAbuseTests {
+    /// A live loop rendering in real time (128-frame periods, paced like a device) with a synth note held.
+    final class LiveRig: @unchecked Sendable {
+        let engine: AudioEngine
+        let probe: LiveLoopProbe
+        let directory = TemporaryDirectory()
+        var socketPath: String { directory.path + "/control.sock" }
+        private let stop = Atomic<Bool>(false)
+        private let periods = Atomic<Int>(0)
+        private var thread: Thread?
+
+        init() throws {
+            var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
+            loader.assignments = ["synth.sustain=1", "synth.attack=0.001"]
+            engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 128))
+            probe = LiveLoopProbe(engine: engine, periodFrames: 128, input: nil)
+            try probe.startControlSocket(path: socketPath)
+        }
+
+        func start() {
+            let thread = Thread { [self] in
+                let period = UInt64(128.0 / 48000 * 1e9)
+                var next = DispatchTime.now().uptimeNanoseconds
+                while !stop.load(ordering: .relaxed) {
+                    probe.runPeriods(1)
+                    periods.add(1, ordering: .relaxed)
+                    next += period
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    if next > now { usleep(UInt32((next - now) / 1000)) } else { next = now }
+                }
+            }
+            thread.start()
+            self.thread = thread
+        }
+
+        /// A4 on the synth (channel 2), until the 300 ms RMS meter has settled (7 time constants).
+        func holdANote() {
+            probe.receive(.noteOn(channel: 1, note: 69, velocity: 100))
+            usleep(2_000_000)
+        }
+
+        var renderedPeriods: Int { periods.load(ordering: .relaxed) }
+
+        /// The output's 300 ms RMS, dBFS (left).
+        var level: Double { engine.meters.outputRMSDecibels.left }
+
+        func finish() {
+            stop.store(true, ordering: .relaxed)
+            while !(thread?.isFinished ?? true) { usleep(1000) }
+            probe.stopControlSocket()
+        }
+    }
+
+    final class Tally: Sendable {
+        let ok = Atomic<Int>(0), error = Atomic<Int>(0), wrong = Atomic<Int>(0)
+        let firstWrong = Mutex<String?>(nil)
+        let levels = Mutex<[Double]>([])
+        let finished = Atomic<Int>(0)
+    }
+
+    /// One connection: sends `bytes` (then half-closes, unless told not to), returns the reply.
+    static func exchange(_ path: String, _ bytes: [UInt8], halfClose: Bool = true) -> String {
+        let fd = connectTo(path)
+        guard fd >= 0 else { return "connect failed: \(errno)" }
+        defer { close(fd) }
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { break }  // the server cut us off: its reply is waiting
+            sent += n
+        }
+        if halfClose { shutdown(fd, Int32(SHUT_WR)) }
+        return readReply(fd)
+    }
+
+    static func exchange(_ path: String, _ text: String) -> String { exchange(path, Array((text + "\n").utf8)) }
+
+    static func connectTo(_ path: String) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if rc != 0 { close(fd); return -1 }
+        return fd
+    }
+
+    static func readReply(_ fd: Int32) -> String {
+        var reply = [UInt8](), chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { break }
+            reply += chunk[0..<n]
+        }
+        return String(decoding: reply, as: UTF8.self)
+    }
+
+    /// An error reply: one line, "error: " and what was wrong, bounded in length.
+    static func isOneLineError(_ reply: String, containing text: String) -> Bool {
+        reply.hasPrefix("error: ") && reply.hasSuffix("\n") && !reply.dropLast().contains("\n") && reply.utf8.count < 400
+            && (text.isEmpty || reply.contains(text))
+    }
+
+    @Test func badRequestsGetOneLineErrorsAndTheNoteKeepsItsLevel() throws {
+        let rig = try LiveRig()
+        rig.start()
+        defer { rig.finish() }
+        rig.holdANote()
+        let level = rig.level
+        #expect(level > -30, "the note sounds (\(level) dBFS)")
+        let gain = Self.exchange(rig.socketPath, "get master.gain")
+        #expect(gain == "ok master.gain = -1 dB\n", "the bundled instrument's master gain")
+
+        var generator = SeededGenerator(seed: 0x50C_4E7)
+        let garbage = (0..<2000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let lines: [(String, String)] = [
+            ("set nosuch.param=1", "unknown parameter 'nosuch.param'"),
+            ("set master.gain=nan", "master.gain needs a number in dB (got 'nan')"),
+            ("set master.gain=inf", "master.gain needs a number in dB (got 'inf')"),
+            ("set master.gain=-1e400", "master.gain needs a number in dB"),
+            ("set master.gain=1e308", "master.gain must be between -60 dB and 12 dB (got 1e+308 dB)"),
+            ("set master.gain=13", "must be between -60 dB and 12 dB (got 13 dB)"),
+            ("set master.gain=loud", "needs a number in dB (got 'loud')"),
+            ("set master.gain=", "needs a number in dB (got '')"),
+            ("set master.gain", "expected name=value, got 'master.gain'"),
+            ("set", "set needs name=value"),
+            ("set =5", "unknown parameter ''"),
+            ("set synth.voices=1e19", "synth.voices must be between"),
+            ("set master.lowpass.enabled=maybe", "master.lowpass.enabled is on or off (got 'maybe')"),
+            ("set mic.effect=nope", "mic.effect is one of"),
+            ("get", "unknown parameter ''"),
+            ("get nosuch", "unknown parameter 'nosuch'"),
+            ("", "unknown request ''"),
+            ("frobnicate now", "unknown request 'frobnicate now'"),
+            ("set master.gain=" + String(repeating: "9", count: 3000), "needs a number in dB (got '999"),
+        ]
+        let raw: [([UInt8], String)] = [
+            (garbage, "control byte"),
+            (Array("status\u{0}\n".utf8), "control byte 0x0 at offset 6"),
+            ([0x73, 0x65, 0x74, 0x20, 0xFF, 0xFE, 0x0A], "not UTF-8 text"),
+            ([UInt8](repeating: 0x61, count: 1 << 20), "request longer than 4096 bytes without a newline"),
+            ([UInt8](repeating: 0x61, count: 1 << 20) + [10], "request longer than 4096 bytes without a newline"),
+        ]
+        let cases = lines.map { (Array(($0.0 + "\n").utf8), $0.1) } + raw
+        for (request, expected) in cases {
+            let reply = Self.exchange(rig.socketPath, request)
+            #expect(Self.isOneLineError(reply, containing: expected), "\(request.prefix(40)) → \(reply.prefix(300))")
+        }
+        // A half line then the end of sending counts as the line; one that closes at once gets its
+        // answer dropped, without SIGPIPE (which would end this test process).
+        #expect(Self.exchange(rig.socketPath, Array("status".utf8)).hasPrefix("ok out "))
+        for _ in 0..<20 {
+            let fd = Self.connectTo(rig.socketPath)
+            _ = "status --json\n".withCString { send(fd, $0, 14, Int32(MSG_NOSIGNAL)) }
+            close(fd)
+        }
+        #expect(Self.exchange(rig.socketPath, "get master.gain") == gain, "no bad request changed anything")
+        #expect(abs(rig.level - level) < 0.1, "the note keeps its level: \(level) → \(rig.level) dBFS")
+        #expect(rig.engine.meters.nonFiniteBlocks == 0)
+    }
+
+    /// Clients that connect and never send (or trickle) are cut off after 1 s, and meanwhile do not
+    /// hold up anyone else; past 32 open connections the next is told "busy".
+    @Test func idleClientsAreCutOffWithoutHoldingUpOthers() throws {
+        let rig = try LiveRig()
+        rig.start()
+        defer { rig.finish() }
+        let idle = (0..<(ControlServer.maxClients - 1)).map { _ in Self.connectTo(rig.socketPath) }
+        _ = "sta".withCString { send(idle[0], $0, 3, Int32(MSG_NOSIGNAL)) }  // half a line, then nothing
+        usleep(100_000)
+        let start = Date()
+        #expect(Self.exchange(rig.socketPath, "get master.gain") == "ok master.gain = -1 dB\n")
+        #expect(Date().timeIntervalSince(start) < 0.5, "served while 31 clients sat idle: \(Date().timeIntervalSince(start)) s")
+        usleep(50_000)  // the server sees that exchange's client close
+        let held = Self.connectTo(rig.socketPath)  // the 32nd open connection
+        usleep(100_000)
+        let busy = Self.exchange(rig.socketPath, "status")
+        #expect(Self.isOneLineError(busy, containing: "busy (32 requests open); try again"), "\(busy)")
+        for fd in idle + [held] {
+            let reply = Self.readReply(fd)
+            #expect(Self.isOneLineError(reply, containing: "no complete request line within 1 s"), "\(reply)")
+            close(fd)
+        }
+        #expect(Self.exchange(rig.socketPath, "status").hasPrefix("ok out "))
+    }
+
+    /// 4 clients for 10 s, 1,000+ requests/s in all, mixing status, get, set (to the value it has)
+    /// and bad requests: every reply is the right one line, nothing changes, the note keeps its level.
+    @Test func aThousandRequestsPerSecondForTenSeconds() throws {
+        let rig = try LiveRig()
+        rig.start()
+        defer { rig.finish() }
+        rig.holdANote()
+        let level = rig.level, periodsBefore = rig.renderedPeriods
+        let seconds = 10.0, clients = 4, perClientRate = 275.0
+        let requests: [(String, String)] = [
+            ("status", "ok out "), ("get master.gain", "ok master.gain = -1 dB"), ("set master.gain=-1", "ok"),
+            ("set master.gain=nan", "error: master.gain needs a number"), ("set no.such=1", "error: unknown parameter 'no.such'"),
+            ("status --json", "ok\n{"),
+        ]
+        let tally = Tally()
+        let start = Date(), end = start + seconds
+        Thread {  // the level, every 100 ms
+            while Date() < end { usleep(100_000); tally.levels.withLock { $0.append(rig.level) } }
+            tally.finished.add(1, ordering: .relaxed)
+        }.start()
+        for client in 0..<clients {
+            Thread { Self.client(client, rig: rig, requests: requests, rate: perClientRate, until: end, tally: tally) }.start()
+        }
+        while tally.finished.load(ordering: .relaxed) < clients + 1 { usleep(10_000) }
+        let elapsed = Date().timeIntervalSince(start)
+        let (ok, errors, wrong) = (tally.ok.load(ordering: .relaxed), tally.error.load(ordering: .relaxed), tally.wrong.load(ordering: .relaxed))
+        let total = ok + errors + wrong, levels = tally.levels.withLock { $0 }
+        let rate = Double(total) / elapsed
+        print("control socket flood: \(total) requests from \(clients) clients in \(String(format: "%.2f", elapsed)) s = \(Int(rate)) requests/s, "
+              + "\(ok) ok, \(errors) errors, \(wrong) wrong; level \(String(format: "%.2f", level)) dBFS, during "
+              + "\(String(format: "%.2f", levels.min() ?? 0))…\(String(format: "%.2f", levels.max() ?? 0)); \(rig.renderedPeriods - periodsBefore) periods rendered")
+        #expect(wrong == 0, "\(tally.firstWrong.withLock { $0 } ?? "")")
+        #expect(rate >= 1000, "\(rate) requests/s")
+        #expect(errors >= total / 3 - clients, "a third of the requests are bad ones")
+        #expect(levels.count >= 90 && levels.allSatisfy { abs($0 - level) < 0.1 },
+                "the note keeps its level (\(level) dBFS): \(levels.min() ?? 0)…\(levels.max() ?? 0)")
+        #expect(Self.exchange(rig.socketPath, "get master.gain") == "ok master.gain = -1 dB\n")
+        #expect(rig.engine.meters.nonFiniteBlocks == 0)
+    }
+
+    /// One client of the flood: `rate` requests/s, taking `requests` in turn until `end`, each reply checked.
+    static func client(_ client: Int, rig: LiveRig, requests: [(String, String)], rate: Double, until end: Date, tally: Tally) {
+        let start = Date()
+        var sent = 0
+        while Date() < end {
+            if Double(sent) > Date().timeIntervalSince(start) * rate { usleep(500); continue }
+            let (request, expected) = requests[(sent + client) % requests.count]
+            let reply = Self.exchange(rig.socketPath, request)
+            sent += 1
+            if reply.hasPrefix("ok"), reply.hasPrefix(expected) {
+                tally.ok.add(1, ordering: .relaxed)
+            } else if isOneLineError(reply, containing: ""), reply.hasPrefix(expected) {
+                tally.error.add(1, ordering: .relaxed)
+            } else {
+                tally.wrong.add(1, ordering: .relaxed)
+                tally.firstWrong.withLock { $0 = $0 ?? "\(request) → \(reply.prefix(200))" }
+            }
+        }
+        tally.finished.add(1, ordering: .relaxed)
+    }
+}

@@ -1,0 +1,37 @@
+#!/bin/bash
+# A 1,000,000-event MIDI flood, live. Runs INSIDE the alsa-vm guest (see run-midi-flood.sh).
+#   usage: midi-flood.sh /path/to/audiograph /path/to/abuse-midi.py    (working dir: test.json, flood.bin)
+# `audiograph play` at a 128-frame period on hw:Loopback,0,0, captured on hw:Loopback,1,0. A held
+# chord first (the baseline), then flood.bin written to the sequencer as fast as the kernel takes
+# it, then pedals up and all-notes-off on every channel. The guest checks underruns, voices and
+# NaN through `status --json`; the host checks the capture goes silent within the release time.
+set -u
+AG=${1:?usage: midi-flood.sh AUDIOGRAPH ABUSE-MIDI.PY}
+HELPER=${2:?usage: midi-flood.sh AUDIOGRAPH ABUSE-MIDI.PY}
+source "$(dirname "$0")/guest-lib.sh"
+play_and_capture "$AG"
+nap 1
+
+python3 "$HELPER" flood "$AG" AudioGraph:0 flood.bin "${QUIET:-6}" > flood.txt 2>&1
+cat flood.txt
+start=$(field flood.txt start xruns) quiet=$(field flood.txt quiet xruns) flood=$(field flood.txt flood xruns) after=$(field flood.txt after xruns)
+if [[ -z $after ]]; then
+    failc "the flood did not finish"
+else
+    echo "underruns: $((quiet - start)) in the ${QUIET:-6} s baseline, $((flood - quiet)) in the flood ($(field flood.txt flood seconds) s), $((after - flood)) after it"
+    # The emulated CPU on a shared host underruns now and then with no MIDI at all: the flood's
+    # underruns per second are held against the baseline's (twice it, plus one every 2 s).
+    awk -v b=$((quiet - start)) -v bs="${QUIET:-6}" -v f=$((flood - quiet)) -v fs="$(field flood.txt flood seconds)" \
+        'BEGIN { printf "underruns per second: baseline %.2f, flood %.2f\n", b / bs, f / fs; exit !(f / fs <= 2 * b / bs + 0.5) }' \
+        && pass "the flood caused no underruns beyond the baseline's rate" || failc "underruns during the flood above the baseline's rate"
+    [[ $(field flood.txt after voices) == 0 ]] && pass "0 voices after all-notes-off" || failc "$(field flood.txt after voices) voices after all-notes-off"
+    [[ $(field flood.txt after nonFiniteBlocks) == 0 ]] && pass "no NaN/inf block" || failc "$(field flood.txt after nonFiniteBlocks) NaN/inf blocks"
+    [[ $(field flood.txt flood refused) == 0 ]] && pass "every event written" || failc "$(field flood.txt flood refused) events refused by the kernel"
+fi
+echo "capture-stop uptime=$(cut -d' ' -f1 /proc/uptime)" >> flood.txt
+kill -INT $rec; wait $rec
+kill -TERM $ag; wait $ag && pass "SIGTERM: exit 0" || failc "audiograph exit status"
+cp "$CAP" capture.wav
+echo "--- audiograph log"; tr '\r' '\n' < ag.txt | grep -v '^$' | tail -6
+echo "MIDI flood guest checks: $fails failed"
+[[ $fails == 0 ]]
