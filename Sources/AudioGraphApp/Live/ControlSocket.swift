@@ -1,5 +1,5 @@
 import ALSAIO
-import Atomics
+import Synchronization
 import Foundation
 
 /// The local control channel between a running `play` and the `set`/`status` commands: a Unix
@@ -66,7 +66,7 @@ public final class ControlServer: @unchecked Sendable {
     let path: String
     private let fd: Int32
     private let handle: @Sendable (String) -> String
-    private let stopping = ManagedAtomic<Bool>(false)
+    private let stopping = Atomic<Bool>(false)
 
     init(path: String = ControlSocket.defaultPath, handle: @escaping @Sendable (String) -> String) throws {
         self.path = path

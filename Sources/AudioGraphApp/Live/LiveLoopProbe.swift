@@ -55,10 +55,7 @@ public final class LiveLoopProbe: @unchecked Sendable {
     /// `play`'s control socket (set/get/status, with its limits) at `path`, answering for this loop,
     /// until `stopControlSocket()`.
     public func startControlSocket(path: String) throws {
-        let status: @Sendable () -> StatusSnapshot = { [loop] in
-            LiveSession.snapshot(engine: loop.engine, loop: loop, output: "probe", input: inputName, realtime: "probe", sampler: "probe")
-        }
-        control = try ControlServer(path: path) { [loop] in LiveSession.answer($0, engine: loop.engine, status: status) }
+        control = try ControlServer(path: path) { [self] in controlRequest($0) }
         control?.start()
     }
 
