@@ -16,7 +16,9 @@ make_work() {
     if [[ ${KEEP:-0} == 1 ]]; then echo "work directory: $WORK"; else trap 'rm -rf "$WORK"' EXIT; fi
 }
 # $WORK/test.json: the sine-oscillator preset, which loads in seconds under the rig's emulated CPU.
-sine_instrument() { echo "{ \"name\": \"$1\", \"preset\": \"$REPO/Presets/Sine.aupreset\" }" > "$WORK/test.json"; }
+# Dry (fx.enabled off): the rig tests time onsets, note lengths and silences, which a reverb tail
+# (GM default send CC91 = 40) would blur.
+sine_instrument() { echo "{ \"name\": \"$1\", \"preset\": \"$REPO/Presets/Sine.aupreset\", \"parameters\": { \"fx.enabled\": \"off\" } }" > "$WORK/test.json"; }
 # A capture in $WORK (any format sox reads) measured by wavcheck.py: measure_capture FILE [wavcheck options].
 measure_capture() {
     local file=$WORK/$1; shift

@@ -12,11 +12,12 @@ source "$HERE/host-lib.sh"
 make_work instrument-live
 # The sine-oscillator preset and no loops: the instrument starts in seconds under the rig's
 # software CPU (the sample-based default preset takes ~25 s to load there). Channel 2 is the
-# sine synth the pitch checks listen to.
+# sine synth the pitch checks listen to. Dry: the onset, length and silence checks would hear the
+# reverb tail of the GM default send.
 cat > "$WORK/test.json" <<EOF
 { "name": "live rig test", "preset": "$REPO/Presets/Sine.aupreset",
   "channels": { "sampler": [1], "synth": [2] },
-  "parameters": { "synth.attack": 0.001 } }
+  "parameters": { "synth.attack": 0.001, "fx.enabled": "off" } }
 EOF
 python3 "$HERE/instrument-midi.py" song "$WORK/song.mid" || exit 2
 

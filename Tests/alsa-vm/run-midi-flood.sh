@@ -13,7 +13,7 @@ cat > "$WORK/test.json" <<JSON
 { "name": "flood rig test",
   "programs": { "0-127": "$REPO/Presets/Sine.aupreset" },
   "banks": { "128": { "0-127": "$REPO/Presets/Sine.aupreset" } },
-  "parameters": { "sampler.voices": 8, "synth.voices": 4, "synth.release": 0.05 } }
+  "parameters": { "sampler.voices": 8, "synth.voices": 4, "synth.release": 0.05, "fx.enabled": "off" } }
 JSON
 python3 "$HERE/abuse-midi.py" flood-file "$WORK/flood.bin" "${COUNT:-1000000}" 20261123 || exit 2
 "$RIG/run-in-alsa-vm" -v --files "$WORK" --timeout ${TIMEOUT:-200} -- bash "$HERE/midi-flood.sh" "$AG" "$HERE/abuse-midi.py"

@@ -13,7 +13,7 @@ cat > "$WORK/test.json" <<JSON
   "programs": { "0-127": "$REPO/Presets/Sine.aupreset" },
   "banks": { "128": { "0-127": "$REPO/Presets/Sine.aupreset" } },
   "channels": { "start": { "2": "synth" } },
-  "parameters": { "synth.release": 0.05 } }
+  "parameters": { "synth.release": 0.05, "fx.enabled": "off" } }
 JSON
 "$RIG/run-in-alsa-vm" -v --files "$WORK" --timeout "${TIMEOUT:-200}" -- bash "$HERE/source-vanish.sh" "$AG" "$HERE/abuse-midi.py"
 status=$?
