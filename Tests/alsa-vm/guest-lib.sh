@@ -27,5 +27,17 @@ play_and_capture() {
     rec=$!
     until_true 200 pcm_running card0/pcm1c/sub0 || failc "arecord did not start"
 }
+# Ends play_and_capture: notes the stop time in RESULTS, stops arecord, then play (SIGTERM must
+# exit 0), keeps the capture, shows the log's last LINES lines and returns the guest checks'
+# verdict.  usage: stop_play_and_capture NAME RESULTS LINES  (last command of a guest script)
+stop_play_and_capture() {
+    echo "capture-stop uptime=$(cut -d' ' -f1 /proc/uptime)" >> "$2"
+    kill -INT $rec; wait $rec
+    kill -TERM $ag; wait $ag && pass "SIGTERM: exit 0" || failc "audiograph exit status"
+    cp "$CAP" capture.wav
+    echo "--- audiograph log"; tr '\r' '\n' < ag.txt | grep -v '^$' | tail -"$3"
+    echo "$1 guest checks: $fails failed"
+    [[ $fails == 0 ]]
+}
 # KEY=value from the line starting with PHASE in FILE.  usage: field FILE PHASE KEY
 field() { sed -n "s/^$2 .*\b$3=\([0-9.-]*\).*/\1/p" "$1" | head -1; }

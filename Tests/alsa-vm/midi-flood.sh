@@ -28,10 +28,4 @@ else
     [[ $(field flood.txt after nonFiniteBlocks) == 0 ]] && pass "no NaN/inf block" || failc "$(field flood.txt after nonFiniteBlocks) NaN/inf blocks"
     [[ $(field flood.txt flood refused) == 0 ]] && pass "every event written" || failc "$(field flood.txt flood refused) events refused by the kernel"
 fi
-echo "capture-stop uptime=$(cut -d' ' -f1 /proc/uptime)" >> flood.txt
-kill -INT $rec; wait $rec
-kill -TERM $ag; wait $ag && pass "SIGTERM: exit 0" || failc "audiograph exit status"
-cp "$CAP" capture.wav
-echo "--- audiograph log"; tr '\r' '\n' < ag.txt | grep -v '^$' | tail -6
-echo "MIDI flood guest checks: $fails failed"
-[[ $fails == 0 ]]
+stop_play_and_capture "MIDI flood" flood.txt 6

@@ -24,10 +24,4 @@ cat vanish.txt
 released=$(grep -c "gone: released" ag.txt)
 echo "audiograph logged $released sources gone with notes released"
 [[ $released -ge 100 ]] && pass "every vanished source's notes were released" || failc "only $released sources' notes released"
-echo "capture-stop uptime=$(cut -d' ' -f1 /proc/uptime)" >> vanish.txt
-kill -INT $rec; wait $rec
-kill -TERM $ag; wait $ag && pass "SIGTERM: exit 0" || failc "audiograph exit status"
-cp "$CAP" capture.wav
-echo "--- audiograph log"; tr '\r' '\n' < ag.txt | grep -v '^$' | tail -4
-echo "source vanish guest checks: $fails failed"
-[[ $fails == 0 ]]
+stop_play_and_capture "source vanish" vanish.txt 4
