@@ -27,8 +27,15 @@ public struct MasterTuning: Sendable, Equatable {
     public static let a4Range = 400.0...480.0
 
     /// Semitones to add to a note's equal-tempered pitch (relative to A4 = 440 Hz).
-    public var offsetSemitones: Double {
-        12 * log2(Self.a4Range.clamp(a4Hz) / 440) + coarseSemitones + fineCents / 100
+    public var offsetSemitones: Double { Self.a4Semitones(a4Hz) + coarseSemitones + fineCents / 100 }
+
+    /// The A4 reference alone, in semitones from 440 Hz: the one logarithm of the tuning, which an
+    /// instrument takes once per A4 change and not per voice or per block.
+    public static func a4Semitones(_ a4Hz: Double) -> Double { 12 * log2(a4Range.clamp(a4Hz) / 440) }
+
+    /// A channel's RPN 1/2 tuning alone, in semitones (no logarithm: per block is fine).
+    public static func channelSemitones(fineTuningData: Int, coarseTuningData: Int) -> Double {
+        coarseTuningSemitones(dataMSB: coarseTuningData) + fineTuningCents(dataValue: fineTuningData) / 100
     }
 
     /// Frequency of MIDI note `note` (fractional for bends) under this tuning, Hz.

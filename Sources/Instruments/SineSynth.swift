@@ -21,7 +21,8 @@ public final class SineSynth {
     /// Bend range of channels whose sender set none with RPN 0.
     public var pitchBendRangeSemitones: Double = 2
     /// Master tuning: the frequency of A4, Hz (each channel's RPN 1/2 adds to it).
-    public var a4Hz = 440.0
+    public var a4Hz = 440.0 { didSet { a4Semitones = MasterTuning.a4Semitones(a4Hz) } }
+    private var a4Semitones = 0.0
     /// Fade applied to a stolen voice and on all-sound-off.
     public static let stealFadeSeconds = 0.004
 
@@ -193,8 +194,8 @@ public final class SineSynth {
             }
             let controllers = channels[c].controllers
             let bend = controllers.bend * (controllers.bendRangeSemitones ?? pitchBendRangeSemitones)
-            let tuning = MasterTuning(a4Hz: a4Hz, fineTuningData: controllers.fineTuningData,
-                                      coarseTuningData: Int(controllers.coarseTuningData)).offsetSemitones
+            let tuning = a4Semitones + MasterTuning.channelSemitones(fineTuningData: controllers.fineTuningData,
+                                                                     coarseTuningData: Int(controllers.coarseTuningData))
             let f = Self.frequency(note: voices[i].note, bendSemitones: bend + tuning)
             voices[i].render(into: mix, frames: frames, increment: f / sampleRate)
         }

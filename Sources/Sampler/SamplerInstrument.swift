@@ -39,7 +39,8 @@ public final class SamplerInstrument: @unchecked Sendable {
     /// Render thread: polyphony budget shared by all parts; nil = `maxVoices`. Clamped to 1…maxVoices.
     public var polyphonyLimit: Int?
     /// Render thread: master tuning, the frequency of A4 in Hz (each part's RPN 1/2 adds to it).
-    public var a4Hz = 440.0
+    public var a4Hz = 440.0 { didSet { a4Semitones = MasterTuning.a4Semitones(a4Hz) } }
+    private var a4Semitones = 0.0
 
     let voices: UnsafeMutablePointer<SamplerVoice>
     let voiceSlots: Int
@@ -248,8 +249,8 @@ public final class SamplerInstrument: @unchecked Sendable {
         contexts[c].quality = quality
         contexts[c].bend = part.controllers.bend
         contexts[c].bendRangeOverrideCents = part.bendRangeOverrideCents
-        contexts[c].tuningCents = 100 * MasterTuning(a4Hz: a4Hz, fineTuningData: part.controllers.fineTuningData,
-                                                     coarseTuningData: Int(part.controllers.coarseTuningData)).offsetSemitones
+        contexts[c].tuningCents = 100 * (a4Semitones + MasterTuning.channelSemitones(
+            fineTuningData: part.controllers.fineTuningData, coarseTuningData: Int(part.controllers.coarseTuningData)))
         contexts[c].volumeGain = part.gains.volume.current
         contexts[c].expressionGain = part.gains.expression.current
         contexts[c].controllerPan = Double(part.gains.pan.current)
