@@ -30,7 +30,7 @@ public struct OfflineRenderSummary: Sendable {
     /// The one-line summary `render` prints.
     public func line(outputPath: String) -> String {
         var text = String(format: "rendered %.2f s to %@: peak %.1f dBFS, %.1f× real time", audioSeconds, outputPath, peakDecibels, realTimeFactor)
-        if nonFiniteBlocks > 0 { text += ", \(nonFiniteBlocks) blocks with NaN/inf silenced" }
+        if nonFiniteBlocks > 0 { text += ", \(nonFiniteBlocks) blocks with NaN/inf or runaway values silenced" }
         if delayedEvents > 0 {
             text += String(format: ", %d events over %d per block applied up to %.1f ms late", delayedEvents,
                            OfflineRenderer.eventCapacity, Double(maxEventDelayFrames) * 1000 / sampleRate)

@@ -48,4 +48,18 @@ import Testing
         #expect(NonFiniteGuard.scrub(block))
         #expect((0..<64).allSatisfy { block.left[$0] == 0 && block.right[$0] == 0 })
     }
+
+    /// A runaway unit (an unstable filter) is finite for many blocks before it overflows: found by a
+    /// preset with resonance 1e308 and an LFO on cutoff, whose render peaked at +513 dBFS. Loud but
+    /// healthy sums (+72 dBFS) pass; the first sample beyond +80 dBFS silences the block.
+    @Test func theGuardSilencesARunawayBlockButNotALoudOne() {
+        let buffer = StereoBuffer(capacity: 64)
+        let block = buffer.block(frames: 64)
+        for i in 0..<64 { block.left[i] = 4_000; block.right[i] = -4_000 }
+        #expect(!NonFiniteGuard.scrub(block))
+        #expect(block.left[0] == 4_000, "+72 dBFS is kept")
+        block.left[40] = 2e25
+        #expect(NonFiniteGuard.scrub(block))
+        #expect((0..<64).allSatisfy { block.left[$0] == 0 && block.right[$0] == 0 })
+    }
 }
