@@ -154,7 +154,7 @@ public final class OfflineRenderer {
         progress(1)
         summary.frames = max(0, frame - latency)
         summary.nonFiniteBlocks = engine.meters.nonFiniteBlocks
-        summary.parts = PartSummary.collect(engine)
+        summary.parts = PartSummary.collect(engine.controller)
         summary.wallSeconds = Date().timeIntervalSince(start)
         return summary
     }

@@ -15,7 +15,7 @@ public struct PartSummary: Sendable, Equatable {
     public var peakDecibels: Double { Decibels.fromGain(Double(peak)) }
 
     /// Parts that received notes (played or ignored), in channel order. Control thread, after rendering.
-    public static func collect(_ engine: AudioEngine) -> [PartSummary] {
+    public static func collect(_ engine: EngineController) -> [PartSummary] {
         let m = engine.partMeters
         return (0..<PartMeters.partCount).compactMap { c in
             var ignored: [PartMeters.IgnoredReason: Int] = [:]
@@ -43,7 +43,7 @@ public final class PartReport {
     public init() {}
 
     /// Lines for channels whose ignored notes have not been reported yet.
-    public func newIgnoredNoteLines(_ engine: AudioEngine) -> [String] {
+    public func newIgnoredNoteLines(_ engine: EngineController) -> [String] {
         var lines: [String] = []
         for c in 0..<PartMeters.partCount where !reported.contains(c) {
             for reason in PartMeters.IgnoredReason.allCases {
@@ -57,7 +57,7 @@ public final class PartReport {
         return lines
     }
 
-    static func explain(_ reason: PartMeters.IgnoredReason, _ engine: AudioEngine) -> String {
+    static func explain(_ reason: PartMeters.IgnoredReason, _ engine: EngineController) -> String {
         switch reason {
         case .channelNotPlayed:
             let playing = (0..<16).filter { engine.routing.plays(channel: UInt8($0)) }.map { String($0 + 1) }
@@ -67,7 +67,7 @@ public final class PartReport {
         }
     }
 
-    static func name(of program: PartProgram, in engine: AudioEngine) -> String {
+    static func name(of program: PartProgram, in engine: EngineController) -> String {
         engine.programBank?.name(of: program) ?? (program == .none ? "none" : "synth")
     }
 }

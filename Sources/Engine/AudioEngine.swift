@@ -50,34 +50,32 @@ public struct EngineContent: Sendable {
     }
 }
 
-/// The audio graph: sources (loop players, mic chain, synth, sampler) each on a mixer bus with
-/// gain, mute and pan; the file player through its own high-pass; then the master stage (low-pass,
-/// high-pass, gain, meters). One `render` call per block, the same live and offline.
+/// The audio graph as the render thread owns it: sources (loop players, mic chain, synth,
+/// sampler) each on a mixer bus with gain, mute and pan; the file player through its own
+/// high-pass; the send effects; then the master stage (low-pass, high-pass, gain, limiter,
+/// meters). One `render` call per block, the same live and offline.
 ///
-/// Threads: `init` and `parameters.set…` on the control thread; `render` on the render thread only.
-public final class AudioEngine: @unchecked Sendable {
-    public let configuration: EngineConfiguration
-    /// Every adjustable value, by name; safe to set from any thread.
-    public let parameters: ParameterTable
-    public let meters = EngineMeters()
-    /// Per-part voices, notes, ignored notes, program and peak.
-    public let partMeters = PartMeters()
-    /// The bank the engine started with (control thread: names of what the parts play).
-    public let programBank: ProgramBank?
-    public let synth: SineSynth
-    public let sampler: SamplerInstrument
-    /// The mic/line input chain; its `readouts` carry input meters and detected pitch.
-    public let mic: MicChain
+/// Not `Sendable`: it belongs to the thread that renders (the audio thread live, which it is
+/// handed to; the renderer's or the test's thread offline). Every other thread works through
+/// `controller`, which holds nothing but atomics, mailboxes and immutable values. Its jobs are
+/// split: `ControlMapper` (mapped MIDI → parameters), `ParameterApplier` (parameters → units),
+/// `PitchFollowerLink` (mic pitch → synth); the engine keeps the graph and the MIDI routing.
+public final class AudioEngine {
+    /// Everything other threads may touch: parameters, meters, readouts, programs, fade-out.
+    public let controller: EngineController
 
-    let ids: EngineParameters
+    let synth: SineSynth
+    let sampler: SamplerInstrument
+    let mic: MicChain
     var buses: [MixerBus]
-    /// Indexed by `BusID.rawValue`; nil where the bus has no loop.
+    /// Indexed by `BusID.rawValue`; nil where the bus has no loop player.
     let loopPlayers: [LoopPlayer?]
-    /// Which channels play (notes on others are counted in `partMeters` and ignored).
-    public let routing: ChannelRouting
+    let routing: ChannelRouting
     /// Per-part voice counts gathered at block end (render thread scratch).
     let partVoiceCounts: UnsafeMutablePointer<Int>
-    let controls: [RenderControl]
+    let controls: ControlMapper
+    var applier: ParameterApplier
+    let follower: PitchFollowerLink
     var fileHighPass: SmoothedFilter
     let master: MasterStage
     /// Reverb and chorus on the master, fed by every part's CC91/CC93 sends.
@@ -85,45 +83,36 @@ public final class AudioEngine: @unchecked Sendable {
     /// `velocity.curve`, applied to every note-on before it reaches an instrument.
     var velocityCurve = VelocityCurve.linear
     let scratch: StereoBuffer
-    /// Blocks rendered since the last sound; the master tail is skipped once filters have rung out.
-    /// Set from any thread to fade the output to silence (10 ms) before the audio stops.
-    let fadeOutRequested = Atomic<Bool>(false)
-    /// The first block starts at the configured values instead of gliding to them from defaults.
-    var isFirstBlock = true
-    /// `parameters.generation` when the table was last applied.
-    var appliedGeneration: UInt64 = 0
+    let maxFrames: Int
     /// Meters already show silence (set while idle blocks are skipped).
     var publishedSilence = false
 
     /// Builds the graph and allocates every buffer. Control thread.
     public init(configuration: EngineConfiguration, content: EngineContent = EngineContent()) throws(ParameterError) {
-        self.configuration = configuration
         let rate = configuration.sampleRate, frames = configuration.maxFrames
-        parameters = ParameterTable()
-        ids = EngineParameters(table: parameters, maxSynthVoices: configuration.maxSynthVoices, maxSamplerVoices: configuration.maxSamplerVoices)
+        maxFrames = frames
+        let parameters = ParameterTable()
+        let ids = EngineParameters(table: parameters, maxSynthVoices: configuration.maxSynthVoices, maxSamplerVoices: configuration.maxSamplerVoices)
         synth = SineSynth(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSynthVoices)
         sampler = SamplerInstrument(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSamplerVoices)
         sampler.quality = configuration.samplerQuality
-        programBank = content.programBank
         if let bank = content.programBank { sampler.submit(bank) }
         mic = MicChain(sampleRate: rate, maxFrames: frames)
         buses = BusID.allCases.map { _ in MixerBus(sampleRate: rate, maxFrames: frames) }
         loopPlayers = BusID.allCases.map { bus in content.loops[bus].map { LoopPlayer(sample: $0, sampleRate: rate) } }
         routing = content.routing
-        var resolved: [RenderControl] = []
-        for m in content.controls {
-            guard let index = parameters.index(of: m.parameter) else {
-                throw ParameterError("control mapping names unknown parameter '\(m.parameter)'")
-            }
-            resolved.append(RenderControl(m, parameter: index, descriptor: parameters.descriptors[index]))
-        }
-        controls = resolved
+        controls = try ControlMapper(content.controls, parameters: parameters, loopPlay: ids.loopPlay)
+        applier = ParameterApplier(ids: ids, parameters: parameters)
+        follower = PitchFollowerLink(ids: ids, parameters: parameters, readouts: mic.readouts)
         fileHighPass = SmoothedFilter(kind: .highPass, sampleRate: rate, cutoffHz: 800, resonanceDecibels: 0, enabled: true)
         master = MasterStage(sampleRate: rate, maxFrames: frames)
         sendEffects = SendEffects(sampleRate: rate, maxFrames: frames)
         scratch = StereoBuffer(capacity: frames)
         partVoiceCounts = .allocate(capacity: PartMeters.partCount)
         partVoiceCounts.initialize(repeating: 0, count: PartMeters.partCount)
+        controller = EngineController(
+            configuration: configuration, parameters: parameters, ids: ids, programBank: content.programBank, routing: content.routing,
+            latencyFrames: master.limiter.latencyFrames, samplerBanks: sampler.bankInbox, mic: mic)
     }
 
     deinit { partVoiceCounts.deallocate() }
@@ -132,16 +121,17 @@ public final class AudioEngine: @unchecked Sendable {
     /// `input` is the mic/line signal for this block, if any. `output.frames` ≤ `maxFrames`.
     /// Render thread: allocation-free and lock-free.
     public func render(output: StereoBlock, input: StereoBlock? = nil, events: UnsafeBufferPointer<TimedMIDIMessage>) {
-        precondition(output.frames <= configuration.maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
+        precondition(output.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
         let frames = output.frames
         let out = StereoBlock(left: output.left, right: output.right, frames: frames)
-        applyParametersIfChanged()
+        applier.applyIfChanged(to: self)
+        applyLiveInputs()
         // Nothing can sound and nothing arrives: skip the DSP (an idle instrument costs ~nothing).
         if events.isEmpty && input == nil && isIdle {
             out.clear()
             if !publishedSilence {
-                meters.publish(peak: (-160, -160), rms: (-160, -160), voices: 0)
-                meters.publish(idle: true)
+                controller.meters.publish(peak: (-160, -160), rms: (-160, -160), voices: 0)
+                controller.meters.publish(idle: true)
                 publishPartMeters()
                 publishedSilence = true
             }
@@ -177,26 +167,27 @@ public final class AudioEngine: @unchecked Sendable {
     }
 
     /// True when no source can make sound: rendering then costs almost nothing. Render thread (or
-    /// between blocks offline); other threads read `meters.isIdle`.
+    /// between blocks offline); other threads read `controller.meters.isIdle`.
     public var isIdle: Bool {
         guard synth.isSilent, sampler.isSilent, !master.isRinging, !sendEffects.isRinging else { return false }
         for player in loopPlayers where player?.isSilent == false { return false }
         return true
     }
+
+    /// Voices sounding in the synth and in the sampler (including ones fading out). Render
+    /// thread; other threads read `controller.meters.activeVoices`.
+    public var activeVoiceCounts: (synth: Int, sampler: Int) { (synth.activeVoiceCount, sampler.activeVoiceCount) }
 }
 
 extension AudioEngine {
-    /// Any thread: fades the master output to silence within 10 ms (shutdown without a click).
-    public func fadeOut() { fadeOutRequested.store(true, ordering: .relaxed) }
-
-    /// Work that must stay off the render thread but follows it closely: building the mic effect
-    /// the parameters select (FFT plans are made on first use), releasing replaced sampler
-    /// programs. Call from a control thread every ~10 ms live, between blocks offline, and once
-    /// before the first block (the instrument loader does).
-    public func performControlWork() {
-        sampler.collectGarbage()
-        mic.prepare(MicEffectKind(rawValue: Int(parameters.value(ids.mic.effect))) ?? .off)
-        if parameters.value(ids.followEnabled) >= 0.5 { mic.preparePitchTracking() }
-        mic.prepareRequested()
-    }
+    // What offline callers and tests, which render on their own thread, reach through the
+    // controller; the controller itself is what other threads get.
+    public var configuration: EngineConfiguration { controller.configuration }
+    public var parameters: ParameterTable { controller.parameters }
+    public var meters: EngineMeters { controller.meters }
+    public var partMeters: PartMeters { controller.partMeters }
+    public var programBank: ProgramBank? { controller.programBank }
+    public var latencyFrames: Int { controller.latencyFrames }
+    public func fadeOut() { controller.fadeOut() }
+    public func performControlWork() { controller.performControlWork() }
 }

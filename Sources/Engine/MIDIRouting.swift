@@ -65,11 +65,14 @@ struct RenderControl {
     let lower: Double
     let upper: Double
     let stepping: Stepping
+    /// The bus whose loop `parameter` starts (`BusID.rawValue`), −1 for other parameters.
+    let loopBus: Int
 
-    init(_ mapping: ControlMapping, parameter: Int, descriptor d: ParameterDescriptor) {
+    init(_ mapping: ControlMapping, parameter: Int, descriptor d: ParameterDescriptor, loopBus: Int) {
         channel = mapping.channel
         trigger = mapping.trigger
         self.parameter = parameter
+        self.loopBus = loopBus
         lower = d.range.lowerBound
         upper = d.range.upperBound
         switch d.kind {

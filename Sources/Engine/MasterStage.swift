@@ -58,8 +58,3 @@ final class MasterStage {
         meters.right.process(block.right, frames: block.frames)
     }
 }
-
-extension AudioEngine {
-    /// Frames by which the output lags the input and MIDI (the master limiter's look-ahead).
-    public var latencyFrames: Int { master.limiter.latencyFrames }
-}

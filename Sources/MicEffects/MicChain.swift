@@ -20,6 +20,8 @@ public final class MicChain {
     public let maxFrames: Int
     /// Render-thread measurements for the control thread.
     public let readouts = MicReadouts()
+    /// Builds the STFT effects and the pitch detector off the render thread (`Sendable`).
+    public var builder: MicEffectBuilder { effects.builder }
 
     let effects: MicEffectSet
     private let inputCopy: StereoBuffer
@@ -67,13 +69,13 @@ public final class MicChain {
     // MARK: Building on first use (control thread; FFTW planning is serialised internally)
 
     /// Builds what `kind` needs now, so that selecting it switches at once.
-    public func prepare(_ kind: MicEffectKind) { effects.prepare(kind) }
+    public func prepare(_ kind: MicEffectKind) { effects.builder.prepare(kind) }
 
     /// Builds the pitch detector now (it is otherwise built when tracking is first asked for).
-    public func preparePitchTracking() { effects.preparePitchTracking() }
+    public func preparePitchTracking() { effects.builder.preparePitchTracking() }
 
     /// Builds what the render thread has found missing (an effect selected, tracking switched on).
-    public func prepareRequested() { effects.prepareRequested() }
+    public func prepareRequested() { effects.builder.prepareRequested() }
 
     // MARK: Parameters (render-thread safe; call at block start)
 

@@ -2,15 +2,64 @@ import DSP
 import Spectral
 import Synchronization
 
-/// Every effect of the chain and the dispatch from `MicEffectKind` to them (a switch over
-/// concrete types: no existentials on the render thread).
+/// The control thread's end of the mic chain: builds the STFT effects and the pitch detector
+/// (FFTW plans, ~35 M instructions together) when first needed — `prepare`, or `prepareRequested`
+/// for what the render thread asked for — and publishes them through atomic lazy references; the
+/// render thread never waits: until an effect is ready it is not switched to.
 ///
-/// The time-domain effects are built at init. The STFT effects and the pitch detector (FFTW plans,
-/// ~35 M instructions together) are built on the control thread when first needed — `prepare`, or
-/// `prepareRequested` for what the render thread asked for — and published through atomic lazy
-/// references; the render thread never waits: until an effect is ready it is not switched to.
+/// `@unchecked Sendable`: the published objects are not `Sendable`; each is built and stored here
+/// exactly once and from then on used by the render thread only. Any thread, one caller at a time.
+public final class MicEffectBuilder: @unchecked Sendable {
+    let sampleRate: Double
+    let spectralPass = AtomicLazyReference<SpectralPassEffect>()
+    let pitchShift = AtomicLazyReference<PitchShiftEffect>()
+    let pitchDetector = AtomicLazyReference<PitchDetector>()
+    /// What the render thread is waiting for (`Need` bits); the control thread builds it.
+    let requested = Atomic<UInt8>(0)
+
+    enum Need {
+        static let spectralPass: UInt8 = 1, pitchShift: UInt8 = 2, pitchDetector: UInt8 = 4
+    }
+
+    init(sampleRate: Double) { self.sampleRate = sampleRate }
+
+    /// Builds what `kind` needs (the pitch shifter also tracks pitch), if not built yet.
+    public func prepare(_ kind: MicEffectKind) {
+        switch kind {
+        case .fft: build(Need.spectralPass)
+        case .pitchshift: build(Need.pitchShift | Need.pitchDetector)
+        case .off, .ringmod, .delay, .average, .lowpass: break
+        }
+    }
+
+    /// Builds the pitch detector now (it is otherwise built when tracking is first asked for).
+    public func preparePitchTracking() { build(Need.pitchDetector) }
+
+    /// Builds whatever the render thread found missing since the last call.
+    public func prepareRequested() { build(requested.exchange(0, ordering: .relaxed)) }
+
+    private func build(_ needs: UInt8) {
+        if needs & Need.spectralPass != 0 && spectralPass.load() == nil {
+            _ = spectralPass.storeIfNil(SpectralPassEffect(sampleRate: sampleRate))
+        }
+        if needs & Need.pitchShift != 0 && pitchShift.load() == nil {
+            _ = pitchShift.storeIfNil(PitchShiftEffect(sampleRate: sampleRate))
+        }
+        if needs & Need.pitchDetector != 0 && pitchDetector.load() == nil {
+            _ = pitchDetector.storeIfNil(PitchDetector(sampleRate: sampleRate, hopFrames: 512))
+        }
+    }
+
+    /// Render thread: asks the control thread to build `needs`.
+    func request(_ needs: UInt8) { requested.bitwiseOr(needs, ordering: .relaxed) }
+}
+
+/// Every effect of the chain and the dispatch from `MicEffectKind` to them (a switch over
+/// concrete types: no existentials on the render thread). The time-domain effects are built at
+/// init; the STFT effects and the pitch detector come from `builder` once it has built them.
 final class MicEffectSet {
     static let maximumLatencyFrames = 4096
+    private typealias Need = MicEffectBuilder.Need
 
     let sampleRate: Double
     let ring: RingModEffect
@@ -21,17 +70,9 @@ final class MicEffectSet {
     private(set) var spectralPass: SpectralPassEffect?
     private(set) var pitchShift: PitchShiftEffect?
     private(set) var pitchDetector: PitchDetector?
-    private let publishedSpectralPass = AtomicLazyReference<SpectralPassEffect>()
-    private let publishedPitchShift = AtomicLazyReference<PitchShiftEffect>()
-    private let publishedPitchDetector = AtomicLazyReference<PitchDetector>()
-    /// What the render thread is waiting for (`Need` bits); the control thread builds it.
-    private let requested = Atomic<UInt8>(0)
+    let builder: MicEffectBuilder
     private var pitchShiftSemitones = 0.0
     private let monoScratch: UnsafeMutablePointer<Float>
-
-    private enum Need {
-        static let spectralPass: UInt8 = 1, pitchShift: UInt8 = 2, pitchDetector: UInt8 = 4
-    }
 
     init(sampleRate: Double, maxFrames: Int) {
         self.sampleRate = sampleRate
@@ -39,39 +80,12 @@ final class MicEffectSet {
         echo = EchoEffect(sampleRate: sampleRate)
         average = AverageEffect(sampleRate: sampleRate, maxFrames: maxFrames)
         lowpass = LowpassEffect(sampleRate: sampleRate)
+        builder = MicEffectBuilder(sampleRate: sampleRate)
         monoScratch = .allocate(capacity: maxFrames)
         monoScratch.initialize(repeating: 0, count: maxFrames)
     }
 
     deinit { monoScratch.deallocate() }
-
-    // MARK: Control thread
-
-    /// Builds what `kind` needs (the pitch shifter also tracks pitch), if not built yet.
-    func prepare(_ kind: MicEffectKind) {
-        switch kind {
-        case .fft: build(Need.spectralPass)
-        case .pitchshift: build(Need.pitchShift | Need.pitchDetector)
-        case .off, .ringmod, .delay, .average, .lowpass: break
-        }
-    }
-
-    func preparePitchTracking() { build(Need.pitchDetector) }
-
-    /// Builds whatever the render thread found missing since the last call.
-    func prepareRequested() { build(requested.exchange(0, ordering: .relaxed)) }
-
-    private func build(_ needs: UInt8) {
-        if needs & Need.spectralPass != 0 && publishedSpectralPass.load() == nil {
-            _ = publishedSpectralPass.storeIfNil(SpectralPassEffect(sampleRate: sampleRate))
-        }
-        if needs & Need.pitchShift != 0 && publishedPitchShift.load() == nil {
-            _ = publishedPitchShift.storeIfNil(PitchShiftEffect(sampleRate: sampleRate))
-        }
-        if needs & Need.pitchDetector != 0 && publishedPitchDetector.load() == nil {
-            _ = publishedPitchDetector.storeIfNil(PitchDetector(sampleRate: sampleRate, hopFrames: 512))
-        }
-    }
 
     // MARK: Render thread
 
@@ -81,11 +95,11 @@ final class MicEffectSet {
         case .off, .ringmod, .delay, .average, .lowpass:
             return true
         case .fft:
-            if spectralPass == nil { spectralPass = publishedSpectralPass.load() }
+            if spectralPass == nil { spectralPass = builder.spectralPass.load() }
             if spectralPass == nil { request(Need.spectralPass) }
             return spectralPass != nil
         case .pitchshift:
-            if pitchShift == nil, let shifter = publishedPitchShift.load() {
+            if pitchShift == nil, let shifter = builder.pitchShift.load() {
                 shifter.setSemitones(pitchShiftSemitones)
                 pitchShift = shifter
             }
@@ -94,7 +108,7 @@ final class MicEffectSet {
         }
     }
 
-    private func request(_ needs: UInt8) { requested.bitwiseOr(needs, ordering: .relaxed) }
+    private func request(_ needs: UInt8) { builder.request(needs) }
 
     static func latencyFrames(of kind: MicEffectKind) -> Int {
         switch kind {
@@ -137,7 +151,7 @@ final class MicEffectSet {
 
     /// Runs the pitch detector on (L + R)/2 and publishes each new estimate (once it is built).
     func trackPitch(_ input: StereoBlock, readouts: MicReadouts) {
-        if pitchDetector == nil { pitchDetector = publishedPitchDetector.load() }
+        if pitchDetector == nil { pitchDetector = builder.pitchDetector.load() }
         guard let pitchDetector else { return request(Need.pitchDetector) }
         for i in 0..<input.frames { monoScratch[i] = 0.5 * (input.left[i] + input.right[i]) }
         guard pitchDetector.push(monoScratch, count: input.frames) else { return }

@@ -54,3 +54,28 @@ final class ProgramMailbox<Object: AnyObject>: @unchecked Sendable {
         release(outbox.load(ordering: .acquiring))
     }
 }
+
+/// The control thread's end of a sampler's bank hand-over: what may be done with a
+/// `SamplerInstrument` from another thread, as a `Sendable` object of its own (the instrument
+/// itself belongs to the render thread). Any thread, one caller at a time (the control thread).
+public final class SamplerBankInbox: Sendable {
+    let mailbox = ProgramMailbox<ProgramBank>()
+
+    init() {}
+
+    /// Makes `bank` the instrument's sounds. Voices of the previous bank fade out (3 ms) and every
+    /// part restarts on the new bank's starting program; the previous bank comes back through
+    /// `collectGarbage()`.
+    public func submit(_ bank: ProgramBank) {
+        mailbox.deposit(bank)
+        mailbox.collect()
+    }
+
+    /// One program on every channel and program number (`ProgramBank.single`).
+    public func submit(_ program: SamplerProgram) { submit(ProgramBank.single(program)) }
+
+    /// Releases a bank the render thread has finished with. Call it now and then (e.g. with each
+    /// status update); returns true if a bank was released.
+    @discardableResult
+    public func collectGarbage() -> Bool { mailbox.collect() }
+}

@@ -5,13 +5,10 @@ import MIDI
 /// program (from the `ProgramBank`), controllers and held notes; all parts share one preallocated
 /// voice pool and polyphony budget. Follows the render-unit contract (Sources/DSP/README.md): `init` allocates
 /// (control thread); `handle`, `render`, `reset`, `isSilent` and the voice counts run on the render
-/// thread and never allocate, lock or free. Banks arrive through `submit(_:)` (control thread) and
-/// leave through `collectGarbage()` (control thread).
-///
-/// `@unchecked Sendable` because the control thread holds it too: only `submit(_:)` and
-/// `collectGarbage()` may be called there (they touch nothing but the atomic mailbox); every other
-/// member belongs to the render thread.
-public final class SamplerInstrument: @unchecked Sendable {
+/// thread and never allocate, lock or free. Banks arrive through `bankInbox` (`Sendable`: the
+/// control thread keeps it) and leave through its `collectGarbage()`; the instrument itself is
+/// not `Sendable` and belongs to the render thread.
+public final class SamplerInstrument {
     /// Voices render in chunks of at most this many frames; envelope, controller and pitch changes
     /// are applied as linear ramps per chunk (1.3 ms at 48 kHz).
     public static let chunkFrames = 64
@@ -59,7 +56,9 @@ public final class SamplerInstrument: @unchecked Sendable {
     private let partMix: StereoBuffer
     /// Highest sub-mix sample of each part since `takePartPeak`.
     private let partPeaks: UnsafeMutablePointer<Float>
-    private let mailbox = ProgramMailbox<ProgramBank>()
+    /// The control thread's end of the bank hand-over.
+    public let bankInbox = SamplerBankInbox()
+    private let mailbox: ProgramMailbox<ProgramBank>
     let protectionFrames: UInt64
 
     /// Retained addresses of the bank in use and of the one being faded out (0 = none).
@@ -82,6 +81,7 @@ public final class SamplerInstrument: @unchecked Sendable {
         self.maxFrames = max(1, maxFrames)
         self.maxVoices = min(max(1, maxVoices), Self.hardMaxVoices)
         protectionFrames = UInt64(Self.stealProtectionSeconds * sampleRate)
+        mailbox = bankInbox.mailbox
         voiceSlots = 2 * self.maxVoices
         voices = .allocate(capacity: voiceSlots)
         voices.initialize(repeating: SamplerVoice(sampleRate: sampleRate), count: voiceSlots)
@@ -126,25 +126,15 @@ public final class SamplerInstrument: @unchecked Sendable {
 
     // MARK: Bank hand-over
 
-    /// Control thread: makes `bank` the instrument's sounds. Voices of the previous bank fade out
-    /// (3 ms) and every part restarts on the new bank's starting program; the previous bank comes
-    /// back through `collectGarbage()`.
-    public func submit(_ bank: ProgramBank) {
-        mailbox.deposit(bank)
-        mailbox.collect()
-    }
+    /// Before the instrument goes to the render thread (tests, benchmarks, offline): `bankInbox.submit`.
+    public func submit(_ bank: ProgramBank) { bankInbox.submit(bank) }
 
-    /// Control thread: one program on every channel and program number (`ProgramBank.single`).
-    public func submit(_ program: SamplerProgram) {
-        submit(ProgramBank.single(program))
-    }
+    /// Before the instrument goes to the render thread: `bankInbox.submit`.
+    public func submit(_ program: SamplerProgram) { bankInbox.submit(program) }
 
-    /// Control thread: releases a bank the render thread has finished with. Call it now and
-    /// then (e.g. with each status update); returns true if a bank was released.
+    /// Between blocks on the thread that renders (offline, tests): `bankInbox.collectGarbage()`.
     @discardableResult
-    public func collectGarbage() -> Bool {
-        mailbox.collect()
-    }
+    public func collectGarbage() -> Bool { bankInbox.collectGarbage() }
 
     /// Render thread: adopts a submitted bank when the previous swap has fully retired.
     func acceptPendingBank() {

@@ -18,7 +18,7 @@ import Glibc
 @Suite(.serialized) struct ControlSocketAbuseTests {
     /// A live loop rendering in real time (128-frame periods, paced like a device) with a synth note held.
     final class LiveRig: @unchecked Sendable {
-        let engine: AudioEngine
+        let engine: EngineController
         let probe: LiveLoopProbe
         let directory = TemporaryDirectory()
         var socketPath: String { directory.path + "/control.sock" }
@@ -29,8 +29,9 @@ import Glibc
         init() throws {
             var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
             loader.assignments = ["synth.sustain=1", "synth.attack=0.001"]
-            engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 128))
-            probe = LiveLoopProbe(engine: engine, periodFrames: 128, input: nil)
+            probe = LiveLoopProbe(engine: try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 128)),
+                                  periodFrames: 128, input: nil)
+            engine = probe.controller
             try probe.startControlSocket(path: socketPath)
         }
 

@@ -93,9 +93,9 @@ import Testing
         }
         let (_, summary) = try render(engine, song)
         let report = PartReport()
-        let lines = report.newIgnoredNoteLines(engine)
+        let lines = report.newIgnoredNoteLines(engine.controller)
         #expect(lines == ["channel 5: notes ignored (2 so far): the instrument file's channels.play lists only 1, 3"])
-        #expect(report.newIgnoredNoteLines(engine).isEmpty, "said once")
+        #expect(report.newIgnoredNoteLines(engine.controller).isEmpty, "said once")
         #expect(summary.parts.map(\.channel) == [1, 3, 5])
         #expect(summary.parts.map(\.notesPlayed) == [1, 1, 0])
         #expect(summary.parts[0].program == "Sine")

@@ -17,13 +17,13 @@ import Testing
         for note: UInt8 in [60, 64, 67] { probe.receive(.noteOn(channel: 1, note: note, velocity: 100), fromClient: 20) }
         probe.receive(.noteOn(channel: 1, note: 72, velocity: 100), fromClient: 21)
         probe.runPeriods(100)
-        #expect(engine.synth.activeVoiceCount == 4)
+        #expect(probe.activeVoiceCounts.synth == 4)
         probe.sourceGone(client: 20)
         probe.runPeriods(Int(0.1 * 48000 / 64))  // longer than the 50 ms release
-        #expect(engine.synth.activeVoiceCount == 1, "only source 21's note is still sounding")
+        #expect(probe.activeVoiceCounts.synth == 1, "only source 21's note is still sounding")
         probe.receive(.noteOff(channel: 1, note: 72, velocity: 0), fromClient: 21)
         probe.runPeriods(Int(0.1 * 48000 / 64))
-        #expect(engine.synth.activeVoiceCount == 0, "the pedal of the vanished source was lifted too")
+        #expect(probe.activeVoiceCounts.synth == 0, "the pedal of the vanished source was lifted too")
     }
 
     /// `audiograph cc 64 127`, `audiograph note`, each a client that exits at once: the pedal they
@@ -38,7 +38,7 @@ import Testing
         probe.runPeriods(10)
         probe.commandSenderGone(client: 29)
         probe.runPeriods(releaseTime)
-        #expect(engine.synth.activeVoiceCount == 0, "the killed command's note was released")
+        #expect(probe.activeVoiceCounts.synth == 0, "the killed command's note was released")
         probe.receive(.controlChange(channel: 1, controller: 64, value: 127), fromClient: 30)
         probe.commandSenderGone(client: 30)
         probe.receive(.noteOn(channel: 1, note: 60, velocity: 100), fromClient: 31)
@@ -46,11 +46,11 @@ import Testing
         probe.receive(.noteOff(channel: 1, note: 60, velocity: 0), fromClient: 31)
         probe.commandSenderGone(client: 31)
         probe.runPeriods(releaseTime)
-        #expect(engine.synth.activeVoiceCount == 1, "note 60 held by the pedal after both commands exited")
+        #expect(probe.activeVoiceCounts.synth == 1, "note 60 held by the pedal after both commands exited")
         probe.receive(.controlChange(channel: 1, controller: 64, value: 0), fromClient: 33)
         probe.commandSenderGone(client: 33)
         probe.runPeriods(releaseTime)
-        #expect(engine.synth.activeVoiceCount == 0, "cc 64 0 lifted the pedal")
+        #expect(probe.activeVoiceCounts.synth == 0, "cc 64 0 lifted the pedal")
     }
 }
 
@@ -64,7 +64,7 @@ import Testing
         let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil, loseOutputAtPeriod: 50)
         probe.receive(.noteOn(channel: 1, note: 60, velocity: 100))
         probe.runPeriods(10)
-        #expect(engine.synth.activeVoiceCount == 1)
+        #expect(probe.activeVoiceCounts.synth == 1)
         // The note-off arrives 50 ms into the outage (the first reopen is tried after 100 ms and fails).
         Thread.detachNewThread {
             usleep(50_000)
@@ -72,6 +72,6 @@ import Testing
         }
         probe.runPeriods(41)  // the 40th of these loses the device; this returns once it is reopened
         #expect(probe.deviceLosses == 1 && probe.reopens == 1)
-        #expect(engine.synth.activeVoiceCount == 0, "the note-off sent during the outage was applied")
+        #expect(probe.activeVoiceCounts.synth == 0, "the note-off sent during the outage was applied")
     }
 }

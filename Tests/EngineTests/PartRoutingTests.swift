@@ -32,7 +32,7 @@ import Testing
         #expect(Measure.amplitude(out[28_800...], at: f57, sampleRate: rate) < 1e-4, "its note-off reached the sampler")
         #expect(Measure.amplitude(out[28_800...], at: f64, sampleRate: rate) > 0.02)
         Measure.expectNoClick(out[2_400...])
-        #expect(rig.engine.sampler.activeVoiceCount == 0 && rig.engine.synth.activeVoiceCount == 1)
+        #expect(rig.engine.activeVoiceCounts.sampler == 0 && rig.engine.activeVoiceCounts.synth == 1)
         #expect(rig.engine.partMeters.notesPlayed(channel: 4) == 2)
         #expect(rig.engine.partMeters.program(channel: 4) == .synth)
         #expect(rig.engine.partMeters.voices(channel: 4) == 1)

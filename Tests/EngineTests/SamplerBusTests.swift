@@ -22,7 +22,7 @@ import Testing
         let r = try rig(["sampler.voices=4"])
         let notes = (0..<10).map { (0, MIDIMessage.noteOn(channel: 0, note: UInt8(50 + $0), velocity: 100)) }
         let out = r.render(frames: 9600, events: notes)
-        #expect(r.engine.sampler.activeVoiceCount == 4)
+        #expect(r.engine.activeVoiceCounts.sampler == 4)
         Measure.expectNoClick(out.left)
     }
 }

@@ -91,8 +91,8 @@ final class EngineAllocationTests: XCTestCase {
         }
         for n in 0..<300 { renderBlock(n) }  // warm up: every voice slot used, every smoother moving
         quietestBlockPeak = .infinity  // the first block is silent: the limiter's look-ahead delay
-        XCTAssertGreaterThanOrEqual(engine.synth.activeVoiceCount, 32)
-        XCTAssertGreaterThanOrEqual(engine.sampler.activeVoiceCount, 64)
+        XCTAssertGreaterThanOrEqual(engine.activeVoiceCounts.synth, 32)
+        XCTAssertGreaterThanOrEqual(engine.activeVoiceCounts.sampler, 64)
         // Settings are applied between blocks (as the control thread would) outside the count;
         // each effect then renders 10,000 blocks under the counter.
         var total = 0
@@ -102,12 +102,12 @@ final class EngineAllocationTests: XCTestCase {
             total += AllocationCounter.count {
                 for n in 0..<measuredBlocks { renderBlock(n) }
             }
-            XCTAssertEqual(engine.mic.currentEffect.rawValue, effectIndex, "\(effect) never became active")
+            XCTAssertEqual(engine.controller.micReadouts.effect.rawValue, effectIndex, "\(effect) never became active")
             effectIndex += 1
         }
         XCTAssertEqual(total, 0, "the render path allocated \(total) times in \(effects.count) × \(measuredBlocks) blocks")
-        XCTAssertGreaterThanOrEqual(engine.synth.activeVoiceCount, 32)
-        XCTAssertGreaterThanOrEqual(engine.sampler.activeVoiceCount, 64)
+        XCTAssertGreaterThanOrEqual(engine.activeVoiceCounts.synth, 32)
+        XCTAssertGreaterThanOrEqual(engine.activeVoiceCounts.sampler, 64)
         XCTAssertGreaterThan(quietestBlockPeak, 0.01, "every rendered block peaks above −40 dBFS (the counted work made sound)")
     }
 
@@ -161,6 +161,6 @@ final class EngineAllocationTests: XCTestCase {
         }
         XCTAssertEqual(total, 0, "the render path allocated \(total) times in \(measuredBlocks) blocks")
         for c in 0..<16 { XCTAssertGreaterThan(engine.partMeters.voices(channel: c), 0, "part \(c + 1) sounds") }
-        XCTAssertGreaterThanOrEqual(engine.sampler.activeVoiceCount + engine.synth.activeVoiceCount, 100)
+        XCTAssertGreaterThanOrEqual(engine.activeVoiceCounts.sampler + engine.activeVoiceCounts.synth, 100)
     }
 }

@@ -26,6 +26,6 @@ final class LiveLoopAllocationTests: XCTestCase {
             for n in 0..<10_000 { period(n) }
         }
         XCTAssertEqual(mallocs, 0, "the live loop allocated \(mallocs) times in 10,000 periods")
-        XCTAssertGreaterThan(engine.meters.activeVoices, 32)
+        XCTAssertGreaterThan(probe.controller.meters.activeVoices, 32)
     }
 }

@@ -20,6 +20,7 @@ final class LiveLoopRaceTests: XCTestCase {
         let input = (0..<4800).map { Float(0.3 * sin(2 * Double.pi * 220 * Double($0) / 48000)) }
         let periods = Int(ProcessInfo.processInfo.environment["LIVE_RACE_PERIODS"] ?? "") ?? 3000
         let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: input, loseOutputAtPeriod: periods / 3)
+        let controller = probe.controller  // the other threads' view; the engine now belongs to the probe's loop
 
         let done = Atomic<Bool>(false)
         let requests = Atomic<Int>(0)
@@ -57,7 +58,7 @@ final class LiveLoopRaceTests: XCTestCase {
         }
         spawn("main") {
             while !done.load(ordering: .relaxed) {
-                engine.performControlWork()
+                controller.performControlWork()
                 usleep(2000)
             }
         }

@@ -50,8 +50,8 @@ final class SendEffectsAllocationTests: XCTestCase {
             }
         }
         XCTAssertEqual(total, 0, "the render path allocated \(total) times in \(measuredBlocks) blocks")
-        XCTAssertGreaterThan(engine.sampler.activeVoiceCount, 0)
-        XCTAssertGreaterThan(engine.synth.activeVoiceCount, 0)
+        XCTAssertGreaterThan(engine.activeVoiceCounts.sampler, 0)
+        XCTAssertGreaterThan(engine.activeVoiceCounts.synth, 0)
         XCTAssertFalse(engine.isIdle)
         // The sends really ran: after all sound off on both parts the reverb tail still sounds.
         events.removeAll()
@@ -63,7 +63,7 @@ final class SendEffectsAllocationTests: XCTestCase {
             engine.render(output: output.block(frames: blockFrames))
             if n > 740 { for i in 0..<blockFrames { tailPeak = max(tailPeak, abs(output.left[i])) } }
         }
-        XCTAssertEqual(engine.sampler.activeVoiceCount + engine.synth.activeVoiceCount, 0)
+        XCTAssertEqual(engine.activeVoiceCounts.sampler + engine.activeVoiceCounts.synth, 0)
         XCTAssertGreaterThan(tailPeak, 1e-4, "no reverb tail: the sends did not run")
     }
 }

@@ -85,7 +85,7 @@ struct BenchCommand: ParsableCommand {
             medians.append(full.median)
             print(String(format: "full graph (%d synth + %d sampler voices sounding, 3 loops, mic pitch shift on an input, master LP+HP, "
                          + "sends %@): %.1f µs per block = %.2f%% of real time (median; min %.2f%%)",
-                         busy.engine.synth.activeVoiceCount, busy.engine.sampler.activeVoiceCount, sends ? "on (reverb + chorus)" : "off",
+                         busy.engine.activeVoiceCounts.synth, busy.engine.activeVoiceCounts.sampler, sends ? "on (reverb + chorus)" : "off",
                          full.median / 1000, 100 * full.median / budget, 100 * full.minimum / budget))
         }
         print(String(format: "  sends on − off: %.2f µs per block (instructions: scripts/bench-fx-callgrind)", (medians[0] - medians[1]) / 1000))

@@ -35,8 +35,8 @@ struct SoakCommand: ParsableCommand {
         for v in 0..<voices {
             inbox.ring.push(StampedMessage(message: .noteOn(channel: 1, note: UInt8(36 + v % 60), velocity: 100), arrivalNanoseconds: now))
         }
-        let loop = AudioLoop(engine: engine, inbox: inbox, periodFrames: period, output: device, input: input)
         LiveSession.warmUp(engine, frames: period)
+        let loop = AudioLoop(engine: engine, inbox: inbox, periodFrames: period, output: device, input: input)
         let stealAtStart = MachineNoise.stealSeconds()
         let preemptions = Atomic<Int>(0)
         let (thread, realtime) = try RealtimeThread.start(name: "audiograph-soak", priority: realtimePriority > 0 ? realtimePriority : nil) {
@@ -53,7 +53,7 @@ struct SoakCommand: ParsableCommand {
         thread.join()
         let periodNanoseconds = Double(period) / Double(rate) * 1e9
         let s = loop.stats
-        print("voices sounding at the end: \(engine.meters.activeVoices)")
+        print("voices sounding at the end: \(loop.controller.meters.activeVoices)")
         print("periods: \(s.periods.load(ordering: .relaxed)), renders longer than the period: \(s.missedDeadlines.load(ordering: .relaxed))")
         print(String(format: "worst render: %.1f µs = %.1f%% of the %.0f µs period",
                      Double(s.worstRenderNanoseconds.load(ordering: .relaxed)) / 1000,

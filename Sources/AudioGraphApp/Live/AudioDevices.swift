@@ -3,7 +3,7 @@ import AudioFiles
 
 /// Where the audio loop writes a period: an ALSA PCM, or the clock-paced null device (soak tests,
 /// machines without a sound card).
-protocol AudioOutput: AnyObject {
+protocol AudioOutput: AnyObject, SendableMetatype {
     func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus
     /// Underruns so far.
     var xrunCount: Int { get }
@@ -12,7 +12,7 @@ protocol AudioOutput: AnyObject {
 }
 
 /// Where the audio loop reads the mic/line input: an ALSA capture PCM or a file played in a loop.
-protocol AudioInput: AnyObject {
+protocol AudioInput: AnyObject, SendableMetatype {
     func read(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> PCMTransferStatus
 }
 

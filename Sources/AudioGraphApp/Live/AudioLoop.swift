@@ -10,13 +10,22 @@ import MIDI
 /// render, write. Runs on the render thread; everything it touches was allocated before `run()`.
 /// When the playback device is lost, `run()` returns and the control thread takes over
 /// (`OutageRecovery`): the render thread never opens, closes or waits for a device itself.
-final class AudioLoop: @unchecked Sendable {
-    let engine: AudioEngine
+///
+/// Generic over its devices, so the calls made every period are direct, not through an
+/// existential. The engine is handed over (`sending`) at init: from then on only the thread that
+/// runs the loop renders — the audio thread, or the control thread while the audio thread is not
+/// running (an outage) — which is why the loop may be `@unchecked Sendable`; other threads use
+/// `controller`.
+final class AudioLoop<Output: AudioOutput, Input: AudioInput>: @unchecked Sendable {
+    private let engine: AudioEngine
+    /// What other threads may use while the loop runs.
+    let controller: EngineController
     let inbox: MIDIInbox
     let periodFrames: Int
     let sampleRate: Double
-    private(set) var output: AudioOutput
-    private(set) var input: AudioInput?
+    /// nil while the device is lost (closed at once, so the kernel can remove the card).
+    private var output: Output?
+    private let input: Input?
 
     let stats = LoopStatistics()
     private let running = Atomic<Bool>(true)
@@ -28,11 +37,12 @@ final class AudioLoop: @unchecked Sendable {
     /// Underruns counted by devices used before the current one (whoever owns `output` owns this).
     private var xrunsOfEarlierDevices = 0
 
-    init(engine: AudioEngine, inbox: MIDIInbox, periodFrames: Int, output: AudioOutput, input: AudioInput?) {
+    init(engine: sending AudioEngine, inbox: MIDIInbox, periodFrames: Int, output: Output, input: Input?) {
+        controller = engine.controller
+        sampleRate = engine.configuration.sampleRate
         self.engine = engine
         self.inbox = inbox
         self.periodFrames = periodFrames
-        sampleRate = engine.configuration.sampleRate
         self.output = output
         self.input = input
         outputBuffer = StereoBuffer(capacity: periodFrames)
@@ -63,6 +73,7 @@ final class AudioLoop: @unchecked Sendable {
     /// One period: read the input, place the MIDI that arrived, render, write. Render thread.
     /// Returns false when the playback device is gone.
     func runPeriod(clock: inout PeriodClock) -> Bool {
+        guard let output else { return false }
         let out = outputBuffer.block(frames: periodFrames)
         var inputBlock: StereoBlock?
         if let input {
@@ -120,16 +131,20 @@ final class AudioLoop: @unchecked Sendable {
         engine.render(output: outputBuffer.block(frames: periodFrames), events: UnsafeBufferPointer(rebasing: events[0..<count]))
     }
 
+    /// Control thread, before the loop runs or after it returned: voices sounding in the synth and the sampler.
+    var activeVoiceCounts: (synth: Int, sampler: Int) { engine.activeVoiceCounts }
+
     /// Control thread, render thread not running: lets go of the lost device at once, so it is
     /// closed (the kernel cannot finish removing a card while a handle on it stays open).
     func dropLostOutput() {
+        guard let output else { return }
         xrunsOfEarlierDevices += output.xrunCount
         output.close()
-        output = DiscardingOutput(loseAtWrite: nil)
+        self.output = nil
     }
 
     /// Control thread, render thread not running: plays on `device` from now on.
-    func replaceOutput(_ device: AudioOutput) {
+    func replaceOutput(_ device: Output) {
         output = device
         outputLost.store(false, ordering: .relaxed)
         stats.reopens.wrappingAdd(1, ordering: .relaxed)

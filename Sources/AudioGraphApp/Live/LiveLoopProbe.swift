@@ -11,18 +11,20 @@ import MIDI
 /// `receive` (one producer thread) and `runPeriods` (one consumer thread) may run concurrently, like the
 /// sequencer and render threads.
 public final class LiveLoopProbe: @unchecked Sendable {
-    private let loop: AudioLoop
+    private let loop: AudioLoop<DiscardingOutput, FileInput>
     private var clock: PeriodClock
-    private let reopen: () -> AudioOutput?
+    private let reopen: () -> DiscardingOutput?
     private let inputName: String?
     private var control: ControlServer?
 
-    /// Control thread: builds the loop around `engine` (whose maxFrames must be ≥ `periodFrames`).
+    /// Control thread: builds the loop around `engine` (whose maxFrames must be ≥ `periodFrames`),
+    /// which the probe takes over: the thread calling `runPeriods` is its render thread.
     /// With `loseOutputAtPeriod`, the output reports the device gone at that period and the first
     /// reopen attempt fails too (a device that takes a while to come back).
-    public init(engine: AudioEngine, periodFrames: Int, input: [Float]?, loseOutputAtPeriod: Int? = nil) {
+    public init(engine: sending AudioEngine, periodFrames: Int, input: [Float]?, loseOutputAtPeriod: Int? = nil) {
+        let rate = engine.configuration.sampleRate
         let source = input.map {
-            FileInput(DecodedAudio(sampleRate: engine.configuration.sampleRate, channels: [$0], frameCount: $0.count,
+            FileInput(DecodedAudio(sampleRate: rate, channels: [$0], frameCount: $0.count,
                                    metadata: SampleMetadata(), formatDescription: "probe input"))
         }
         inputName = input == nil ? nil : "probe input"
@@ -68,11 +70,17 @@ public final class LiveLoopProbe: @unchecked Sendable {
     /// The control socket's side: one request (`status`, `status --json`, `set a=b`, `get name`)
     /// answered exactly as `play` answers it. Any thread, concurrently with the other two sides.
     public func controlRequest(_ request: String) -> String {
-        let loop = self.loop, engine = loop.engine, inputName = self.inputName
+        let loop = self.loop, engine = loop.controller, inputName = self.inputName
         return LiveSession.answer(request, engine: engine) {
-            LiveSession.snapshot(engine: engine, loop: loop, output: "probe", input: inputName, realtime: "probe", sampler: "probe")
+            LiveSession.snapshot(engine: engine, statistics: loop.stats, periodFrames: loop.periodFrames, inbox: loop.inbox, output: "probe", input: inputName, realtime: "probe", sampler: "probe")
         }
     }
+
+    /// What other threads may use (parameters, meters, control work).
+    public var controller: EngineController { loop.controller }
+
+    /// Voices sounding in the synth and the sampler. The thread that calls `runPeriods`, between calls.
+    public var activeVoiceCounts: (synth: Int, sampler: Int) { loop.activeVoiceCounts }
 
     public var deviceLosses: Int { loop.stats.deviceLosses.load(ordering: .relaxed) }
     public var reopens: Int { loop.stats.reopens.load(ordering: .relaxed) }

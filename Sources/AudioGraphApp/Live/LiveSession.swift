@@ -84,29 +84,47 @@ final class LiveSession: @unchecked Sendable {
 
     /// Runs until stopped; returns the process exit status.
     func run(_ opened: OpenedOutput) throws -> Int32 {
-        let (output, outputDescription, rate, period) = (opened.device, opened.description, opened.rate, opened.period)
+        // Opens the existential once, here: the loop is specialised for the device types.
+        func play<Output: AudioOutput>(_ output: Output) throws -> Int32 {
+            let (input, inputDescription) = try openInput(rate: opened.rate, period: opened.period)
+            if let input {
+                func withInput<Input: AudioInput>(_ input: Input) throws -> Int32 {
+                    try run(opened, output: output, input: input, inputDescription: inputDescription)
+                }
+                return try withInput(input)
+            }
+            return try run(opened, output: output, input: FileInput?.none, inputDescription: nil)
+        }
+        return try play(opened.device)
+    }
+
+    private func run<Output: AudioOutput, Input: AudioInput>(_ opened: OpenedOutput, output: Output, input: Input?,
+                                                             inputDescription: String?) throws -> Int32 {
+        let (outputDescription, rate, period) = (opened.description, opened.rate, opened.period)
         Self.log("playback: \(outputDescription)")
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: Double(rate), maxFrames: period))
-        let (input, inputDescription) = try openInput(rate: rate, period: period)
         if let inputDescription { Self.log("capture: \(inputDescription)") }
         let inbox = MIDIInbox(log: { Self.log($0) })
-        let reopen: () -> AudioOutput? = { [options] in
-            guard output is PCMDevice else { return nil }
+        let reopen: () -> Output? = { [options] in
+            guard Output.self == PCMDevice.self else { return nil }
             return try? PCMDevice(PCMRequest(deviceName: options.device, direction: .playback, sampleRateHz: rate, channels: 2,
-                                             periodFrames: period, periodCount: options.periods))
+                                             periodFrames: period, periodCount: options.periods)) as? Output
         }
-        let loop = AudioLoop(engine: engine, inbox: inbox, periodFrames: period, output: output, input: input)
         Self.warmUp(engine, frames: period)
+        // The render object goes to the loop (the audio thread); this thread keeps the controller.
+        let loop = AudioLoop(engine: engine, inbox: inbox, periodFrames: period, output: output, input: input)
+        let controller = loop.controller
         let sequencer = startSequencer(inbox: inbox)
         let (thread, realtime) = try RealtimeThread.start(name: "audiograph-rt", priority: options.realtimePriority) { loop.run() }
         var audioThread: ThreadHandle? = thread
         Self.log("audio thread: \(realtime)")
         let samplerName = loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none"
+        let stats = loop.stats
         let status: @Sendable () -> StatusSnapshot = {
-            Self.snapshot(engine: engine, loop: loop, output: outputDescription, input: inputDescription,
-                          realtime: realtime.description, sampler: samplerName)
+            Self.snapshot(engine: controller, statistics: stats, periodFrames: period, inbox: inbox, output: outputDescription,
+                          input: inputDescription, realtime: realtime.description, sampler: samplerName)
         }
-        let server = try? ControlServer { request in Self.answer(request, engine: engine, status: status) }
+        let server = try? ControlServer { request in Self.answer(request, engine: controller, status: status) }
         server?.start()
         if server == nil { Self.log("control socket unavailable: `audiograph set/status` will not reach this instance") }
         if let age = ProcessAge.seconds() { Self.log(String(format: "ready in %.0f ms (exec → MIDI port and PCM open)", age * 1000)) }
@@ -115,11 +133,11 @@ final class LiveSession: @unchecked Sendable {
         song?.start()
         notifier?.send("READY=1", "STATUS=playing: \(outputDescription)")
 
-        serve(engine: engine, inbox: inbox, song: song, status: status, loop: loop, audioThread: &audioThread, reopen: reopen)
+        serve(controller, song: song, status: status, loop: loop, audioThread: &audioThread, reopen: reopen)
 
         notifier?.send("STOPPING=1")
         // Fade out (10 ms ramp), let it reach the device, then stop everything.
-        engine.fadeOut()
+        controller.fadeOut()
         usleep(25_000)
         loop.stop()
         audioThread?.join()
@@ -190,8 +208,8 @@ final class LiveSession: @unchecked Sendable {
 
     /// The control thread's loop: garbage and ignored-note reports every 10 ms, status a few times a
     /// second on a terminal (a line every 10 s otherwise), until a signal, the duration, or the song's end.
-    private func serve(engine: AudioEngine, inbox: MIDIInbox, song: SongFeeder?, status: @Sendable () -> StatusSnapshot, loop: AudioLoop,
-                       audioThread: inout ThreadHandle?, reopen: () -> AudioOutput?) {
+    private func serve<Output, Input>(_ engine: EngineController, song: SongFeeder?, status: @Sendable () -> StatusSnapshot,
+                                      loop: AudioLoop<Output, Input>, audioThread: inout ThreadHandle?, reopen: () -> Output?) {
         let parts = PartReport()
         var recovery: OutageRecovery?
         let start = Date()
@@ -223,7 +241,8 @@ final class LiveSession: @unchecked Sendable {
 
     /// The playback device is gone and the render thread has returned: render on from here (MIDI
     /// is still applied), reopen with back-off, then start a new render thread on the new device.
-    private func recover(_ loop: AudioLoop, recovery: inout OutageRecovery?, audioThread: inout ThreadHandle?, reopen: () -> AudioOutput?) {
+    private func recover<Output, Input>(_ loop: AudioLoop<Output, Input>, recovery: inout OutageRecovery?, audioThread: inout ThreadHandle?,
+                                        reopen: () -> Output?) {
         let now = MonotonicClock.nanoseconds()
         if recovery == nil {
             audioThread?.join()
@@ -244,10 +263,10 @@ final class LiveSession: @unchecked Sendable {
 
     /// Everything `status` shows. Any thread (the control socket's): reads only what the audio
     /// thread publishes through atomics.
-    static func snapshot(engine: AudioEngine, loop: AudioLoop, output: String, input: String?, realtime: String,
-                         sampler: String) -> StatusSnapshot {
-        let m = engine.meters, r = engine.mic.readouts
-        let periodNanoseconds = Double(loop.periodFrames) / loop.sampleRate * 1e9
+    static func snapshot(engine: EngineController, statistics stats: LoopStatistics, periodFrames: Int, inbox: MIDIInbox, output: String,
+                         input: String?, realtime: String, sampler: String) -> StatusSnapshot {
+        let m = engine.meters, r = engine.micReadouts
+        let periodNanoseconds = Double(periodFrames) / engine.configuration.sampleRate * 1e9
         let pitch = r.pitch.value
         return StatusSnapshot(
             outputPeakDecibels: [m.outputPeakDecibels.left, m.outputPeakDecibels.right],
@@ -258,11 +277,11 @@ final class LiveSession: @unchecked Sendable {
             pitchConfidence: pitch.voiced ? pitch.confidence : nil,
             dominantFrequencyHz: r.effect == .fft ? Double(r.dominantFrequencyHz.value) : nil,
             voices: m.activeVoices,
-            xruns: loop.stats.xruns.load(ordering: .relaxed),
-            dspLoadPercent: 100 * Double(loop.stats.lastRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
-            worstDspLoadPercent: 100 * Double(loop.stats.worstRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
-            missedDeadlines: loop.stats.missedDeadlines.load(ordering: .relaxed),
-            midiEventsDropped: loop.inbox.ring.droppedCount,
+            xruns: stats.xruns.load(ordering: .relaxed),
+            dspLoadPercent: 100 * Double(stats.lastRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
+            worstDspLoadPercent: 100 * Double(stats.worstRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
+            missedDeadlines: stats.missedDeadlines.load(ordering: .relaxed),
+            midiEventsDropped: inbox.ring.droppedCount,
             nonFiniteBlocks: m.nonFiniteBlocks,
             playback: output, capture: input, realtime: realtime,
             sampler: sampler,
@@ -270,7 +289,7 @@ final class LiveSession: @unchecked Sendable {
     }
 
     /// One control-socket request: `set a=b c=d`, `get name`, `status`, `status --json`.
-    static func answer(_ request: String, engine: AudioEngine, status: @Sendable () -> StatusSnapshot) -> String {
+    static func answer(_ request: String, engine: EngineController, status: @Sendable () -> StatusSnapshot) -> String {
         let words = request.split(separator: " ").map(String.init)
         switch words.first {
         case "set":

@@ -11,7 +11,7 @@ struct OutageRecovery {
     private var nextAttempt: UInt64
 
     /// Starts the outage: `loop`'s lost device is closed here.
-    init(_ loop: AudioLoop, now: UInt64) {
+    init<Output, Input>(_ loop: AudioLoop<Output, Input>, now: UInt64) {
         loop.dropLostOutput()
         periodNanoseconds = loop.periodNanoseconds
         periodStart = now
@@ -20,7 +20,7 @@ struct OutageRecovery {
 
     /// Renders the periods that fell due and, when an attempt is due, tries `reopen`. Returns the
     /// reopened device (already installed in `loop`), or nil while the outage lasts.
-    mutating func service(_ loop: AudioLoop, now: UInt64, reopen: () -> AudioOutput?) -> AudioOutput? {
+    mutating func service<Output, Input>(_ loop: AudioLoop<Output, Input>, now: UInt64, reopen: () -> Output?) -> Output? {
         while periodStart + periodNanoseconds <= now {
             let end = periodStart + periodNanoseconds
             loop.renderWithoutOutput(periodStart: periodStart, now: end)

@@ -53,7 +53,7 @@ struct PartStatus: Codable, Sendable {
     var program: String
 
     /// All 16 parts.
-    static func collect(_ engine: AudioEngine) -> [PartStatus] {
+    static func collect(_ engine: EngineController) -> [PartStatus] {
         (0..<PartMeters.partCount).map { c in
             PartStatus(channel: c + 1, voices: engine.partMeters.voices(channel: c),
                        program: PartReport.name(of: engine.partMeters.program(channel: c), in: engine))
