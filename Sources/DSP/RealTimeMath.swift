@@ -25,7 +25,11 @@ public enum RealTimeMath {
     @_semantics("no_performance_analysis") @inlinable
     public static func exp2(_ x: Float) -> Float { Glibc.exp2f(x) }
     @_semantics("no_performance_analysis") @inlinable
+    public static func exp2(_ x: Double) -> Double { Glibc.exp2(x) }
+    @_semantics("no_performance_analysis") @inlinable
     public static func sin(_ x: Double) -> Double { Glibc.sin(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func sin(_ x: Float) -> Float { Glibc.sinf(x) }
     @_semantics("no_performance_analysis") @inlinable
     public static func cos(_ x: Double) -> Double { Glibc.cos(x) }
     @_semantics("no_performance_analysis") @inlinable

@@ -24,10 +24,12 @@ public struct ChannelSends {
 
     /// Send gain for a controller value: value/127 (GM leaves the law to the device; linear
     /// amplitude makes CC91 = 64 a −6 dB send).
+    @_noLocks
     public static func level(_ controller: UInt8) -> Float { Float(min(controller, 127)) / 127 }
 
     /// Heads for the part's CC91/CC93 values; `snap` jumps there (when the instrument is silent
     /// and not rendering, a ramp would otherwise wait for, and colour, the next note).
+    @_noLocks
     public mutating func follow(reverbController: UInt8, chorusController: UInt8, snap: Bool) {
         reverb.setTarget(Self.level(reverbController))
         chorus.setTarget(Self.level(chorusController))
@@ -38,6 +40,7 @@ public struct ChannelSends {
     }
 
     /// Moves the smoothers on by `frames` when the part sends nothing this time.
+    @_noLocks
     public mutating func advance(frames: Int) {
         reverb.advance(by: frames)
         chorus.advance(by: frames)
@@ -51,52 +54,92 @@ public struct ChannelSends {
 public final class SendBus {
     public let reverb: StereoBuffer
     public let chorus: StereoBuffer
-    /// Whether any part sent to the bus in this block (its buffer holds stale samples otherwise).
-    public private(set) var reverbActive = false
-    public private(set) var chorusActive = false
-    private var blockFrames = 0
+    /// What the parts are handed: plain pointers into this bus (passing or calling the object
+    /// would retain and release it on the render thread).
+    public let target: SendTarget
 
     public init(maxFrames: Int) {
         reverb = StereoBuffer(capacity: maxFrames)
         chorus = StereoBuffer(capacity: maxFrames)
+        let state = UnsafeMutablePointer<SendTarget.State>.allocate(capacity: 1)
+        state.initialize(to: SendTarget.State(capacity: maxFrames))
+        target = SendTarget(reverb: reverb.block(frames: maxFrames), chorus: chorus.block(frames: maxFrames), state: state)
     }
 
+    deinit { target.state.deallocate() }
+
+    /// Whether any part sent to the bus in this block (its buffer holds stale samples otherwise).
+    public var reverbActive: Bool { @_noLocks get { target.state.pointee.reverbActive } }
+    public var chorusActive: Bool { @_noLocks get { target.state.pointee.chorusActive } }
+
     /// Block start: nothing sent yet; the block is `frames` long.
-    public func begin(frames: Int) {
-        blockFrames = min(frames, reverb.capacity)
-        reverbActive = false
-        chorusActive = false
+    @_noLocks
+    public func begin(frames: Int) { target.begin(frames: frames) }
+
+    /// `target.add`.
+    @_noLocks
+    public func add(_ source: StereoBlock, at offset: Int, levels: inout ChannelSends) { target.add(source, at: offset, levels: &levels) }
+}
+
+/// A `SendBus` as the parts see it: its two buffers (whole capacity) and its block state, all
+/// plain pointers into storage the bus owns. Render-thread safe; valid while the bus lives.
+public struct SendTarget {
+    public struct State {
+        var capacity: Int
+        var blockFrames = 0
+        var reverbActive = false
+        var chorusActive = false
+
+        init(capacity: Int) { self.capacity = capacity }
+    }
+
+    let reverb: StereoBlock
+    let chorus: StereoBlock
+    let state: UnsafeMutablePointer<State>
+
+    @_noLocks
+    func begin(frames: Int) {
+        state.pointee.blockFrames = min(frames, state.pointee.capacity)
+        state.pointee.reverbActive = false
+        state.pointee.chorusActive = false
     }
 
     /// Adds `source` (a part's signal for block frames `[offset, offset + source.frames)`) times
     /// each of `levels`' smoothed sends, advancing them by `source.frames`.
+    @_noLocks
     public func add(_ source: StereoBlock, at offset: Int, levels: inout ChannelSends) {
-        let frames = min(source.frames, blockFrames - offset)
+        let whole = state.pointee.blockFrames
+        let frames = min(source.frames, whole - offset)
         guard frames > 0 else { return }
-        Self.accumulate(source, frames: frames, into: reverb, at: offset, blockFrames: blockFrames, level: &levels.reverb, active: &reverbActive)
-        Self.accumulate(source, frames: frames, into: chorus, at: offset, blockFrames: blockFrames, level: &levels.chorus, active: &chorusActive)
+        sendAccumulate(source, frames: frames, into: reverb, at: offset, blockFrames: whole, level: &levels.reverb,
+                       active: &state.pointee.reverbActive)
+        sendAccumulate(source, frames: frames, into: chorus, at: offset, blockFrames: whole, level: &levels.chorus,
+                       active: &state.pointee.chorusActive)
     }
+}
 
-    private static func accumulate(_ source: StereoBlock, frames: Int, into bus: StereoBuffer, at offset: Int, blockFrames: Int,
-                                   level: inout LinearSmoother, active: inout Bool) {
-        if !level.isRamping && level.current == 0 { return }
-        if !active {
-            bus.block(frames: blockFrames).clear()
-            active = true
-        }
-        let l = bus.left + offset, r = bus.right + offset
-        if !level.isRamping {
-            let g = level.current
-            for i in 0..<frames {
-                l[i] += g * source.left[i]
-                r[i] += g * source.right[i]
-            }
-            return
-        }
+/// One send of `SendBus.add` (a free function: naming the class type for a static member is a
+/// metadata access the real-time checks reject).
+@_noLocks
+private func sendAccumulate(_ source: StereoBlock, frames: Int, into bus: StereoBlock, at offset: Int, blockFrames: Int,
+                            level: inout LinearSmoother, active: inout Bool) {
+    if !level.isRamping && level.current == 0 { return }
+    if !active {
+        bus.slice(from: 0, count: blockFrames).clear()
+        active = true
+    }
+    let l = bus.left + offset, r = bus.right + offset
+    if !level.isRamping {
+        let g = level.current
         for i in 0..<frames {
-            let g = level.next()
             l[i] += g * source.left[i]
             r[i] += g * source.right[i]
         }
+        return
+    }
+    for i in 0..<frames {
+        let g = level.next()
+        l[i] += g * source.left[i]
+        r[i] += g * source.right[i]
     }
 }

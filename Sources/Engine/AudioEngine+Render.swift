@@ -79,10 +79,10 @@ extension AudioEngine {
     /// Where a bus's parts send: the send bus, or nowhere while the bus is muted (its parts'
     /// reverb and chorus fall silent with it) or `fx.enabled` is off. The sends are taken before
     /// the bus gain and pan.
-    private func sends(of bus: BusID) -> SendBus? {
+    private func sends(of bus: BusID) -> SendTarget? {
         let ids = applier.ids, parameters = controller.parameters
         let off = parameters.value(ids.buses[bus.rawValue].mute) >= 0.5 || parameters.value(ids.fx.enabled) < 0.5
-        return off ? nil : sendEffects.bus
+        return off ? nil : sendEffects.bus.target
     }
 
     /// The bus's whole-block buffer, cleared the first time a source touches it in this block.

@@ -34,7 +34,12 @@ public final class LoopSample: @unchecked Sendable {
 ///
 /// Threads: `init` on the control thread; the rest on the render thread.
 public final class LoopPlayer {
+    /// Keeps the audio alive; the render path reads it through the plain pointers below (calling
+    /// into the object would retain and release it).
     public let sample: LoopSample
+    private let left: UnsafePointer<Float>
+    private let right: UnsafePointer<Float>
+    private let frameCount: Int
     private var position = 0
     private var fade: LinearSmoother
     private let fadeInFrames: Int
@@ -43,12 +48,16 @@ public final class LoopPlayer {
 
     public init(sample: LoopSample, sampleRate: Double) {
         self.sample = sample
+        left = sample.channel(0)
+        right = sample.channel(1)
+        frameCount = sample.frameCount
         fade = LinearSmoother(value: 0, sampleRate: sampleRate)
         fadeInFrames = Int(0.001 * sampleRate)
         fadeOutFrames = Int(0.010 * sampleRate)
     }
 
     /// Starts from the top of the loop (no-op if already playing), or stops with a fade.
+    @_noLocks
     public func setPlaying(_ playing: Bool) {
         guard playing != isPlaying else { return }
         isPlaying = playing
@@ -60,13 +69,19 @@ public final class LoopPlayer {
         }
     }
 
-    public var isSilent: Bool { !isPlaying && fade.current == 0 && !fade.isRamping }
+    // Class fields are read into locals first: `&&` would capture `self` in its closure (a retain).
+    public var isSilent: Bool {
+        @_noLocks get {
+            let playing = isPlaying, fade = fade
+            return !playing && fade.current == 0 && !fade.isRamping
+        }
+    }
 
     /// Adds `block.frames` frames of the loop into `block`.
+    @_noLocks
     public func render(into block: StereoBlock) {
         guard !isSilent else { return }
-        let left = sample.channel(0), right = sample.channel(1)
-        let count = sample.frameCount
+        let count = frameCount
         var p = position
         for i in 0..<block.frames {
             // Smoothstep-shaped fade: no corner where it starts or ends, so no click there either.
@@ -77,10 +92,11 @@ public final class LoopPlayer {
             p += 1
             if p == count { p = 0 }
         }
-        position = p
-        if !isPlaying && fade.current == 0 { position = 0 }
+        let playing = isPlaying, level = fade.current
+        position = !playing && level == 0 ? 0 : p
     }
 
+    @_noLocks
     public func reset() {
         isPlaying = false
         fade.snap(to: 0)

@@ -24,7 +24,7 @@ struct PitchFollowerVoice {
 
     mutating func setTarget(frequencyHz: Double, level newLevel: Float) {
         if frequencyHz > 20 && frequencyHz < 8000 {
-            let target = log2(frequencyHz)
+            let target = RealTimeMath.log2(frequencyHz)
             // Start a silent voice right at the new pitch instead of gliding up from the old one.
             if isSilent { logFrequency = target }
             targetLogFrequency = target
@@ -36,8 +36,8 @@ struct PitchFollowerVoice {
         guard !isSilent else { return }
         for i in 0..<frames {
             logFrequency += glide * (targetLogFrequency - logFrequency)
-            out[i] += level.next() * sinf(Float(2 * Double.pi * phase))
-            phase += exp2(logFrequency) / sampleRate
+            out[i] += level.next() * RealTimeMath.sin(Float(2 * Double.pi * phase))
+            phase += RealTimeMath.exp2(logFrequency) / sampleRate
             if phase >= 1 { phase -= 1 }
         }
     }

@@ -24,7 +24,7 @@ public final class SineSynth {
     public var a4Hz = 440.0 { didSet { a4Semitones = MasterTuning.a4Semitones(a4Hz) } }
     private var a4Semitones = 0.0
     /// Fade applied to a stolen voice and on all-sound-off.
-    public static let stealFadeSeconds = 0.004
+    public static let stealFadeSeconds = SinePitchAndLevel.stealFadeSeconds
 
     private var voices: UnsafeMutableBufferPointer<SineVoice>
     private let mono: UnsafeMutablePointer<Float>
@@ -32,11 +32,15 @@ public final class SineSynth {
     private let channelMix: UnsafeMutablePointer<Float>
     /// One channel after its gain and pan, before it joins the output and the sends.
     private let channelStereo: StereoBuffer
+    /// `channelStereo`'s whole capacity as a plain view (calling the object would retain it).
+    private let channelStereoBlock: StereoBlock
     private let channels: UnsafeMutablePointer<SynthChannel>
     /// Highest output sample of each channel since `takeChannelPeak`.
     private let channelPeaks: UnsafeMutablePointer<Float>
     private var noteCounter: UInt64 = 0
     private var follower: PitchFollowerVoice
+    /// A channel as `init` leaves it (`reset` copies it: building one calls non-real-time inits).
+    private let freshChannel: SynthChannel
 
     public init(sampleRate: Double, maxFrames: Int, maxVoices: Int = 32) {
         self.sampleRate = sampleRate
@@ -48,8 +52,10 @@ public final class SineSynth {
         mono = .allocate(capacity: maxFrames)
         channelMix = .allocate(capacity: 16 * maxFrames)
         channelStereo = StereoBuffer(capacity: maxFrames)
+        channelStereoBlock = channelStereo.block(frames: maxFrames)
         channels = .allocate(capacity: 16)
-        channels.initialize(repeating: SynthChannel(sampleRate: sampleRate), count: 16)
+        freshChannel = SynthChannel(sampleRate: sampleRate)
+        channels.initialize(repeating: freshChannel, count: 16)
         channelPeaks = .allocate(capacity: 16)
         channelPeaks.initialize(repeating: 0, count: 16)
         follower = PitchFollowerVoice(sampleRate: sampleRate)
@@ -64,13 +70,25 @@ public final class SineSynth {
     }
 
     /// Voices currently producing sound (including ones fading out).
-    public var activeVoiceCount: Int { voices.reduce(0) { $0 + ($1.isActive ? 1 : 0) } }
+    public var activeVoiceCount: Int {
+        @_noLocks get {
+            var count = 0
+            for i in voices.indices where voices[i].isActive { count += 1 }
+            return count
+        }
+    }
 
-    public var isSilent: Bool { activeVoiceCount == 0 && follower.isSilent }
+    public var isSilent: Bool {
+        @_noLocks get {
+            let followerSilent = follower.isSilent
+            return activeVoiceCount == 0 && followerSilent
+        }
+    }
 
     // MARK: MIDI
 
     /// Applies one MIDI message at the current position. Unknown messages are ignored.
+    @_noLocks
     public func handle(_ message: MIDIMessage) {
         switch message.normalized {
         case .noteOn(let channel, let note, let velocity):
@@ -86,25 +104,29 @@ public final class SineSynth {
         }
     }
 
+    @_noLocks
     private func noteOn(channel: UInt8, note: UInt8, velocity: UInt8) {
+        let voices = voices  // a local view: `&&` below would capture `self` (a retain)
         // A re-struck key fades its previous voice so the two never pile up.
         for i in voices.indices where voices[i].isActive && !voices[i].isFading
             && voices[i].note == note && voices[i].channel == channel {
-            voices[i].fadeOut(seconds: Self.stealFadeSeconds)
+            voices[i].fadeOut(seconds: SinePitchAndLevel.stealFadeSeconds)
         }
         let decision = VoiceAllocator.allocate(count: voices.count, limit: voiceLimit) { i in
             let v = voices[i]
             return .init(isFree: !v.isActive, isFading: v.isFading, isReleased: !v.isKeyDown && !v.isSustained,
                          age: v.age, level: v.level)
         }
-        if let victim = decision.steal { voices[victim].fadeOut(seconds: Self.stealFadeSeconds) }
+        if let victim = decision.steal { voices[victim].fadeOut(seconds: SinePitchAndLevel.stealFadeSeconds) }
         noteCounter &+= 1
-        let amplitude = Self.amplitude(velocity: velocity) * Float(channels[Int(channel & 15)].controllers.strikeGain)
+        let amplitude = SinePitchAndLevel.amplitude(velocity: velocity) * Float(channels[Int(channel & 15)].controllers.strikeGain)
         voices[decision.slot].start(note: note, channel: channel, amplitude: amplitude,
                                     age: noteCounter, settings: envelope)
     }
 
+    @_noLocks
     private func noteOff(channel: UInt8, note: UInt8) {
+        let voices = voices, channels = channels
         for i in voices.indices where voices[i].isActive && voices[i].isKeyDown
             && voices[i].note == note && voices[i].channel == channel {
             if channels[Int(channel & 15)].controllers.sustainDown || voices[i].isLatched {
@@ -116,7 +138,9 @@ public final class SineSynth {
         }
     }
 
+    @_noLocks
     private func control(channel: Int, controller: UInt8, value: UInt8) {
+        let voices = voices, channels = channels
         switch channels[channel].controllers.apply(controller: controller, value: value) {
         case .volume: channels[channel].gains.setVolume(Int(value))
         case .expression: channels[channel].gains.setExpression(Int(value))
@@ -132,7 +156,7 @@ public final class SineSynth {
             releasePedalledVoices(channel: channel)
         case .allSoundOff:
             for i in voices.indices where voices[i].isActive && Int(voices[i].channel) == channel {
-                voices[i].fadeOut(seconds: Self.stealFadeSeconds)
+                voices[i].fadeOut(seconds: SinePitchAndLevel.stealFadeSeconds)
             }
         case .allNotesOff:
             for i in voices.indices where voices[i].isActive && Int(voices[i].channel) == channel
@@ -152,7 +176,9 @@ public final class SineSynth {
     /// A pedal went up: notes whose key is up and that no pedal still holds are released. The
     /// sostenuto latch ends on every note of the channel, also on one whose key is still down:
     /// kept, it would make that key's later note-off hold the note for good.
+    @_noLocks
     private func releasePedalledVoices(channel: Int) {
+        let voices = voices
         let controllers = channels[channel].controllers
         for i in voices.indices where voices[i].isActive && Int(voices[i].channel) == channel {
             if !controllers.sostenutoDown { voices[i].isLatched = false }
@@ -162,15 +188,13 @@ public final class SineSynth {
 
     /// Peak amplitude of a voice for a note-on velocity: the DLS concave curve (40·log10(v/127) dB)
     /// under a −12 dBFS ceiling, leaving headroom for chords.
-    public static func amplitude(velocity: UInt8) -> Float {
-        let v = Double(max(velocity, 1)) / 127
-        return Float(0.25 * v * v)
-    }
+    public static func amplitude(velocity: UInt8) -> Float { SinePitchAndLevel.amplitude(velocity: velocity) }
 
     // MARK: Pitch follower
 
     /// Makes the follower voice sing at `frequencyHz` with amplitude `level` (0 silences it, with a
     /// fade). Called at block start by the engine when the pitch follower is on.
+    @_noLocks
     public func follow(frequencyHz: Double, level: Float) {
         follower.setTarget(frequencyHz: frequencyHz, level: level)
     }
@@ -180,11 +204,13 @@ public final class SineSynth {
     /// Adds the synth's output into `block`: each channel's voices at its volume × expression and
     /// pan (equal power), the pitch follower centred. Each channel's signal also goes to `sends`
     /// (frames from `offset` of its block) at its CC91/CC93 levels; nil sends nothing.
-    public func render(into block: StereoBlock, sends: SendBus? = nil, at offset: Int = 0) {
-        precondition(block.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
-        let frames = block.frames
+    @_noLocks
+    public func render(into block: StereoBlock, sends: SendTarget? = nil, at offset: Int = 0) {
+        let frames = block.frames, maxFrames = maxFrames
+        precondition(frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
         guard !isSilent else { return }
         var touched: UInt16 = 0
+        let defaultBendRange = pitchBendRangeSemitones
         for i in voices.indices where voices[i].isActive {
             let c = Int(voices[i].channel & 15)
             let mix = channelMix + c * maxFrames
@@ -193,10 +219,10 @@ public final class SineSynth {
                 mix.update(repeating: 0, count: frames)
             }
             let controllers = channels[c].controllers
-            let bend = controllers.bend * (controllers.bendRangeSemitones ?? pitchBendRangeSemitones)
+            let bend = controllers.bend * (controllers.bendRangeSemitones ?? defaultBendRange)
             let tuning = a4Semitones + MasterTuning.channelSemitones(fineTuningData: controllers.fineTuningData,
                                                                      coarseTuningData: Int(controllers.coarseTuningData))
-            let f = Self.frequency(note: voices[i].note, bendSemitones: bend + tuning)
+            let f = SinePitchAndLevel.frequency(note: voices[i].note, bendSemitones: bend + tuning)
             voices[i].render(into: mix, frames: frames, increment: f / sampleRate)
         }
         for c in 0..<16 {
@@ -205,7 +231,7 @@ public final class SineSynth {
                 channels[c].sends.advance(frames: frames)
                 continue
             }
-            let stereo = channelStereo.block(frames: frames)
+            let stereo = channelStereoBlock.slice(from: 0, count: frames)
             channelPeaks[c] = channels[c].mix(channelMix + c * maxFrames, into: stereo, peak: channelPeaks[c])
             for i in 0..<frames {
                 block.left[i] += stereo.left[i]
@@ -223,29 +249,51 @@ public final class SineSynth {
     }
 
     /// The highest sample channel `channel` added since the last call (then starts over).
+    @_noLocks
     public func takeChannelPeak(channel: Int) -> Float {
         defer { channelPeaks[channel & 15] = 0 }
         return channelPeaks[channel & 15]
     }
 
     /// Adds each channel's sounding voices to `counts[channel]`.
+    @_noLocks
     public func addVoiceCounts(to counts: UnsafeMutablePointer<Int>) {
         for i in voices.indices where voices[i].isActive { counts[Int(voices[i].channel & 15)] += 1 }
     }
 
     /// Equal-tempered frequency, A4 (69) = 440 Hz, with a bend in semitones.
     public static func frequency(note: UInt8, bendSemitones: Double) -> Double {
-        440 * pow(2, (Double(note) - 69 + bendSemitones) / 12)
+        SinePitchAndLevel.frequency(note: note, bendSemitones: bendSemitones)
     }
 
     /// Silences everything at once (prepare/stop time; not click-free).
+    @_noLocks
     public func reset() {
         for i in voices.indices {
             voices[i].isActive = false
             voices[i].envelope.reset()
         }
-        for c in 0..<16 { channels[c] = SynthChannel(sampleRate: sampleRate) }
+        for c in 0..<16 { channels[c] = freshChannel }
         follower.reset()
+    }
+}
+
+/// The synth's formulas, outside the class: naming a class type on the render thread (for a
+/// static member) is a metadata access the real-time checks reject.
+enum SinePitchAndLevel {
+    static let stealFadeSeconds = 0.004
+
+    /// Peak amplitude of a voice for a note-on velocity (see `SineSynth.amplitude`).
+    @_noLocks
+    static func amplitude(velocity: UInt8) -> Float {
+        let v = Double(max(velocity, 1)) / 127
+        return Float(0.25 * v * v)
+    }
+
+    /// Equal-tempered frequency, A4 (69) = 440 Hz, with a bend in semitones.
+    @_noLocks
+    static func frequency(note: UInt8, bendSemitones: Double) -> Double {
+        440 * RealTimeMath.pow(2, (Double(note) - 69 + bendSemitones) / 12)
     }
 }
 
@@ -262,6 +310,7 @@ struct SynthChannel {
 
     /// Writes the channel's mono sum into `block` at its volume × expression and pan, per frame
     /// (the smoothers ramp), and returns the running `peak` updated with what it wrote.
+    @_noLocks
     mutating func mix(_ mono: UnsafeMutablePointer<Float>, into block: StereoBlock, peak: Float) -> Float {
         var peak = peak
         let frames = block.frames
@@ -270,7 +319,7 @@ struct SynthChannel {
             for i in 0..<frames {
                 block.left[i] = mono[i] * left
                 block.right[i] = mono[i] * right
-                peak = max(peak, abs(mono[i] * left), abs(mono[i] * right))
+                peak = max(peak, max(abs(mono[i] * left), abs(mono[i] * right)))  // two-argument max: the variadic one allocates
             }
             return peak
         }
@@ -279,7 +328,7 @@ struct SynthChannel {
             let (left, right) = panGains(Double(gains.pan.next()), gain: volume * expression)
             block.left[i] = mono[i] * left
             block.right[i] = mono[i] * right
-            peak = max(peak, abs(mono[i] * left), abs(mono[i] * right))
+            peak = max(peak, max(abs(mono[i] * left), abs(mono[i] * right)))  // two-argument max: the variadic one allocates
         }
         return peak
     }
@@ -287,6 +336,7 @@ struct SynthChannel {
     /// Equal-power pan scaled by √2, so a centred channel keeps its mono level on both sides.
     private func panGains(_ pan: Double, gain: Float) -> (Float, Float) {
         let p = PanLaw.gains(pan: pan)
-        return (gain * Float(p.left * 2.0.squareRoot()), gain * Float(p.right * 2.0.squareRoot()))
+        let root2 = RealTimeMath.sqrt(2.0)
+        return (gain * Float(p.left * root2), gain * Float(p.right * root2))
     }
 }

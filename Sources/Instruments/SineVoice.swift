@@ -62,16 +62,16 @@ struct SineVoice {
     /// block from the exact phase, so rounding never accumulates beyond one block.
     mutating func render(into out: UnsafeMutablePointer<Float>, frames: Int, increment: Double) {
         let delta = 2 * Double.pi * increment
-        let (wr, wi) = (cos(delta), sin(delta))
+        let (wr, wi) = (RealTimeMath.cos(delta), RealTimeMath.sin(delta))
         // Advance first, so a note's first sample is already non-zero: its onset frame is exact.
-        var (zr, zi) = (cos(2 * Double.pi * phase + delta), sin(2 * Double.pi * phase + delta))
+        var (zr, zi) = (RealTimeMath.cos(2 * Double.pi * phase + delta), RealTimeMath.sin(2 * Double.pi * phase + delta))
         let a = amplitude
         for i in 0..<frames {
             out[i] += a * envelope.next() * Float(zi)
             (zr, zi) = (zr * wr - zi * wi, zr * wi + zi * wr)
         }
         phase += Double(frames) * increment
-        phase -= phase.rounded(.down)
+        phase -= RealTimeMath.floor(phase)
         if envelope.isIdle { isActive = false }
     }
 }

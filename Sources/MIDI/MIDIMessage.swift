@@ -11,18 +11,22 @@ public enum MIDIMessage: Sendable, Equatable, Hashable {
     case pitchBend(channel: UInt8, value: Int16)
 
     public var channel: UInt8 {
-        switch self {
-        case .noteOn(let c, _, _), .noteOff(let c, _, _), .polyPressure(let c, _, _),
-            .controlChange(let c, _, _), .programChange(let c, _), .channelPressure(let c, _),
-            .pitchBend(let c, _):
-            return c
+        @_noLocks get {
+            switch self {
+            case .noteOn(let c, _, _), .noteOff(let c, _, _), .polyPressure(let c, _, _),
+                .controlChange(let c, _, _), .programChange(let c, _), .channelPressure(let c, _),
+                .pitchBend(let c, _):
+                return c
+            }
         }
     }
 
     /// A note-on with velocity 0 is a note-off (MIDI 1.0 running-status idiom).
     public var normalized: MIDIMessage {
-        if case .noteOn(let c, let n, 0) = self { return .noteOff(channel: c, note: n, velocity: 64) }
-        return self
+        @_noLocks get {
+            if case .noteOn(let c, let n, 0) = self { return .noteOff(channel: c, note: n, velocity: 64) }
+            return self
+        }
     }
 }
 

@@ -192,7 +192,7 @@ public final class SamplerInstrument {
     /// Render thread: ADDS `block.frames` (≤ `maxFrames`) frames.
     /// Each part's voices are summed into its own chunk buffer first, to measure the part's peak
     /// and to feed `sends` (frames from `sendOffset` of its block) at the part's CC91/CC93 levels.
-    public func render(into block: StereoBlock, sends: SendBus? = nil, at sendOffset: Int = 0) {
+    public func render(into block: StereoBlock, sends: SendTarget? = nil, at sendOffset: Int = 0) {
         precondition(block.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
         acceptPendingBank()
         var offset = 0
