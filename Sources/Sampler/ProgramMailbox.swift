@@ -9,36 +9,61 @@ import Synchronization
 ///   the control thread takes it out and releases it. The render thread retires only into an
 ///   empty outbox, so it never has to free anything.
 final class ProgramMailbox<Object: AnyObject>: @unchecked Sendable {
-    private let inbox = Atomic<Int>(0)
-    private let outbox = Atomic<Int>(0)
+    /// `inbox` (0) and `outbox` (1), in memory of their own so the render thread can reach them
+    /// through `renderEnd`, a plain pointer (calling the object would retain and release it).
+    private let slots: UnsafeMutablePointer<Atomic<Int>>
+    /// The render thread's end.
+    let renderEnd: RenderEnd
+
+    init() {
+        slots = .allocate(capacity: 2)
+        (slots + 0).initialize(to: Atomic(0))
+        (slots + 1).initialize(to: Atomic(0))
+        renderEnd = RenderEnd(slots: slots)
+    }
 
     /// Control thread: queues `program` (retained) for the render thread.
     func deposit(_ program: Object) {
         let address = Int(bitPattern: Unmanaged.passRetained(program).toOpaque())
-        let replaced = inbox.exchange(address, ordering: .acquiringAndReleasing)
+        let replaced = slots[0].exchange(address, ordering: .acquiringAndReleasing)
         release(replaced)
     }
 
-    /// Render thread: takes the queued program's address, if any, when `outbox` has room for the
-    /// program it will retire.
-    func takeIfRoomForGarbage() -> Int {
-        guard outbox.load(ordering: .acquiring) == 0 else { return 0 }
-        return inbox.exchange(0, ordering: .acquiringAndReleasing)
+    /// What the render thread does with the mailbox: a view of the two slots. Valid while the
+    /// mailbox lives.
+    struct RenderEnd {
+        fileprivate let slots: UnsafeMutablePointer<Atomic<Int>>
+
+        /// Takes the queued program's address, if any, when the outbox has room for the program
+        /// it will retire.
+        @_noLocks
+        func takeIfRoomForGarbage() -> Int {
+            guard slots[1].load(ordering: .acquiring) == 0 else { return 0 }
+            return slots[0].exchange(0, ordering: .acquiringAndReleasing)
+        }
+
+        /// Is there room to hand back a retired program?
+        var hasRoomForGarbage: Bool { @_noLocks get { slots[1].load(ordering: .acquiring) == 0 } }
+
+        /// Hands a retired program (retained address) back. Call only after `hasRoomForGarbage`
+        /// was true; the control thread is the only one emptying the slot.
+        @_noLocks
+        func retire(_ address: Int) { slots[1].store(address, ordering: .releasing) }
     }
 
-    /// Render thread: is there room to hand back a retired program?
-    var hasRoomForGarbage: Bool { outbox.load(ordering: .acquiring) == 0 }
+    /// Render thread: `renderEnd.takeIfRoomForGarbage()`.
+    func takeIfRoomForGarbage() -> Int { renderEnd.takeIfRoomForGarbage() }
 
-    /// Render thread: hands a retired program (retained address) back. Call only after
-    /// `hasRoomForGarbage` was true; the control thread is the only one emptying the slot.
-    func retire(_ address: Int) {
-        outbox.store(address, ordering: .releasing)
-    }
+    /// Render thread: `renderEnd.hasRoomForGarbage`.
+    var hasRoomForGarbage: Bool { renderEnd.hasRoomForGarbage }
+
+    /// Render thread: `renderEnd.retire`.
+    func retire(_ address: Int) { renderEnd.retire(address) }
 
     /// Control thread: releases a retired program, if one is waiting. Returns true if it did.
     @discardableResult
     func collect() -> Bool {
-        let address = outbox.exchange(0, ordering: .acquiringAndReleasing)
+        let address = slots[1].exchange(0, ordering: .acquiringAndReleasing)
         release(address)
         return address != 0
     }
@@ -50,8 +75,10 @@ final class ProgramMailbox<Object: AnyObject>: @unchecked Sendable {
     }
 
     deinit {
-        release(inbox.load(ordering: .acquiring))
-        release(outbox.load(ordering: .acquiring))
+        release(slots[0].load(ordering: .acquiring))
+        release(slots[1].load(ordering: .acquiring))
+        slots.deinitialize(count: 2)
+        slots.deallocate()
     }
 }
 

@@ -37,6 +37,7 @@ extension SamplerInstrument {
     }
 
     private func controlChange(channel: Int, _ controller: UInt8, value: UInt8) {
+        let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         parts[channel].controllerValues[Int(controller & 0x7F)] = value
         switch parts[channel].controllers.apply(controller: controller, value: value) {
         case .volume: parts[channel].gains.setVolume(Int(value))
@@ -50,7 +51,7 @@ extension SamplerInstrument {
         case .sostenutoReleased: releasePedalledVoices(channel: channel)
         case .allSoundOff:
             for slot in 0..<voiceSlots where voices[slot].isActive && voices[slot].channel == channel {
-                voices[slot].steal(fadeSeconds: Self.allSoundOffFadeSeconds)
+                voices[slot].steal(fadeSeconds: SamplerConstants.allSoundOffFadeSeconds)
             }
         case .resetAllControllers:
             parts[channel].gains.setExpression(127)
@@ -71,17 +72,19 @@ extension SamplerInstrument {
     }
 
     private func isSounding(_ slot: Int, on channel: Int) -> Bool {
-        voices[slot].isActive && !voices[slot].isStolen && voices[slot].channel == channel
+        let voices = voices  // locals: `&&` would capture `self` (a retain)
+        return voices[slot].isActive && !voices[slot].isStolen && voices[slot].channel == channel
     }
 
     /// Starts one voice for every enabled zone of every layer that answers `key` and `velocity`
     /// in the part's program.
     private func noteOn(channel: Int, key: Int, velocity: Int) {
+        let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         acceptPendingBank()
         guard let program = parts[channel].tables else { return }
         // Re-strike: the same key's old voices fade quickly instead of stacking up.
         for slot in 0..<voiceSlots where isSounding(slot, on: channel) && voices[slot].key == key {
-            voices[slot].steal(fadeSeconds: Self.stealFadeSeconds)
+            voices[slot].steal(fadeSeconds: SamplerConstants.stealFadeSeconds)
         }
         for zoneIndex in 0..<program.zones.count {
             let zone = program.zones[zoneIndex]
@@ -96,6 +99,7 @@ extension SamplerInstrument {
     }
 
     private func noteOff(channel: Int, key: Int) {
+        let voices = voices  // locals: `&&` would capture `self` (a retain)
         for slot in 0..<voiceSlots where isSounding(slot, on: channel) && voices[slot].isKeyDown && voices[slot].key == key {
             release(slot)
         }
@@ -117,6 +121,7 @@ extension SamplerInstrument {
     /// The sostenuto latch ends on every voice of the part, also on one whose key is still down:
     /// kept, it would make that key's later note-off hold the note for good.
     private func releasePedalledVoices(channel: Int) {
+        let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         let controllers = parts[channel].controllers
         for slot in 0..<voiceSlots where isSounding(slot, on: channel) {
             if !controllers.sostenutoDown { voices[slot].isHeldBySostenuto = false }
@@ -130,6 +135,7 @@ extension SamplerInstrument {
     }
 
     private func start(channel: Int, zone: ZonePlayback, region: PlaybackRegion, layer: SamplerLayer, key: Int, velocity: Int, partLimit: Int) {
+        let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         // Two budgets: the part's program's own voice count, then the pool shared by all parts.
         var counted = 0, countedOnPart = 0
         for slot in 0..<voiceSlots where voices[slot].isActive && !voices[slot].isStolen {
@@ -137,11 +143,11 @@ extension SamplerInstrument {
             if voices[slot].channel == channel { countedOnPart += 1 }
         }
         if countedOnPart >= max(1, partLimit), let victim = stealCandidate(channel: channel) {
-            voices[victim].steal(fadeSeconds: Self.stealFadeSeconds)
+            voices[victim].steal(fadeSeconds: SamplerConstants.stealFadeSeconds)
             counted -= 1
         }
         if counted >= effectivePolyphony, let victim = stealCandidate(channel: nil) {
-            voices[victim].steal(fadeSeconds: Self.stealFadeSeconds)
+            voices[victim].steal(fadeSeconds: SamplerConstants.stealFadeSeconds)
         }
         let slot = freeSlot()
         var voice = voices[slot]
@@ -176,7 +182,7 @@ extension SamplerInstrument {
         voice.lastPanPosition = .nan
         voice.startsFresh = true
         voice.filter.start(layer.filter, modulation: layer.filterModulation, key: key, velocity: velocity)
-        if parts[channel].controllers.softPedalDown { voice.filter.shiftCutoff(cents: Self.softPedalCutoffCents) }
+        if parts[channel].controllers.softPedalDown { voice.filter.shiftCutoff(cents: SamplerConstants.softPedalCutoffCents) }
         voices[slot] = voice
     }
 
@@ -189,6 +195,7 @@ extension SamplerInstrument {
     /// one-shot ringing out; quietest first), else the oldest held one; voices younger than
     /// `stealProtectionSeconds` only when nothing else is left (then the oldest of them).
     private func stealCandidate(channel: Int?) -> Int? {
+        let voices = voices  // locals: `&&` would capture `self` (a retain)
         var best: Int?
         var bestRank = 0
         for slot in 0..<voiceSlots where voices[slot].isActive && !voices[slot].isStolen {
@@ -217,6 +224,7 @@ extension SamplerInstrument {
     /// or when as many voices are fading as the polyphony budget: a flood of note-ons (hundreds a
     /// block) would otherwise keep the whole pool fading and render far more voices than the budget.
     private func freeSlot() -> Int {
+        let voices = voices  // locals: `&&` would capture `self` (a retain)
         var idle: Int?
         var quietest = 0, fading = 0
         var quietestLevel = Float.infinity

@@ -1,14 +1,10 @@
 import DSP
 import MIDI
 
-/// The real-time sampler as a 16-part sound module: each MIDI channel is a part with its own
-/// program (from the `ProgramBank`), controllers and held notes; all parts share one preallocated
-/// voice pool and polyphony budget. Follows the render-unit contract (Sources/DSP/README.md): `init` allocates
-/// (control thread); `handle`, `render`, `reset`, `isSilent` and the voice counts run on the render
-/// thread and never allocate, lock or free. Banks arrive through `bankInbox` (`Sendable`: the
-/// control thread keeps it) and leave through its `collectGarbage()`; the instrument itself is
-/// not `Sendable` and belongs to the render thread.
-public final class SamplerInstrument {
+/// The sampler's constants (`SamplerInstrument` repeats them under its own name). Kept outside
+/// the class: a class's static is initialised lazily behind a lock and naming the class type is a
+/// metadata access, both of which the real-time checks reject on the render path.
+public enum SamplerConstants {
     /// Voices render in chunks of at most this many frames; envelope, controller and pitch changes
     /// are applied as linear ramps per chunk (1.3 ms at 48 kHz).
     public static let chunkFrames = 64
@@ -21,10 +17,27 @@ public final class SamplerInstrument {
     /// A voice younger than this is stolen only when every other candidate is younger too: a drum
     /// hit's attack is never cut to keep an older held pad.
     public static let stealProtectionSeconds = 0.050
-    public static let partCount = ProgramBank.partCount
+    public static let partCount = 16
     /// A note struck with the soft pedal (CC67) down is, besides 6 dB softer, darker where its
     /// layer has a filter: the cutoff half an octave lower.
     public static let softPedalCutoffCents = -600.0
+}
+
+/// The real-time sampler as a 16-part sound module: each MIDI channel is a part with its own
+/// program (from the `ProgramBank`), controllers and held notes; all parts share one preallocated
+/// voice pool and polyphony budget. Follows the render-unit contract (Sources/DSP/README.md): `init` allocates
+/// (control thread); `handle`, `render`, `reset`, `isSilent` and the voice counts run on the render
+/// thread and never allocate, lock or free. Banks arrive through `bankInbox` (`Sendable`: the
+/// control thread keeps it) and leave through its `collectGarbage()`; the instrument itself is
+/// not `Sendable` and belongs to the render thread.
+public final class SamplerInstrument {
+    public static let chunkFrames = SamplerConstants.chunkFrames
+    public static let hardMaxVoices = SamplerConstants.hardMaxVoices
+    public static let stealFadeSeconds = SamplerConstants.stealFadeSeconds
+    public static let allSoundOffFadeSeconds = SamplerConstants.allSoundOffFadeSeconds
+    public static let stealProtectionSeconds = SamplerConstants.stealProtectionSeconds
+    public static let partCount = SamplerConstants.partCount
+    public static let softPedalCutoffCents = SamplerConstants.softPedalCutoffCents
 
     public let sampleRate: Double
     public let maxFrames: Int
@@ -54,11 +67,14 @@ public final class SamplerInstrument {
     private let contexts: UnsafeMutablePointer<VoiceRenderContext>
     /// Per-part sub-mix of one chunk (left, right), so each part's peak can be measured.
     private let partMix: StereoBuffer
+    /// `partMix` whole, as a plain view (calling the object would retain it).
+    private let partMixBlock: StereoBlock
     /// Highest sub-mix sample of each part since `takePartPeak`.
     private let partPeaks: UnsafeMutablePointer<Float>
     /// The control thread's end of the bank hand-over.
     public let bankInbox = SamplerBankInbox()
-    private let mailbox: ProgramMailbox<ProgramBank>
+    /// The render thread's end of `bankInbox`'s mailbox (plain pointers; the inbox keeps it alive).
+    private let mailbox: ProgramMailbox<ProgramBank>.RenderEnd
     let protectionFrames: UInt64
 
     /// Retained addresses of the bank in use and of the one being faded out (0 = none).
@@ -79,27 +95,28 @@ public final class SamplerInstrument {
     public init(sampleRate: Double, maxFrames: Int, maxVoices: Int = 64) {
         self.sampleRate = sampleRate
         self.maxFrames = max(1, maxFrames)
-        self.maxVoices = min(max(1, maxVoices), Self.hardMaxVoices)
-        protectionFrames = UInt64(Self.stealProtectionSeconds * sampleRate)
-        mailbox = bankInbox.mailbox
+        self.maxVoices = min(max(1, maxVoices), SamplerConstants.hardMaxVoices)
+        protectionFrames = UInt64(SamplerConstants.stealProtectionSeconds * sampleRate)
+        mailbox = bankInbox.mailbox.renderEnd
         voiceSlots = 2 * self.maxVoices
         voices = .allocate(capacity: voiceSlots)
         voices.initialize(repeating: SamplerVoice(sampleRate: sampleRate), count: voiceSlots)
-        scratchLeft = .allocate(capacity: Self.chunkFrames)
-        scratchRight = .allocate(capacity: Self.chunkFrames)
-        filterDiscard = .allocate(capacity: Self.chunkFrames)
-        levels = .allocate(capacity: Self.chunkFrames)
-        ramp = .allocate(capacity: Self.chunkFrames)
-        for i in 0..<Self.chunkFrames { (ramp + i).initialize(to: Float(i + 1)) }
-        for buffer in [scratchLeft, scratchRight, filterDiscard, levels] { buffer.initialize(repeating: 0, count: Self.chunkFrames) }
-        controllerBlock = .allocate(capacity: 128 * Self.partCount)
-        controllerBlock.initialize(repeating: 0, count: 128 * Self.partCount)
-        parts = .allocate(capacity: Self.partCount)
-        contexts = .allocate(capacity: Self.partCount)
-        partMix = StereoBuffer(capacity: Self.chunkFrames * Self.partCount)
-        partPeaks = .allocate(capacity: Self.partCount)
-        partPeaks.initialize(repeating: 0, count: Self.partCount)
-        for c in 0..<Self.partCount {
+        scratchLeft = .allocate(capacity: SamplerConstants.chunkFrames)
+        scratchRight = .allocate(capacity: SamplerConstants.chunkFrames)
+        filterDiscard = .allocate(capacity: SamplerConstants.chunkFrames)
+        levels = .allocate(capacity: SamplerConstants.chunkFrames)
+        ramp = .allocate(capacity: SamplerConstants.chunkFrames)
+        for i in 0..<SamplerConstants.chunkFrames { (ramp + i).initialize(to: Float(i + 1)) }
+        for buffer in [scratchLeft, scratchRight, filterDiscard, levels] { buffer.initialize(repeating: 0, count: SamplerConstants.chunkFrames) }
+        controllerBlock = .allocate(capacity: 128 * SamplerConstants.partCount)
+        controllerBlock.initialize(repeating: 0, count: 128 * SamplerConstants.partCount)
+        parts = .allocate(capacity: SamplerConstants.partCount)
+        contexts = .allocate(capacity: SamplerConstants.partCount)
+        partMix = StereoBuffer(capacity: SamplerConstants.chunkFrames * SamplerConstants.partCount)
+        partMixBlock = partMix.block(frames: SamplerConstants.chunkFrames * SamplerConstants.partCount)
+        partPeaks = .allocate(capacity: SamplerConstants.partCount)
+        partPeaks.initialize(repeating: 0, count: SamplerConstants.partCount)
+        for c in 0..<SamplerConstants.partCount {
             (parts + c).initialize(to: SamplerPart(sampleRate: sampleRate, controllerValues: controllerBlock + 128 * c))
             (contexts + c).initialize(to: VoiceRenderContext(
                 scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp,
@@ -110,8 +127,8 @@ public final class SamplerInstrument {
     }
 
     deinit {
-        mailbox.release(currentAddress)
-        mailbox.release(retiringAddress)
+        bankInbox.mailbox.release(currentAddress)
+        bankInbox.mailbox.release(retiringAddress)
         voices.deinitialize(count: voiceSlots).deallocate()
         scratchLeft.deallocate()
         scratchRight.deallocate()
@@ -119,8 +136,8 @@ public final class SamplerInstrument {
         levels.deallocate()
         ramp.deallocate()
         controllerBlock.deallocate()
-        parts.deinitialize(count: Self.partCount).deallocate()
-        contexts.deinitialize(count: Self.partCount).deallocate()
+        parts.deinitialize(count: SamplerConstants.partCount).deallocate()
+        contexts.deinitialize(count: SamplerConstants.partCount).deallocate()
         partPeaks.deallocate()
     }
 
@@ -145,14 +162,14 @@ public final class SamplerInstrument {
         if currentAddress != 0 {
             retiringAddress = currentAddress
             for slot in 0..<voiceSlots where voices[slot].isActive {
-                voices[slot].steal(fadeSeconds: Self.stealFadeSeconds)
+                voices[slot].steal(fadeSeconds: SamplerConstants.stealFadeSeconds)
             }
         }
         currentAddress = address
         let adopted = Unmanaged<ProgramBank>.fromOpaque(pointer).takeUnretainedValue()
         bank = adopted
         bankGeneration &+= 1
-        for c in 0..<Self.partCount {
+        for c in 0..<SamplerConstants.partCount {
             parts[c].isDrum = adopted.partSetups[c].isDrum
             parts[c].programNumber = adopted.partSetups[c].program
             parts[c].select(adopted.startProgram(channel: c), bank: adopted)
@@ -162,13 +179,15 @@ public final class SamplerInstrument {
 
     /// Part `channel`'s sub-mix for the current chunk: its own `chunkFrames` stretch of `partMix`.
     private func partBlock(_ channel: Int, frames: Int) -> StereoBlock {
-        partMix.block(frames: Self.chunkFrames * Self.partCount).slice(from: channel * Self.chunkFrames, count: frames)
+        partMixBlock.slice(from: channel * SamplerConstants.chunkFrames, count: frames)
     }
 
     /// Hands the retiring bank back once no voice reads its memory.
     private func finishRetiring() {
+        let voices = voices  // locals: `&&` would capture `self` (a retain)
         guard retiringAddress != 0, mailbox.hasRoomForGarbage else { return }
-        for slot in 0..<voiceSlots where voices[slot].isActive && voices[slot].bankID == retiringAddress {
+        let retiring = retiringAddress
+        for slot in 0..<voiceSlots where voices[slot].isActive && voices[slot].bankID == retiring {
             return
         }
         mailbox.retire(retiringAddress)
@@ -183,8 +202,9 @@ public final class SamplerInstrument {
     }
 
     /// Render thread: what part `channel` plays in the bank in use (no hand-over; for meters).
+    @_noLocks
     public func currentProgram(channel: Int) -> PartProgram? {
-        bank == nil ? nil : parts[channel & 15].program
+        currentAddress == 0 ? nil : parts[channel & 15].program
     }
 
     // MARK: Rendering
@@ -193,11 +213,12 @@ public final class SamplerInstrument {
     /// Each part's voices are summed into its own chunk buffer first, to measure the part's peak
     /// and to feed `sends` (frames from `sendOffset` of its block) at the part's CC91/CC93 levels.
     public func render(into block: StereoBlock, sends: SendTarget? = nil, at sendOffset: Int = 0) {
+        let maxFrames = maxFrames
         precondition(block.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
         acceptPendingBank()
         var offset = 0
         while offset < block.frames {
-            let frames = min(Self.chunkFrames, block.frames - offset)
+            let frames = min(SamplerConstants.chunkFrames, block.frames - offset)
             var touched: UInt16 = 0
             for slot in 0..<voiceSlots where voices[slot].isActive {
                 let c = voices[slot].channel
@@ -210,7 +231,7 @@ public final class SamplerInstrument {
                 voices[slot].render(into: mix, context: contexts[c])
             }
             let chunk = block.slice(from: offset, count: frames)
-            for c in 0..<Self.partCount {
+            for c in 0..<SamplerConstants.partCount {
                 if touched & (1 << c) != 0 {
                     let mix = partBlock(c, frames: frames)
                     var peak = partPeaks[c]
@@ -248,17 +269,20 @@ public final class SamplerInstrument {
 
     /// Render thread: the highest sample part `channel` produced (before bus and master gains)
     /// since the last call, then starts over.
+    @_noLocks
     public func takePartPeak(channel: Int) -> Float {
         defer { partPeaks[channel & 15] = 0 }
         return partPeaks[channel & 15]
     }
 
     /// Render thread: adds each part's sounding voices (including fading ones) to `counts[channel]`.
+    @_noLocks
     public func addVoiceCounts(to counts: UnsafeMutablePointer<Int>) {
         for slot in 0..<voiceSlots where voices[slot].isActive { counts[voices[slot].channel] += 1 }
     }
 
     /// Render thread: silences every voice at once (no fade) and clears filter state.
+    @_noLocks
     public func reset() {
         for slot in 0..<voiceSlots {
             voices[slot].isActive = false
@@ -269,13 +293,15 @@ public final class SamplerInstrument {
     }
 
     /// Render thread: true when no voice is sounding (the engine may skip `render`).
-    public var isSilent: Bool { activeVoiceCount == 0 }
+    public var isSilent: Bool { @_noLocks get { activeVoiceCount == 0 } }
 
     /// Render thread: voices sounding, including those fading out after a steal.
     public var activeVoiceCount: Int {
+        @_noLocks get {
         var count = 0
         for slot in 0..<voiceSlots where voices[slot].isActive { count += 1 }
         return count
+        }
     }
 
     /// The shared polyphony budget in force: the override or `maxVoices`, within 1…maxVoices.
