@@ -93,12 +93,17 @@ public struct SendTarget {
         init(capacity: Int) { self.capacity = capacity }
     }
 
-    let reverb: StereoBlock
-    let chorus: StereoBlock
+    public let reverb: StereoBlock
+    public let chorus: StereoBlock
     let state: UnsafeMutablePointer<State>
 
+    /// Whether any part sent to the reverb (chorus) in this block.
+    public var reverbActive: Bool { @_noLocks get { state.pointee.reverbActive } }
+    public var chorusActive: Bool { @_noLocks get { state.pointee.chorusActive } }
+
+    /// Block start: nothing sent yet; the block is `frames` long.
     @_noLocks
-    func begin(frames: Int) {
+    public func begin(frames: Int) {
         state.pointee.blockFrames = min(frames, state.pointee.capacity)
         state.pointee.reverbActive = false
         state.pointee.chorusActive = false

@@ -6,25 +6,33 @@ import Synchronization
 /// lock-free operation.
 final class AtomicCells: @unchecked Sendable {
     let count: Int
-    private let cells: UnsafeMutablePointer<Atomic<Int>>
+    /// The cells as a plain view: what the owners' render-thread paths use (calling this object
+    /// from another object's stored property would retain and release it).
+    let view: AtomicCellsView
 
     init(count: Int, initial: (Int) -> Int) {
         self.count = count
-        cells = .allocate(capacity: max(count, 1))
+        let cells = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: max(count, 1))
         for i in 0..<count { (cells + i).initialize(to: Atomic(initial(i))) }
+        view = AtomicCellsView(cells: cells)
     }
 
     convenience init(count: Int, repeating value: Int) { self.init(count: count) { _ in value } }
 
     deinit {
-        cells.deinitialize(count: count)
-        cells.deallocate()
+        view.cells.deinitialize(count: count)
+        view.cells.deallocate()
     }
+}
 
-    func load(_ i: Int) -> Int { cells[i].load(ordering: .relaxed) }
-    func store(_ i: Int, _ value: Int) { cells[i].store(value, ordering: .relaxed) }
-    func increment(_ i: Int) { cells[i].wrappingAdd(1, ordering: .relaxed) }
+/// `AtomicCells`' storage, valid while the cells object lives. Any thread.
+struct AtomicCellsView: @unchecked Sendable {
+    let cells: UnsafeMutablePointer<Atomic<Int>>
 
-    func loadDouble(_ i: Int) -> Double { Double(bitPattern: UInt64(UInt(bitPattern: load(i)))) }
-    func store(_ i: Int, _ value: Double) { store(i, Int(bitPattern: UInt(value.bitPattern))) }
+    @_noLocks func load(_ i: Int) -> Int { cells[i].load(ordering: .relaxed) }
+    @_noLocks func store(_ i: Int, _ value: Int) { cells[i].store(value, ordering: .relaxed) }
+    @_noLocks func increment(_ i: Int) { cells[i].wrappingAdd(1, ordering: .relaxed) }
+
+    @_noLocks func loadDouble(_ i: Int) -> Double { Double(bitPattern: UInt64(UInt(bitPattern: load(i)))) }
+    @_noLocks func store(_ i: Int, _ value: Double) { store(i, Int(bitPattern: UInt(value.bitPattern))) }
 }

@@ -64,12 +64,23 @@ public final class AudioEngine {
     /// Everything other threads may touch: parameters, meters, readouts, programs, fade-out.
     public let controller: EngineController
 
-    let synth: SineSynth
-    let sampler: SamplerInstrument
-    let mic: MicChain
-    var buses: [MixerBus]
+    /// Strong references keeping every unit alive; the render path never touches this array, it
+    /// calls through the `RenderRef`s below (see `RenderRef` for why).
+    private let owners: [AnyObject]
+    let synth: RenderRef<SineSynth>
+    let sampler: RenderRef<SamplerInstrument>
+    let mic: RenderRef<MicChain>
+    let master: RenderRef<MasterStage>
+    /// Reverb and chorus on the master, fed by every part's CC91/CC93 sends.
+    let sendEffects: RenderRef<SendEffects>
+    let outputMeters: RenderRef<EngineMeters>
+    let partMeterCells: RenderRef<PartMeters>
+    let table: RenderRef<ParameterTable>
+    let fadeRequest: RenderRef<EngineController>
+    /// One per `BusID`, in order.
+    let buses: UnsafeMutableBufferPointer<MixerBus>
     /// Indexed by `BusID.rawValue`; nil where the bus has no loop player.
-    let loopPlayers: [LoopPlayer?]
+    let loopPlayers: UnsafeMutableBufferPointer<RenderRef<LoopPlayer>?>
     let routing: ChannelRouting
     /// Per-part voice counts gathered at block end (render thread scratch).
     let partVoiceCounts: UnsafeMutablePointer<Int>
@@ -77,12 +88,11 @@ public final class AudioEngine {
     var applier: ParameterApplier
     let follower: PitchFollowerLink
     var fileHighPass: SmoothedFilter
-    let master: MasterStage
-    /// Reverb and chorus on the master, fed by every part's CC91/CC93 sends.
-    let sendEffects: SendEffects
+    /// `send.reverb`/`chorus` are off for a bus while it is muted or `fx.enabled` is off.
+    let sendSwitches: (fxEnabled: Int, busMute: UnsafeMutablePointer<Int>)
     /// `velocity.curve`, applied to every note-on before it reaches an instrument.
     var velocityCurve = VelocityCurve.linear
-    let scratch: StereoBuffer
+    let scratchBlock: StereoBlock
     let maxFrames: Int
     /// Meters already show silence (set while idle blocks are skipped).
     var publishedSilence = false
@@ -93,45 +103,73 @@ public final class AudioEngine {
         maxFrames = frames
         let parameters = ParameterTable()
         let ids = EngineParameters(table: parameters, maxSynthVoices: configuration.maxSynthVoices, maxSamplerVoices: configuration.maxSamplerVoices)
-        synth = SineSynth(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSynthVoices)
-        sampler = SamplerInstrument(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSamplerVoices)
+        let synth = SineSynth(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSynthVoices)
+        let sampler = SamplerInstrument(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSamplerVoices)
         sampler.quality = configuration.samplerQuality
         if let bank = content.programBank { sampler.submit(bank) }
-        mic = MicChain(sampleRate: rate, maxFrames: frames)
-        buses = BusID.allCases.map { _ in MixerBus(sampleRate: rate, maxFrames: frames) }
-        loopPlayers = BusID.allCases.map { bus in content.loops[bus].map { LoopPlayer(sample: $0, sampleRate: rate) } }
+        let mic = MicChain(sampleRate: rate, maxFrames: frames)
+        let master = MasterStage(sampleRate: rate, maxFrames: frames)
+        let sendEffects = SendEffects(sampleRate: rate, maxFrames: frames)
+        let players = BusID.allCases.map { bus in content.loops[bus].map { LoopPlayer(sample: $0, sampleRate: rate) } }
+        let scratch = StereoBuffer(capacity: frames)
+        controller = EngineController(
+            configuration: configuration, parameters: parameters, ids: ids, programBank: content.programBank, routing: content.routing,
+            latencyFrames: master.limiter.latencyFrames, samplerBanks: sampler.bankInbox, mic: mic)
+        let busBuffers = BusID.allCases.map { _ in StereoBuffer(capacity: frames) }
+        owners = [synth, sampler, mic, master, sendEffects, scratch, controller] + players.compactMap { $0 } + busBuffers
+        self.synth = RenderRef(synth)
+        self.sampler = RenderRef(sampler)
+        self.mic = RenderRef(mic)
+        self.master = RenderRef(master)
+        self.sendEffects = RenderRef(sendEffects)
+        outputMeters = RenderRef(controller.meters)
+        partMeterCells = RenderRef(controller.partMeters)
+        table = RenderRef(parameters)
+        fadeRequest = RenderRef(controller)
+        buses = .allocate(capacity: BusID.allCases.count)
+        _ = buses.initialize(from: busBuffers.map { MixerBus(sampleRate: rate, buffer: $0) })
+        loopPlayers = .allocate(capacity: BusID.allCases.count)
+        _ = loopPlayers.initialize(from: players.map { $0.map(RenderRef.init) })
         routing = content.routing
         controls = try ControlMapper(content.controls, parameters: parameters, loopPlay: ids.loopPlay)
         applier = ParameterApplier(ids: ids, parameters: parameters)
         follower = PitchFollowerLink(ids: ids, parameters: parameters, readouts: mic.readouts)
+        let mutes = UnsafeMutablePointer<Int>.allocate(capacity: BusID.allCases.count)
+        mutes.initialize(from: ids.buses.map(\.mute), count: BusID.allCases.count)
+        sendSwitches = (ids.fx.enabled, mutes)
         fileHighPass = SmoothedFilter(kind: .highPass, sampleRate: rate, cutoffHz: 800, resonanceDecibels: 0, enabled: true)
-        master = MasterStage(sampleRate: rate, maxFrames: frames)
-        sendEffects = SendEffects(sampleRate: rate, maxFrames: frames)
-        scratch = StereoBuffer(capacity: frames)
+        scratchBlock = scratch.block(frames: frames)
         partVoiceCounts = .allocate(capacity: PartMeters.partCount)
         partVoiceCounts.initialize(repeating: 0, count: PartMeters.partCount)
-        controller = EngineController(
-            configuration: configuration, parameters: parameters, ids: ids, programBank: content.programBank, routing: content.routing,
-            latencyFrames: master.limiter.latencyFrames, samplerBanks: sampler.bankInbox, mic: mic)
     }
 
-    deinit { partVoiceCounts.deallocate() }
+    deinit {
+        partVoiceCounts.deallocate()
+        sendSwitches.busMute.deallocate()
+        buses.deinitialize().deallocate()
+        loopPlayers.deallocate()
+    }
 
     /// Renders one block into `output` (overwritten), applying `events` at their frame offsets.
     /// `input` is the mic/line signal for this block, if any. `output.frames` ≤ `maxFrames`.
     /// Render thread: allocation-free and lock-free.
+    @_noLocks
     public func render(output: StereoBlock, input: StereoBlock? = nil, events: UnsafeBufferPointer<TimedMIDIMessage>) {
+        let maxFrames = maxFrames
         precondition(output.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
         let frames = output.frames
         let out = StereoBlock(left: output.left, right: output.right, frames: frames)
         applier.applyIfChanged(to: self)
         applyLiveInputs()
         // Nothing can sound and nothing arrives: skip the DSP (an idle instrument costs ~nothing).
-        if events.isEmpty && input == nil && isIdle {
+        let idle = isIdle
+        if events.isEmpty && input == nil && idle {
             out.clear()
             if !publishedSilence {
-                controller.meters.publish(peak: (-160, -160), rms: (-160, -160), voices: 0)
-                controller.meters.publish(idle: true)
+                outputMeters {
+                    $0.publish(peak: (-160, -160), rms: (-160, -160), voices: 0)
+                    $0.publish(idle: true)
+                }
                 publishPartMeters()
                 publishedSilence = true
             }
@@ -139,13 +177,13 @@ public final class AudioEngine {
         }
         publishedSilence = false
         for i in buses.indices { buses[i].isActive = false }
-        sendEffects.begin(frames: frames)
+        sendEffects { $0.begin(frames: frames) }
 
         // Split the block at event frames so every event lands on its exact frame.
         var position = 0
         var next = 0
         while position < frames {
-            while next < events.count && events[next].frameOffset <= position {
+            while next < events.count, events[next].frameOffset <= position {
                 dispatch(events[next].message)
                 next += 1
             }
@@ -169,14 +207,18 @@ public final class AudioEngine {
     /// True when no source can make sound: rendering then costs almost nothing. Render thread (or
     /// between blocks offline); other threads read `controller.meters.isIdle`.
     public var isIdle: Bool {
-        guard synth.isSilent, sampler.isSilent, !master.isRinging, !sendEffects.isRinging else { return false }
-        for player in loopPlayers where player?.isSilent == false { return false }
-        return true
+        @_noLocks get {
+            guard synth({ $0.isSilent }), sampler({ $0.isSilent }), !master({ $0.isRinging }), !sendEffects({ $0.isRinging }) else {
+                return false
+            }
+            for player in loopPlayers { if let player, !player({ $0.isSilent }) { return false } }
+            return true
+        }
     }
 
     /// Voices sounding in the synth and in the sampler (including ones fading out). Render
     /// thread; other threads read `controller.meters.activeVoices`.
-    public var activeVoiceCounts: (synth: Int, sampler: Int) { (synth.activeVoiceCount, sampler.activeVoiceCount) }
+    public var activeVoiceCounts: (synth: Int, sampler: Int) { (synth { $0.activeVoiceCount }, sampler { $0.activeVoiceCount }) }
 }
 
 extension AudioEngine {

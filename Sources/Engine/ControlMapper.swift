@@ -1,3 +1,4 @@
+import DSP
 import MIDI
 
 /// Control mapping: the MIDI notes and controllers an instrument file maps to parameters
@@ -6,8 +7,8 @@ import MIDI
 /// (`RenderControl`) in owned storage, so matching one copies no `String` and retains nothing.
 struct ControlMapper: ~Copyable {
     private let controls: UnsafeMutableBufferPointer<RenderControl>
-    /// The engine controller's table; the controller (held by the engine) keeps it alive.
-    private unowned(unsafe) let parameters: ParameterTable
+    /// The engine controller's table (kept alive by the engine).
+    private let parameters: RenderRef<ParameterTable>
 
     /// Control thread. Fails on a mapping that names no parameter.
     init(_ mappings: [ControlMapping], parameters: ParameterTable, loopPlay: [Int?]) throws(ParameterError) {
@@ -21,7 +22,7 @@ struct ControlMapper: ~Copyable {
         }
         controls = .allocate(capacity: max(resolved.count, 1))
         _ = controls.initialize(from: resolved)
-        self.parameters = parameters
+        self.parameters = RenderRef(parameters)
         controlCount = resolved.count
     }
 
@@ -31,6 +32,7 @@ struct ControlMapper: ~Copyable {
 
     /// Render thread: if `message` is mapped, stores the value it sets and returns the mapping
     /// (the message is consumed); nil when it is not mapped.
+    @_noLocks
     func apply(_ message: MIDIMessage) -> RenderControl? {
         for i in 0..<controlCount where controls[i].matches(message) {
             store(controls[i], message: message)
@@ -39,21 +41,25 @@ struct ControlMapper: ~Copyable {
         return nil
     }
 
+    @_noLocks
     private func store(_ control: RenderControl, message: MIDIMessage) {
         let index = control.parameter
+        let parameters = parameters
         switch message {
         case .controlChange(_, _, let value):
             if control.stepping == .toggle {
-                parameters.store(index, value >= 64 ? 1 : 0)
+                parameters { $0.store(index, value >= 64 ? 1 : 0) }
             } else {
                 var v = control.lower + (control.upper - control.lower) * Double(value) / 127
-                if control.stepping == .whole { v = v.rounded() }
-                parameters.store(index, v)
+                if control.stepping == .whole { v = RealTimeMath.round(v) }
+                let rounded = v
+                parameters { $0.store(index, rounded) }
             }
         case .noteOn:
-            let current = parameters.value(index)
+            let current = parameters { $0.value(index) }
             let mid = (control.lower + control.upper) / 2
-            parameters.store(index, current > mid ? control.lower : control.upper)
+            let next = current > mid ? control.lower : control.upper
+            parameters { $0.store(index, next) }
         default:
             break  // note-offs of a mapped note are consumed
         }

@@ -4,20 +4,27 @@ import Synchronization
 /// sounding voices, and the last program change it saw. Relaxed atomics; readers see recent values.
 public final class EngineMeters: @unchecked Sendable {
     /// dBFS, left (0) and right (1).
-    private let outputPeak = AtomicCells(count: 2, repeating: 0)
-    private let outputRMS = AtomicCells(count: 2, repeating: 0)
+    private let outputPeakStorage = AtomicCells(count: 2, repeating: 0)
+    private let outputPeak: AtomicCellsView
+    private let outputRMSStorage = AtomicCells(count: 2, repeating: 0)
+    private let outputRMS: AtomicCellsView
     private let voices = Atomic<Int>(0)
     private let nonFinite = Atomic<Int>(0)
     private let idle = Atomic<Bool>(true)
 
-    init() {}
+    init() {
+        outputPeak = outputPeakStorage.view
+        outputRMS = outputRMSStorage.view
+    }
 
     /// Render thread: a block held NaN or infinity and was silenced (its unit reset).
+    @_noLocks
     func countNonFiniteBlock() { nonFinite.wrappingAdd(1, ordering: .relaxed) }
 
     /// Blocks (of a bus or of the master output) silenced because they held NaN or infinity.
     public var nonFiniteBlocks: Int { nonFinite.load(ordering: .relaxed) }
 
+    @_noLocks
     func publish(peak: (Double, Double), rms: (Double, Double), voices count: Int) {
         outputPeak.store(0, peak.0)
         outputPeak.store(1, peak.1)
@@ -39,6 +46,7 @@ public final class EngineMeters: @unchecked Sendable {
     public var activeVoices: Int { voices.load(ordering: .relaxed) }
 
     /// Render thread, block end: whether every source is silent and the master has rung out.
+    @_noLocks
     func publish(idle isIdle: Bool) { idle.store(isIdle, ordering: .relaxed) }
 
     /// Nothing sounds (as of the last block): no voice, no loop, no master ring-out. Any thread.

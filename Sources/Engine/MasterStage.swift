@@ -8,9 +8,12 @@ final class MasterStage {
     var lowPass: SmoothedFilter
     var highPass: SmoothedFilter
     var gain: LinearSmoother
+    /// Owns the limiter and the scratch buffer; the render path uses `limiterRef` and `scratchBlock`.
     let limiter: PeakLimiter
+    private let limiterRef: RenderRef<PeakLimiter>
     var meters: (left: LevelMeter, right: LevelMeter)
     let scratch: StereoBuffer
+    private let scratchBlock: StereoBlock
     private let ringOutFrames: Int
     private var framesSinceInput = Int.max / 2
 
@@ -21,38 +24,54 @@ final class MasterStage {
         limiter = PeakLimiter(sampleRate: sampleRate)
         meters = (LevelMeter(sampleRate: sampleRate), LevelMeter(sampleRate: sampleRate))
         scratch = StereoBuffer(capacity: maxFrames)
+        scratchBlock = scratch.block(frames: maxFrames)
+        limiterRef = RenderRef(limiter)
         // A 20 Hz resonant filter rings for well under half a second.
         ringOutFrames = Int(0.5 * sampleRate)
     }
 
     /// Render thread, after non-finite output: clears all the state a NaN could have reached, both
     /// filters and the limiter (its look-ahead line and gain would carry it into every later block).
+    @_noLocks
     func reset() {
         lowPass.reset()
         highPass.reset()
-        limiter.reset()
+        limiterRef { $0.reset() }
+    }
+
+    /// `master.limiter.enabled` and `.ceiling`. Render thread.
+    @_noLocks
+    func setLimiter(enabled: Bool, ceilingDecibels: Double) {
+        limiterRef {
+            $0.isEnabled = enabled
+            $0.setCeiling(decibels: ceilingDecibels)
+        }
     }
 
     /// True while the filters may still be ringing from earlier input.
-    var isRinging: Bool { framesSinceInput < ringOutFrames }
+    var isRinging: Bool { @_noLocks get { framesSinceInput < ringOutFrames } }
 
     /// Processes `block` in place. `hadInput` says whether any bus contributed this block.
+    @_noLocks
     func process(_ block: StereoBlock, hadInput: Bool) {
         // Sound after a whole ring-out of silence: no release is left to hear, so unity at once.
-        if hadInput && !isRinging && limiter.isLimiting { limiter.reset() }
+        let ringing = isRinging
+        if hadInput && !ringing { limiterRef { if $0.isLimiting { $0.reset() } } }
         if hadInput { framesSinceInput = 0 } else { framesSinceInput += block.frames }
-        if hadInput || isRinging {
-            let scratchBlock = scratch.block(frames: block.frames)
+        let stillRinging = isRinging
+        if hadInput || stillRinging {
+            let scratchBlock = scratchBlock.slice(from: 0, count: block.frames)
             highPass.process(block, scratch: scratchBlock)
             lowPass.process(block, scratch: scratchBlock)
-            if gain.isRamping || gain.current != 1 {
+            let ramping = gain.isRamping, current = gain.current
+            if ramping || current != 1 {
                 for i in 0..<block.frames {
                     let g = gain.next()
                     block.left[i] *= g
                     block.right[i] *= g
                 }
             }
-            limiter.process(block)
+            limiterRef { $0.process(block) }
         }
         meters.left.process(block.left, frames: block.frames)
         meters.right.process(block.right, frames: block.frames)

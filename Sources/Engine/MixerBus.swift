@@ -7,6 +7,9 @@ import DSP
 public enum BusID: Int, CaseIterable, Sendable {
     case guitar, beat, mic, synth, sampler, file
 
+    /// `allCases.count` as a constant (`allCases` is an array: the render path loops over this).
+    static let count = 6
+
     public var name: String {
         switch self {
         case .guitar: "guitar"
@@ -23,18 +26,16 @@ public enum BusID: Int, CaseIterable, Sendable {
 /// folded in) and pan. Pan is a balance law with unity at centre (min(1, √2·cos θ) / min(1, √2·sin θ)),
 /// so centring never changes a source's level, and mono sources on both channels pan as expected.
 struct MixerBus {
-    /// Owns the storage; the render path reads it through `whole` (a plain view: touching the
-    /// class would retain and release it).
-    let buffer: StereoBuffer
-    private let whole: StereoBlock
+    /// The bus's buffer (`maxFrames`), owned by the engine: a plain view, so the bus is a trivial
+    /// value the render path indexes without retaining anything.
+    let whole: StereoBlock
     private var leftGain: LinearSmoother
     private var rightGain: LinearSmoother
     /// Set when a source wrote into the buffer this block.
     var isActive = false
 
-    init(sampleRate: Double, maxFrames: Int) {
-        buffer = StereoBuffer(capacity: maxFrames)
-        whole = buffer.block(frames: maxFrames)
+    init(sampleRate: Double, buffer: StereoBuffer) {
+        whole = buffer.block(frames: buffer.capacity)
         leftGain = LinearSmoother(value: 1, sampleRate: sampleRate)
         rightGain = LinearSmoother(value: 1, sampleRate: sampleRate)
     }

@@ -103,17 +103,18 @@ public final class ParameterTable: @unchecked Sendable {
     private var indexByName: [String: Int] = [:]
     /// Defaults gathered while registering; the atomics are made from them at `seal()`.
     private var defaults: [Double] = []
-    /// Double bit patterns, one per descriptor (after `seal()`).
+    /// Double bit patterns, one per descriptor (after `seal()`); read and written through `cells`.
     private var values = AtomicCells(count: 0, repeating: 0)
+    private var cells: AtomicCellsView
     /// Bumped after every store, so the render thread can tell in one load whether anything changed.
     private let changes = Atomic<UInt64>(0)
     private var sealed = false
 
-    public init() {}
+    public init() { cells = values.view }
 
     /// Any thread. Differs from the last value read whenever a parameter has been stored since;
     /// the values stored before the bump are visible to whoever sees it (release/acquire).
-    public var generation: UInt64 { changes.load(ordering: .acquiring) }
+    public var generation: UInt64 { @_noLocks get { changes.load(ordering: .acquiring) } }
 
     /// Adds a parameter (construction time only) and returns its index.
     @discardableResult
@@ -128,24 +129,21 @@ public final class ParameterTable: @unchecked Sendable {
     /// Ends registration; afterwards the table's shape never changes (safe to read from any thread).
     public func seal() {
         values = AtomicCells(count: defaults.count, repeating: 0)
-        for (i, value) in defaults.enumerated() { values.store(i, value) }
+        cells = values.view
+        for (i, value) in defaults.enumerated() { cells.store(i, value) }
         sealed = true
     }
 
     public func index(of name: String) -> Int? { indexByName[name] }
 
     /// Any thread. Relaxed: each value is independent and only needs to arrive eventually.
-    @inlinable
-    public func value(_ index: Int) -> Double {
-        Double(bitPattern: valueBits(index))
-    }
-
-    @usableFromInline
-    func valueBits(_ index: Int) -> UInt64 { UInt64(UInt(bitPattern: values.load(index))) }
+    @_noLocks
+    public func value(_ index: Int) -> Double { cells.loadDouble(index) }
 
     /// Any thread; the value must already be valid (render-side writes from MIDI mappings).
+    @_noLocks
     public func store(_ index: Int, _ value: Double) {
-        values.store(index, value)
+        cells.store(index, value)
         changes.wrappingAdd(1, ordering: .releasing)
     }
 

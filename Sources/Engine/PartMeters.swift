@@ -14,23 +14,38 @@ public final class PartMeters: @unchecked Sendable {
         case noProgram = 1
     }
 
-    private let voices = AtomicCells(count: 16, repeating: 0)
-    private let played = AtomicCells(count: 16, repeating: 0)
-    private let ignored = AtomicCells(count: 16 * IgnoredReason.allCases.count, repeating: 0)
-    /// -2 none, -1 synth, ≥ 0 sampler program index.
-    private let programs = AtomicCells(count: 16, repeating: -2)
-    /// Highest sample since start, as Float bits.
-    private let peaks = AtomicCells(count: 16, repeating: 0)
+    private let voicesStorage = AtomicCells(count: 16, repeating: 0)
 
-    init() {}
+    private let voices: AtomicCellsView
+    private let playedStorage = AtomicCells(count: 16, repeating: 0)
+    private let played: AtomicCellsView
+    private let ignoredStorage = AtomicCells(count: 16 * IgnoredReason.allCases.count, repeating: 0)
+    private let ignored: AtomicCellsView
+    /// -2 none, -1 synth, ≥ 0 sampler program index.
+    private let programsStorage = AtomicCells(count: 16, repeating: -2)
+    private let programs: AtomicCellsView
+    /// Highest sample since start, as Float bits.
+    private let peaksStorage = AtomicCells(count: 16, repeating: 0)
+    private let peaks: AtomicCellsView
+
+    init() {
+        voices = voicesStorage.view
+        played = playedStorage.view
+        ignored = ignoredStorage.view
+        programs = programsStorage.view
+        peaks = peaksStorage.view
+    }
 
     // MARK: Render thread
 
+    @_noLocks
     func countPlayed(channel: Int) { played.increment(channel) }
+    @_noLocks
     func countIgnored(channel: Int, reason: IgnoredReason) {
         ignored.increment(reason.rawValue * 16 + channel)
     }
 
+    @_noLocks
     func publish(channel: Int, voices count: Int, program: PartProgram?, peak: Float) {
         voices.store(channel, count)
         let code: Int

@@ -48,32 +48,53 @@ struct SendEffectParameters {
 /// Allocate on the control thread; the rest runs on the render thread.
 final class SendEffects {
     let bus: SendBus
+    /// `bus` as plain pointers: what the parts are handed and the render path reads.
+    let target: SendTarget
     let reverb: FeedbackDelayReverb
     let chorus: StereoChorus
     private let wet: StereoBuffer
+    private let wetBlock: StereoBlock
     private let sampleRate: Double
     private var reverbFramesSinceInput = Int.max / 2
     private var chorusFramesSinceInput = Int.max / 2
+    /// The effects' tails in frames, read after every `apply`, `reset` and run (the reverb's glides
+    /// with its decay and size; reading it from the effects is not a checked call).
+    private var reverbTailFrames = 0.0
+    private var chorusTailFrames = 0.0
 
     init(sampleRate: Double, maxFrames: Int) {
         self.sampleRate = sampleRate
         bus = SendBus(maxFrames: maxFrames)
+        target = bus.target
         reverb = FeedbackDelayReverb(sampleRate: sampleRate, maxFrames: maxFrames)
         chorus = StereoChorus(sampleRate: sampleRate, maxFrames: maxFrames)
         wet = StereoBuffer(capacity: maxFrames)
+        wetBlock = wet.block(frames: maxFrames)
+        updateTails()
     }
 
-    private var reverbRinging: Bool { Double(reverbFramesSinceInput) < reverb.tailSeconds * sampleRate }
-    private var chorusRinging: Bool { Double(chorusFramesSinceInput) < chorus.tailSeconds * sampleRate }
+    private var reverbRinging: Bool { @_noLocks get { Double(reverbFramesSinceInput) < reverbTailFrames } }
+    private var chorusRinging: Bool { @_noLocks get { Double(chorusFramesSinceInput) < chorusTailFrames } }
 
     /// True while a tail may still sound (the engine is not idle then).
-    var isRinging: Bool { reverbRinging || chorusRinging }
+    var isRinging: Bool {
+        @_noLocks get {
+            let reverb = reverbRinging, chorus = chorusRinging
+            return reverb || chorus
+        }
+    }
 
     /// Block start: nothing sent yet.
-    func begin(frames: Int) { bus.begin(frames: frames) }
+    @_noLocks
+    func begin(frames: Int) { target.begin(frames: frames) }
 
     /// Takes the parameter table's settings; `snap` jumps to them (first block).
-    func apply(_ p: ParameterTable, _ ids: SendEffectParameters, snap: Bool) {
+    @_semantics("no_performance_analysis")  // the reverb's and chorus's settings: not checked yet (README)
+    func apply(_ table: RenderRef<ParameterTable>, _ ids: SendEffectParameters, snap: Bool) {
+        table { apply($0, ids, snap: snap) }
+    }
+
+    private func apply(_ p: ParameterTable, _ ids: SendEffectParameters, snap: Bool) {
         reverb.apply(ReverbSettings(
             decaySeconds: p.value(ids.reverbDecay), highFrequencyDecayRatio: p.value(ids.reverbHighFrequencyRatio),
             dampingHz: p.value(ids.reverbDamping), preDelaySeconds: p.value(ids.reverbPreDelay) / 1000, size: p.value(ids.reverbSize),
@@ -82,34 +103,56 @@ final class SendEffects {
             rateHz: p.value(ids.chorusRate), depthMilliseconds: p.value(ids.chorusDepth), baseDelayMilliseconds: p.value(ids.chorusDelay),
             spread: p.value(ids.chorusSpread), levelDecibels: p.value(ids.chorusLevel)))
         chorus.setVoiceCount(Int(p.value(ids.chorusVoices)))
+        updateTails()
         if snap { reset() }
     }
 
+    private func updateTails() {
+        reverbTailFrames = reverb.tailSeconds * sampleRate
+        chorusTailFrames = chorus.tailSeconds * sampleRate
+    }
+
     /// Silences both tails (first block, and after non-finite output).
+    @_semantics("no_performance_analysis")  // the reverb's and chorus's reset: not checked yet
     func reset() {
         reverb.reset()
         chorus.reset()
+        updateTails()
         reverbFramesSinceInput = Int.max / 2
         chorusFramesSinceInput = Int.max / 2
     }
 
     /// Adds the effects' returns for this block into `out`; false when neither ran (nothing
     /// sent, tails over).
+    @_noLocks
     func process(into out: StereoBlock) -> Bool {
-        reverbFramesSinceInput = bus.reverbActive ? 0 : reverbFramesSinceInput + out.frames
-        chorusFramesSinceInput = bus.chorusActive ? 0 : chorusFramesSinceInput + out.frames
+        let reverbActive = target.reverbActive, chorusActive = target.chorusActive
+        reverbFramesSinceInput = reverbActive ? 0 : reverbFramesSinceInput + out.frames
+        chorusFramesSinceInput = chorusActive ? 0 : chorusFramesSinceInput + out.frames
         let runReverb = reverbRinging, runChorus = chorusRinging
-        if runReverb { run(reverb, input: bus.reverb, active: bus.reverbActive, into: out) }
-        if runChorus { run(chorus, input: bus.chorus, active: bus.chorusActive, into: out) }
+        if runReverb { runReverbEffect(active: reverbActive, into: out) }
+        if runChorus { runChorusEffect(active: chorusActive, into: out) }
         return runReverb || runChorus
+    }
+
+    @_semantics("no_performance_analysis")  // FeedbackDelayReverb.process: not checked yet
+    private func runReverbEffect(active: Bool, into out: StereoBlock) {
+        run(reverb, input: target.reverb, active: active, into: out)
+        updateTails()
+    }
+
+    @_semantics("no_performance_analysis")  // StereoChorus.process: not checked yet
+    private func runChorusEffect(active: Bool, into out: StereoBlock) {
+        run(chorus, input: target.chorus, active: active, into: out)
+        updateTails()
     }
 
     /// One effect on its send (silence when nothing was sent: the tail rings on), its return
     /// added into `out`.
-    private func run(_ effect: some SendEffect, input: StereoBuffer, active: Bool, into out: StereoBlock) {
-        let send = input.block(frames: out.frames)
+    private func run(_ effect: some SendEffect, input: StereoBlock, active: Bool, into out: StereoBlock) {
+        let send = input.slice(from: 0, count: out.frames)
         if !active { send.clear() }  // the buffer holds an old block
-        let returned = wet.block(frames: out.frames)
+        let returned = wetBlock.slice(from: 0, count: out.frames)
         effect.process(input: send, output: returned)
         for i in 0..<out.frames {
             out.left[i] += returned.left[i]

@@ -21,7 +21,14 @@ public final class SineSynth {
     /// Bend range of channels whose sender set none with RPN 0.
     public var pitchBendRangeSemitones: Double = 2
     /// Master tuning: the frequency of A4, Hz (each channel's RPN 1/2 adds to it).
-    public var a4Hz = 440.0 { didSet { a4Semitones = MasterTuning.a4Semitones(a4Hz) } }
+    public var a4Hz: Double {
+        @_noLocks get { storedA4Hz }
+        @_noLocks set {
+            storedA4Hz = newValue
+            a4Semitones = MasterTuning.a4Semitones(newValue)
+        }
+    }
+    private var storedA4Hz = 440.0
     private var a4Semitones = 0.0
     /// Fade applied to a stolen voice and on all-sound-off.
     public static let stealFadeSeconds = SinePitchAndLevel.stealFadeSeconds

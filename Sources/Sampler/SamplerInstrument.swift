@@ -49,7 +49,14 @@ public final class SamplerInstrument {
     /// Render thread: polyphony budget shared by all parts; nil = `maxVoices`. Clamped to 1…maxVoices.
     public var polyphonyLimit: Int?
     /// Render thread: master tuning, the frequency of A4 in Hz (each part's RPN 1/2 adds to it).
-    public var a4Hz = 440.0 { didSet { a4Semitones = MasterTuning.a4Semitones(a4Hz) } }
+    public var a4Hz: Double {
+        @_noLocks get { storedA4Hz }
+        @_noLocks set {
+            storedA4Hz = newValue
+            a4Semitones = MasterTuning.a4Semitones(newValue)
+        }
+    }
+    private var storedA4Hz = 440.0
     private var a4Semitones = 0.0
 
     let voices: UnsafeMutablePointer<SamplerVoice>

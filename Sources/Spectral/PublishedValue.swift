@@ -13,7 +13,7 @@ public final class PublishedFloat: Sendable {
     @inlinable public func store(_ value: Float) { storeBits(value.bitPattern) }
 
     /// Any thread.
-    public var value: Float { Float(bitPattern: bits.load(ordering: .relaxed)) }
+    public var value: Float { @_noLocks get { Float(bitPattern: bits.load(ordering: .relaxed)) } }
 
     @usableFromInline func storeBits(_ b: UInt32) { bits.store(b, ordering: .relaxed) }
 }
@@ -35,10 +35,12 @@ public final class PublishedPitch: Sendable {
 
     /// Any thread.
     public var value: PitchEstimate {
-        let w = word.load(ordering: .relaxed)
-        return PitchEstimate(
-            frequencyHz: Double(Float(bitPattern: UInt32(truncatingIfNeeded: w))),
-            confidence: Double((w >> 32) & 0xFFFF) / 65535,
-            voiced: (w >> 48) & 1 == 1)
+        @_noLocks get {
+            let w = word.load(ordering: .relaxed)
+            return PitchEstimate(
+                frequencyHz: Double(Float(bitPattern: UInt32(truncatingIfNeeded: w))),
+                confidence: Double((w >> 32) & 0xFFFF) / 65535,
+                voiced: (w >> 48) & 1 == 1)
+        }
     }
 }
