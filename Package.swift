@@ -45,13 +45,13 @@ let package = Package(
 
         // Opens outside files safely (regular files only, O_NONBLOCK, size checked first); below every reader.
         .target(name: "FileAccess"),
-        .target(name: "MIDI", dependencies: ["FileAccess"]),
+        .target(name: "MIDI", dependencies: ["FileAccess"], swiftSettings: realTimeChecked),
         .target(name: "DSP", exclude: ["README.md"], swiftSettings: realTimeChecked),
-        .target(name: "Spectral", dependencies: ["CFFTW"]),
+        .target(name: "Spectral", dependencies: ["CFFTW"], swiftSettings: realTimeChecked),
         .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
         .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
-        .target(name: "Instruments", dependencies: ["DSP", "MIDI"]),
-        .target(name: "Sampler", dependencies: ["DSP", "MIDI"]),
+        .target(name: "Instruments", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
+        .target(name: "Sampler", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
         // Builds a SamplerProgram from an .aupreset and its sample files (control thread, file I/O).
         .target(name: "SamplerLoading", dependencies: ["Sampler", "DSP", "Presets", "AudioFiles"]),
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"]),

@@ -56,6 +56,22 @@ public struct MasterTuning: Sendable, Equatable {
     }
 }
 
+/// The master A4 as an instrument keeps it: the frequency and its one logarithm, taken when it
+/// is set (not per voice or per block). Render-thread safe.
+public struct A4Reference: Sendable {
+    public private(set) var hertz = 440.0
+    /// `MasterTuning.a4Semitones(hertz)`.
+    public private(set) var semitones = 0.0
+
+    public init() {}
+
+    @_noLocks
+    public mutating func set(_ a4Hz: Double) {
+        hertz = a4Hz
+        semitones = MasterTuning.a4Semitones(a4Hz)
+    }
+}
+
 /// How key velocity maps to the velocity the instrument sees, applied before a preset's own
 /// curve: v_out = 127 · (v/127)^γ. Soft (γ = 0.5) makes light playing louder, hard (γ = 2) asks
 /// for more force; 0 stays 0 (a note-on with velocity 0 is a note-off) and 127 stays 127.

@@ -22,14 +22,10 @@ public final class SineSynth {
     public var pitchBendRangeSemitones: Double = 2
     /// Master tuning: the frequency of A4, Hz (each channel's RPN 1/2 adds to it).
     public var a4Hz: Double {
-        @_noLocks get { storedA4Hz }
-        @_noLocks set {
-            storedA4Hz = newValue
-            a4Semitones = MasterTuning.a4Semitones(newValue)
-        }
+        @_noLocks get { a4.hertz }
+        @_noLocks set { a4.set(newValue) }
     }
-    private var storedA4Hz = 440.0
-    private var a4Semitones = 0.0
+    private var a4 = A4Reference()
     /// Fade applied to a stolen voice and on all-sound-off.
     public static let stealFadeSeconds = SinePitchAndLevel.stealFadeSeconds
 
@@ -227,7 +223,7 @@ public final class SineSynth {
             }
             let controllers = channels[c].controllers
             let bend = controllers.bend * (controllers.bendRangeSemitones ?? defaultBendRange)
-            let tuning = a4Semitones + MasterTuning.channelSemitones(fineTuningData: controllers.fineTuningData,
+            let tuning = a4.semitones + MasterTuning.channelSemitones(fineTuningData: controllers.fineTuningData,
                                                                      coarseTuningData: Int(controllers.coarseTuningData))
             let f = SinePitchAndLevel.frequency(note: voices[i].note, bendSemitones: bend + tuning)
             voices[i].render(into: mix, frames: frames, increment: f / sampleRate)

@@ -50,14 +50,10 @@ public final class SamplerInstrument {
     public var polyphonyLimit: Int?
     /// Render thread: master tuning, the frequency of A4 in Hz (each part's RPN 1/2 adds to it).
     public var a4Hz: Double {
-        @_noLocks get { storedA4Hz }
-        @_noLocks set {
-            storedA4Hz = newValue
-            a4Semitones = MasterTuning.a4Semitones(newValue)
-        }
+        @_noLocks get { a4.hertz }
+        @_noLocks set { a4.set(newValue) }
     }
-    private var storedA4Hz = 440.0
-    private var a4Semitones = 0.0
+    private var a4 = A4Reference()
 
     let voices: UnsafeMutablePointer<SamplerVoice>
     let voiceSlots: Int
@@ -267,7 +263,7 @@ public final class SamplerInstrument {
         contexts[c].quality = quality
         contexts[c].bend = part.controllers.bend
         contexts[c].bendRangeOverrideCents = part.bendRangeOverrideCents
-        contexts[c].tuningCents = 100 * (a4Semitones + MasterTuning.channelSemitones(
+        contexts[c].tuningCents = 100 * (a4.semitones + MasterTuning.channelSemitones(
             fineTuningData: part.controllers.fineTuningData, coarseTuningData: Int(part.controllers.coarseTuningData)))
         contexts[c].volumeGain = part.gains.volume.current
         contexts[c].expressionGain = part.gains.expression.current
