@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "Sampler", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
         // Builds a SamplerProgram from an .aupreset and its sample files (control thread, file I/O).
         .target(name: "SamplerLoading", dependencies: ["Sampler", "DSP", "Presets", "AudioFiles"]),
-        .target(name: "MicEffects", dependencies: ["DSP", "Spectral"]),
+        .target(name: "MicEffects", dependencies: ["DSP", "Spectral"], swiftSettings: realTimeChecked),
         .target(
             name: "Engine",
             dependencies: ["DSP", "MIDI", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),

@@ -118,7 +118,7 @@ extension AudioEngine {
         switch bus {
         case .synth: synth { $0.reset() }
         case .sampler: sampler { $0.reset() }
-        case .mic: mic { micReset($0) }
+        case .mic: mic { $0.reset() }
         case .file:
             fileHighPass.reset()
             loopPlayers[bus.rawValue]?({ $0.reset() })
@@ -135,7 +135,7 @@ extension AudioEngine {
         // Outside audio (a capture, an --input file) may hold NaN; it would poison the whole chain.
         if NonFiniteGuard.scrub(source) { outputMeters { $0.countNonFiniteBlock() } }
         let block = activate(.mic, blockFrames: frames)
-        mic { micProcess($0, input: source, output: block) }
+        mic { $0.process(input: source, output: block) }
     }
 
     @_noLocks
@@ -176,9 +176,9 @@ extension AudioEngine {
 // here (as libm is in RealTimeMath) so that everything else in `render` is checked. What is
 // behind them stays covered by the malloc-counting suite (Tests/RealTimeSafetyTests) only:
 // the sampler's note, program-change and render paths (its programs are Swift arrays and
-// classes read per note; its voices' resampling kernels are being rewritten) and the mic chain
-// (its effects are classes; the STFT ones call FFTW). The send effects' reverb and chorus are
-// opted out inside `SendEffects`.
+// classes read per note; its voices' resampling kernels are being rewritten). The mic chain's
+// effects (classes; the STFT ones call FFTW) are opted out inside `MicChain`, its setters in
+// `MicSettings`, the send effects' reverb and chorus inside `SendEffects`.
 
 @_semantics("no_performance_analysis")
 private func samplerRender(_ sampler: SamplerInstrument, into block: StereoBlock, sends: SendTarget?, at offset: Int) {
@@ -190,9 +190,3 @@ private func samplerHandle(_ sampler: SamplerInstrument, _ message: MIDIMessage)
 
 @_semantics("no_performance_analysis")
 private func samplerPartProgram(_ sampler: SamplerInstrument, channel: Int) -> PartProgram? { sampler.partProgram(channel: channel) }
-
-@_semantics("no_performance_analysis")
-private func micProcess(_ mic: MicChain, input: StereoBlock, output: StereoBlock) { mic.process(input: input, output: output) }
-
-@_semantics("no_performance_analysis")
-private func micReset(_ mic: MicChain) { mic.reset() }

@@ -15,7 +15,7 @@ public final class PublishedFloat: Sendable {
     /// Any thread.
     public var value: Float { @_noLocks get { Float(bitPattern: bits.load(ordering: .relaxed)) } }
 
-    @usableFromInline func storeBits(_ b: UInt32) { bits.store(b, ordering: .relaxed) }
+    @usableFromInline @_noLocks func storeBits(_ b: UInt32) { bits.store(b, ordering: .relaxed) }
 }
 
 /// A `PitchEstimate` handed from the render thread to the control thread in one atomic 64-bit

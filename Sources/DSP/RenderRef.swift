@@ -3,12 +3,13 @@
 /// another object's stored property as a retain and a release. Unowned and unmanaged: whoever
 /// makes one keeps a strong reference to the object for as long as the `RenderRef` is used (the
 /// engine holds its units in `AudioEngine.owners`).
-struct RenderRef<Object: AnyObject> {
-    private let reference: Unmanaged<Object>
+public struct RenderRef<Object: AnyObject> {
+    @usableFromInline let reference: Unmanaged<Object>
 
-    init(_ object: Object) { reference = Unmanaged.passUnretained(object) }
+    @inlinable
+    public init(_ object: Object) { reference = Unmanaged.passUnretained(object) }
 
     /// Calls `body` with the object, borrowed for the call.
-    @inline(__always)
-    func callAsFunction<Result>(_ body: (Object) -> Result) -> Result { reference._withUnsafeGuaranteedRef(body) }
+    @inlinable @inline(__always)
+    public func callAsFunction<Result>(_ body: (Object) -> Result) -> Result { reference._withUnsafeGuaranteedRef(body) }
 }
