@@ -235,6 +235,7 @@ extension AudioEngine {
             rms: (master.meters.left.rmsDecibels, master.meters.right.rmsDecibels),
             voices: synth.activeVoiceCount + sampler.activeVoiceCount)
         meters.publish(idle: isIdle)
+        meters.publish(runawayVoices: sampler.runawayVoiceCount)
         publishPartMeters()
     }
 }

@@ -8,6 +8,7 @@ public final class EngineMeters: @unchecked Sendable {
     private let outputRMS = AtomicCells(count: 2, repeating: 0)
     private let voices = Atomic<Int>(0)
     private let nonFinite = Atomic<Int>(0)
+    private let runaway = Atomic<Int>(0)
     private let idle = Atomic<Bool>(true)
 
     init() {}
@@ -17,6 +18,11 @@ public final class EngineMeters: @unchecked Sendable {
 
     /// Blocks (of a bus or of the master output) silenced because they held NaN or infinity.
     public var nonFiniteBlocks: Int { nonFinite.load(ordering: .relaxed) }
+
+    /// Sampler voices stopped because their output ran away (see `VoiceGuard`).
+    public var runawayVoices: Int { runaway.load(ordering: .relaxed) }
+
+    func publish(runawayVoices count: Int) { runaway.store(count, ordering: .relaxed) }
 
     func publish(peak: (Double, Double), rms: (Double, Double), voices count: Int) {
         outputPeak.store(0, peak.0)

@@ -25,6 +25,11 @@ struct VoiceFilter {
     private var byEnvelope = SamplerModulationAmount(atOne: 0)
     private var designedCents = Double.nan
     private let sampleRate: Double
+    /// Set by `process` when its chunk ran away (see `VoiceGuard`): the chunk was silenced, the
+    /// state cleared, and the voice must stop.
+    private(set) var ranAway = false
+    /// Chunks that ran away in this voice slot since start (not cleared by `reset`).
+    private(set) var runaways = 0
 
     /// Redesign when the cutoff moved by more than this (≈ 0.1 %): inaudible, saves the trig.
     private static let redesignThresholdCents = 2.0
@@ -40,6 +45,7 @@ struct VoiceFilter {
 
     mutating func start(_ settings: SamplerFilterSettings, modulation: SamplerFilterModulation, key: Int, velocity: Int) {
         isEnabled = settings.isEnabled
+        ranAway = false
         biquad.reset()
         guard isEnabled else { return }
         kind = settings.kind
@@ -104,6 +110,12 @@ struct VoiceFilter {
             }
             biquad.process(block.slice(from: offset, count: frames))
             offset += frames
+        }
+        ranAway = VoiceGuard.ranAway(block)
+        if ranAway {
+            block.clear()
+            biquad.reset()
+            runaways += 1
         }
     }
 }
