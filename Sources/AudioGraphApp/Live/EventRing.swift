@@ -50,5 +50,8 @@ package final class EventRing<Element>: @unchecked Sendable {
         return slots[h & (capacity - 1)]
     }
 
+    /// Values waiting (exact on the consumer thread; a recent value elsewhere).
+    package var count: Int { tail.load(ordering: .acquiring) &- head.load(ordering: .relaxed) }
+
     package var droppedCount: Int { dropped.load(ordering: .relaxed) }
 }

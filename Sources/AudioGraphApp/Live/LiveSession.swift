@@ -262,8 +262,11 @@ final class LiveSession: @unchecked Sendable {
             dspLoadPercent: 100 * Double(loop.stats.lastRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
             worstDspLoadPercent: 100 * Double(loop.stats.worstRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
             missedDeadlines: loop.stats.missedDeadlines.load(ordering: .relaxed),
-            midiEventsDropped: loop.inbox.ring.droppedCount,
-            nonFiniteBlocks: m.nonFiniteBlocks,
+            midiEventsDropped: loop.inbox.ring.droppedCount, midiInputOverruns: loop.inbox.kernelOverruns.load(ordering: .relaxed),
+            midiDeferredPeriods: loop.events.deferredPeriods.load(ordering: .relaxed),
+            midiEventsCoalesced: loop.events.coalesced.load(ordering: .relaxed),
+            midiNoteOnsSkipped: loop.events.skippedNoteOns.load(ordering: .relaxed),
+            nonFiniteBlocks: m.nonFiniteBlocks, runawayVoices: m.runawayVoices,
             playback: output, capture: input, realtime: realtime,
             sampler: sampler,
             parts: PartStatus.collect(engine))

@@ -4,11 +4,16 @@ import Foundation
 import MIDI
 
 /// A MIDI message with the CLOCK_MONOTONIC time it arrived.
-struct StampedMessage {
-    var message: MIDIMessage
-    var arrivalNanoseconds: UInt64
+package struct StampedMessage {
+    package var message: MIDIMessage
+    package var arrivalNanoseconds: UInt64
 
-    static let placeholder = StampedMessage(message: .noteOff(channel: 0, note: 0, velocity: 0), arrivalNanoseconds: 0)
+    package init(message: MIDIMessage, arrivalNanoseconds: UInt64) {
+        self.message = message
+        self.arrivalNanoseconds = arrivalNanoseconds
+    }
+
+    package static let placeholder = StampedMessage(message: .noteOff(channel: 0, note: 0, velocity: 0), arrivalNanoseconds: 0)
 }
 
 /// Where sequencer input lands (runs on the sequencer thread): channel messages go to the audio
@@ -20,6 +25,8 @@ final class MIDIInbox: @unchecked Sendable {
     /// Song player thread → render thread (a second ring: each ring has one producer).
     let songRing = EventRing<StampedMessage>(capacity: 4096, filler: .placeholder)
     private var tracker = SourceNoteTracker(maxSources: 64)
+    /// Times the kernel discarded the events it held for us (its queue overflowed).
+    let kernelOverruns = Atomic<Int>(0)
     let log: @Sendable (String) -> Void
 
     init(log: @escaping @Sendable (String) -> Void) {
@@ -40,6 +47,12 @@ final class MIDIInbox: @unchecked Sendable {
             release(source, liftingPedal: false)
         case .autoconnect(let decision):
             log("autoconnect: \(decision)")
+        case .inputOverrun(let total):
+            kernelOverruns.store(total, ordering: .relaxed)
+            if total == 1 || total % 100 == 0 {
+                log("MIDI input overrun \(total): the kernel's queue for us overflowed and it discarded the events it held "
+                    + "(MIDI arrives faster than it is applied; counted in `audiograph status`)")
+            }
         }
     }
 
