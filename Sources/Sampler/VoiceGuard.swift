@@ -1,11 +1,12 @@
 import DSP
 
-/// Containment of one voice gone bad. A voice filter at high resonance whose cutoff an LFO sweeps
-/// fast can run away (the biquad is stable for fixed coefficients, not for ones that move every
-/// 8 frames): its output grows exponentially, then turns infinite and NaN. Left alone it would
-/// reach the bus, whose guard silences the whole bus — every other note with it — block after
-/// block for as long as the note lasts. Instead the voice filter checks each chunk it filters and
-/// the voice stops there, counted (`SamplerInstrument.runawayVoiceCount`); the others play on.
+/// Containment of one voice gone bad: the voice filter checks each chunk it filters, and a voice
+/// whose chunk ends non-finite or beyond +80 dBFS stops there, counted
+/// (`SamplerInstrument.runawayVoiceCount`), while the others play on. Left alone it would reach
+/// the bus, whose guard silences the whole bus — every other note with it — block after block for
+/// as long as the note lasts. The voice filter itself (a state-variable filter) stays bounded at
+/// any setting an edge-checked preset can give it; this is the line behind that (a direct-form
+/// biquad swept at full resonance by a 100 Hz LFO ran away within 10 ms).
 enum VoiceGuard {
     /// True when the chunk ends non-finite or beyond `NonFiniteGuard.maximumMagnitude`. One look
     /// per chunk: a filter's NaN persists to the chunk's end, and a runaway keeps growing.
