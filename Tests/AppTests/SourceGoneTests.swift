@@ -75,3 +75,29 @@ import Testing
         #expect(engine.synth.activeVoiceCount == 0, "the note-off sent during the outage was applied")
     }
 }
+
+/// A source that vanishes while a flood has filled the ring to the render thread: its note-offs
+/// wait for room instead of being dropped, so nothing is left stuck.
+@Suite struct SourceGoneDuringAFloodTests {
+    @Test func releasesWaitForRoomInAFullRing() throws {
+        var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
+        loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
+        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil)
+        for note: UInt8 in [60, 64, 67] { probe.receive(.noteOn(channel: 1, note: note, velocity: 100), fromClient: 20) }
+        probe.runPeriods(10)
+        #expect(engine.synth.activeVoiceCount == 3)
+        // Another source fills the ring (4096 slots) and more.
+        for i in 0..<5_000 { probe.receive(.controlChange(channel: UInt8(i % 16), controller: 1, value: UInt8(i % 128)), fromClient: 21) }
+        // The render side starts 100 ms after the source has gone (its note-offs find the ring full),
+        // then runs 2,000 periods, freeing room as it goes.
+        let consumer = Thread {
+            usleep(100_000)
+            probe.runPeriods(2_000)
+        }
+        consumer.start()
+        probe.sourceGone(client: 20)
+        while !consumer.isFinished { usleep(10_000) }
+        #expect(engine.synth.activeVoiceCount == 0, "the vanished source's notes were released")
+    }
+}

@@ -60,8 +60,25 @@ final class MIDIInbox: @unchecked Sendable {
     private func release(_ source: SequencerAddress, liftingPedal: Bool) {
         let held = tracker.heldNoteCount(for: source)
         let now = MonotonicClock.nanoseconds()
-        tracker.release(source: source, liftingPedal: liftingPedal) { ring.push(StampedMessage(message: $0, arrivalNanoseconds: now)) }
+        let deadline = now + 1_000_000_000
+        tracker.release(source: source, liftingPedal: liftingPedal) {
+            pushWaiting(StampedMessage(message: $0, arrivalNanoseconds: now), until: deadline)
+        }
         let what = liftingPedal ? "MIDI source" : "command sender"
         log("\(what) \(source) gone\(held > 0 ? ": released \(held) held note\(held == 1 ? "" : "s")" : "")")
+    }
+
+    /// Pushes a release message, waiting for room (until `deadline`, CLOCK_MONOTONIC) rather than
+    /// dropping it: a source that vanishes during a flood, with the ring full, would otherwise
+    /// leave its notes stuck. The render thread frees room every period; if it has stopped (at
+    /// exit), the wait ends at the deadline and the rest are dropped, counted.
+    private func pushWaiting(_ message: StampedMessage, until deadline: UInt64) {
+        while !ring.push(message, retrying: true) {
+            guard MonotonicClock.nanoseconds() < deadline else {
+                ring.push(message)
+                return
+            }
+            usleep(1000)
+        }
     }
 }
