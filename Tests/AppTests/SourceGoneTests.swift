@@ -4,14 +4,19 @@ import MIDI
 import Foundation
 import Testing
 
+/// The default instrument (synth release 50 ms, sustain 1) in the live loop at 64 frames.
+func synthLiveLoop(loseOutputAtPeriod: Int? = nil) throws -> (AudioEngine, LiveLoopProbe) {
+    var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
+    loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
+    let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
+    return (engine, LiveLoopProbe(engine: engine, periodFrames: 64, input: nil, loseOutputAtPeriod: loseOutputAtPeriod))
+}
+
 /// When a MIDI source vanishes mid-chord (an rtpmidid session ends, a keyboard is unplugged),
 /// its held notes are released and its sustain pedal lifted: nothing is left stuck.
 @Suite struct SourceGoneTests {
     @Test func notesOfAVanishedSourceAreReleasedAndOthersKeepPlaying() throws {
-        var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
-        loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
-        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
-        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil)
+        let (engine, probe) = try synthLiveLoop()
         // Source 20 holds a chord with the pedal down on the synth channel; source 21 holds one note.
         probe.receive(.controlChange(channel: 1, controller: 64, value: 127), fromClient: 20)
         for note: UInt8 in [60, 64, 67] { probe.receive(.noteOn(channel: 1, note: note, velocity: 100), fromClient: 20) }
@@ -29,10 +34,7 @@ import Testing
     /// `audiograph cc 64 127`, `audiograph note`, each a client that exits at once: the pedal they
     /// put down stays down until `audiograph cc 64 0`; a note a killed `note` left held is released.
     @Test func controllersOfAOneShotCommandOutliveIt() throws {
-        var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
-        loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
-        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
-        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil)
+        let (engine, probe) = try synthLiveLoop()
         let releaseTime = Int(0.1 * 48000 / 64)  // longer than the 50 ms release
         probe.receive(.noteOn(channel: 1, note: 64, velocity: 100), fromClient: 29)  // a `note` killed mid-way
         probe.runPeriods(10)
@@ -58,10 +60,7 @@ import Testing
 /// so a note-off that arrives while the device is gone is not lost (no stuck note after it returns).
 @Suite struct DeviceLossTests {
     @Test func notesReleasedWhileTheDeviceIsGoneStayReleased() throws {
-        var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
-        loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
-        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
-        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil, loseOutputAtPeriod: 50)
+        let (engine, probe) = try synthLiveLoop(loseOutputAtPeriod: 50)
         probe.receive(.noteOn(channel: 1, note: 60, velocity: 100))
         probe.runPeriods(10)
         #expect(engine.synth.activeVoiceCount == 1)
@@ -80,10 +79,7 @@ import Testing
 /// wait for room instead of being dropped, so nothing is left stuck.
 @Suite struct SourceGoneDuringAFloodTests {
     @Test func releasesWaitForRoomInAFullRing() throws {
-        var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
-        loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
-        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
-        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil)
+        let (engine, probe) = try synthLiveLoop()
         for note: UInt8 in [60, 64, 67] { probe.receive(.noteOn(channel: 1, note: note, velocity: 100), fromClient: 20) }
         probe.runPeriods(10)
         #expect(engine.synth.activeVoiceCount == 3)
