@@ -28,6 +28,7 @@ public final class SequencerClient: @unchecked Sendable {
     private let delivered = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
     private let overruns = Atomic<Int>(0)
+    private let kernelLost = Atomic<Int>(0)
     private var thread: ThreadHandle?
 
     // Reader-thread state (touched only by the reader thread once started).
@@ -61,6 +62,10 @@ public final class SequencerClient: @unchecked Sendable {
                 code: min(input, announce, subscribed))
         }
         snd_seq_nonblock(seq, 1)
+        // The kernel's queue for us at its largest (a burst waits there instead of overflowing
+        // it, which discards the whole queue), read in batches of up to 512 events per syscall.
+        _ = snd_seq_set_client_pool_input(seq, Self.inputPoolEvents)
+        _ = snd_seq_set_input_buffer_size(seq, 512 * MemoryLayout<snd_seq_event_t>.size)
         self.seq = seq
         inputPort = input
         announcePort = announce
@@ -72,11 +77,14 @@ public final class SequencerClient: @unchecked Sendable {
         snd_seq_close(seq)
     }
 
+    /// Events the kernel queues for us before an overrun (its maximum, SNDRV_SEQ_MAX_CLIENT_EVENTS).
+    public static let inputPoolEvents = 2000
+
     /// Event counts since start. Any thread.
     public var counters: SequencerCounters {
         SequencerCounters(
             delivered: delivered.load(ordering: .relaxed), dropped: dropped.load(ordering: .relaxed),
-            inputOverruns: overruns.load(ordering: .relaxed))
+            inputOverruns: overruns.load(ordering: .relaxed), kernelEventsLost: kernelLost.load(ordering: .relaxed))
     }
 
     /// Starts the reader thread (SCHED_FIFO at `priority` if given and allowed), which first
@@ -154,22 +162,49 @@ public final class SequencerClient: @unchecked Sendable {
         defer { descriptors.deallocate() }
         let filled = snd_seq_poll_descriptors(seq, descriptors, UInt32(count), Int16(POLLIN))
         while running.load(ordering: .acquiring) {
-            if poll(descriptors, nfds_t(filled), options.pollTimeoutMilliseconds) > 0 {
-                drainInput()
+            // A drain that found a flood waiting is followed by a pause, so the next reads take
+            // hundreds of events per system call instead of a few (arrival stamps are then up
+            // to the pause late, only while the flood lasts).
+            if poll(descriptors, nfds_t(filled), options.pollTimeoutMilliseconds) > 0, drainInput() >= Self.floodEvents {
+                usleep(Self.floodPauseMicroseconds)
             }
         }
     }
 
-    private func drainInput() {
+    /// Reads everything queued. Arrival is stamped once per batch the library reads from the
+    /// kernel (up to 512 events, all already waiting), not per event: reading the clock can cost
+    /// microseconds (a virtual machine without a stable TSC traps into the hypervisor), which per
+    /// event made the reader the bottleneck of a MIDI flood.
+    /// Events read at once that mean a flood, and the pause after them.
+    static let floodEvents = 64
+    static let floodPauseMicroseconds: UInt32 = 2_000
+
+    /// Returns how many events it read.
+    private func drainInput() -> Int {
+        var arrival = MonotonicClock.nanoseconds()
+        var count = 0
         while true {
+            if snd_seq_event_input_pending(seq, 0) == 0 { arrival = MonotonicClock.nanoseconds() }
             var event: UnsafeMutablePointer<snd_seq_event_t>?
             let result = snd_seq_event_input(seq, &event)
             if result == -ENOSPC {
-                overruns.wrappingAdd(1, ordering: .relaxed)
+                let total = overruns.wrappingAdd(1, ordering: .relaxed).newValue
+                readKernelLostCount()
+                sink(.inputOverrun(total: total))
                 continue
             }
-            guard result >= 0, let event else { return }
-            handle(event.pointee, arrivalNanoseconds: MonotonicClock.nanoseconds())
+            guard result >= 0, let event else { return count }
+            count += 1
+            handle(event.pointee, arrivalNanoseconds: arrival)
+        }
+    }
+
+    private func readKernelLostCount() {
+        var info: OpaquePointer?
+        guard snd_seq_client_info_malloc(&info) >= 0, let info else { return }
+        defer { snd_seq_client_info_free(info) }
+        if snd_seq_get_client_info(seq, info) >= 0 {
+            kernelLost.store(Int(snd_seq_client_info_get_event_lost(info)), ordering: .relaxed)
         }
     }
 

@@ -17,6 +17,10 @@ public enum SequencerInput: Sendable, Equatable {
     case commandSenderGone(SequencerAddress)
     /// What autoconnect decided about a port, once per port and whenever the verdict changes.
     case autoconnect(AutoconnectDecision)
+    /// The kernel's queue of events for us overflowed (-ENOSPC on input): it discarded what it
+    /// held (up to `SequencerClient.inputPoolEvents` events), before we could read them.
+    /// `total` counts every overrun since start.
+    case inputOverrun(total: Int)
 }
 
 /// How the sequencer client presents itself and whom it connects to by itself.
@@ -49,4 +53,7 @@ public struct SequencerCounters: Sendable, Equatable {
     public var dropped: Int
     /// Times the kernel's input queue overflowed (events lost before we read them).
     public var inputOverruns: Int
+    /// The kernel's own count of events it could not deliver on our behalf
+    /// (`snd_seq_client_info_get_event_lost`), read after each overrun.
+    public var kernelEventsLost: Int
 }

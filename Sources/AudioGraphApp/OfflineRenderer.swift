@@ -15,6 +15,8 @@ public struct OfflineRenderSummary: Sendable {
     public var parts: [PartSummary] = []
     /// Blocks the engine silenced because they held NaN or infinity (see `NonFiniteGuard`).
     public var nonFiniteBlocks = 0
+    /// Sampler voices stopped because their output ran away (see `VoiceGuard`).
+    public var runawayVoices = 0
     /// Events that could not be applied on their own frame because more than the renderer's
     /// per-block capacity were due at once; each was applied on a later frame, none dropped.
     public var delayedEvents = 0
@@ -31,6 +33,7 @@ public struct OfflineRenderSummary: Sendable {
     public func line(outputPath: String) -> String {
         var text = String(format: "rendered %.2f s to %@: peak %.1f dBFS, %.1f× real time", audioSeconds, outputPath, peakDecibels, realTimeFactor)
         if nonFiniteBlocks > 0 { text += ", \(nonFiniteBlocks) blocks with NaN/inf or runaway values silenced" }
+        if runawayVoices > 0 { text += ", \(runawayVoices) runaway voices stopped" }
         if delayedEvents > 0 {
             text += String(format: ", %d events over %d per block applied up to %.1f ms late", delayedEvents,
                            OfflineRenderer.eventCapacity, Double(maxEventDelayFrames) * 1000 / sampleRate)
@@ -77,20 +80,22 @@ public final class OfflineRenderer {
 
     /// Renders `midi` (sorted by time) and `input` (already at the engine rate) into `sink`, calling
     /// `progress` with 0…1 now and then.
-    public func render(
-        midi: [MIDIFileEvent], input: DecodedAudio? = nil,
+    public func render<Events: RandomAccessCollection<MIDIFileEvent>>(
+        midi: Events, input: DecodedAudio? = nil,
         sink: (StereoBlock) throws(AudioFileError) -> Void,
         progress: (Double) -> Void = { _ in }
-    ) throws(AudioFileError) -> OfflineRenderSummary {
+    ) throws(AudioFileError) -> OfflineRenderSummary where Events.Index == Int {
         let rate = engine.configuration.sampleRate
         let start = Date()
         // Frames are computed in Double and limited before converting: Int(huge) would trap.
         let songLimit = Int(min(max(maxSongSeconds, 0) * rate, 1e15))
-        let scheduled = midi.map { (frame: Int(min(max(0, ($0.seconds * rate).rounded()), 1e15)), message: $0.message) }
-            .filter { $0.frame < songLimit }
-        let skippedEvents = midi.count - scheduled.count
+        // Read in place, not copied (a song can hold millions of events); sorted, so those past the limit are last.
+        let scheduled = midi.lazy.map { (frame: Int(min(max(0, ($0.seconds * rate).rounded()), 1e15)), message: $0.message) }
+        var end = midi.endIndex
+        while end > midi.startIndex && scheduled[end - 1].frame >= songLimit { end -= 1 }
+        let skippedEvents = midi.endIndex - end
         let inputFrames = min(input?.frameCount ?? 0, songLimit)
-        let musicFrames = max(scheduled.last.map { $0.frame + 1 } ?? 0, inputFrames)
+        let musicFrames = max(end > midi.startIndex ? scheduled[end - 1].frame + 1 : 0, inputFrames)
         // The engine's output lags by its latency (the master limiter's look-ahead): render that
         // much longer and drop that much from the start, so the file lines up with the MIDI.
         let latency = engine.latencyFrames
@@ -102,11 +107,11 @@ public final class OfflineRenderer {
         // The engine's idle test does not see the mic chain (a delay rings on after the input), so
         // with an input only the measured level says when it is over.
         func isSilent(quietFrames: Int) -> Bool { (input == nil && engine.isIdle) || quietFrames >= silenceFrames }
-        var frame = 0, next = 0, quietFrames = 0
+        var frame = 0, next = midi.startIndex, quietFrames = 0
         while frame < endLimit {
             var n = min(blockFrames, endLimit - frame)
             var count = 0
-            while next < scheduled.count && scheduled[next].frame < frame + n {
+            while next < end && scheduled[next].frame < frame + n {
                 if count == events.count {
                     // Full: end the block before the next event (at least one frame on), which then
                     // leads the next block: late by the frames it took, never dropped.
@@ -139,7 +144,7 @@ public final class OfflineRenderer {
             if audible.frames > 0 { try sink(audible) }
             frame += n
             if frame % (blockFrames * 256) < n { progress(min(1, Double(frame) / Double(musicFrames + 1))) }
-            if frame >= musicFrames + latency && next == scheduled.count && isSilent(quietFrames: quietFrames) { break }
+            if frame >= musicFrames + latency && next == end && isSilent(quietFrames: quietFrames) { break }
         }
         if frame >= endLimit && !isSilent(quietFrames: quietFrames) {
             summary.warnings.append(String(
@@ -154,6 +159,7 @@ public final class OfflineRenderer {
         progress(1)
         summary.frames = max(0, frame - latency)
         summary.nonFiniteBlocks = engine.meters.nonFiniteBlocks
+        summary.runawayVoices = engine.meters.runawayVoices
         summary.parts = PartSummary.collect(engine.controller)
         summary.wallSeconds = Date().timeIntervalSince(start)
         return summary

@@ -162,11 +162,13 @@ extension AudioEngine {
         let levels = master { $0.meters }
         let voices = synth { $0.activeVoiceCount } + sampler { $0.activeVoiceCount }
         let idle = isIdle
+        let runaway = sampler { samplerRunawayVoices($0) }
         outputMeters {
             $0.publish(
                 peak: (levels.left.peakDecibels, levels.right.peakDecibels), rms: (levels.left.rmsDecibels, levels.right.rmsDecibels),
                 voices: voices)
             $0.publish(idle: idle)
+            $0.publish(runawayVoices: runaway)
         }
         publishPartMeters()
     }
@@ -190,3 +192,6 @@ private func samplerHandle(_ sampler: SamplerInstrument, _ message: MIDIMessage)
 
 @_semantics("no_performance_analysis")
 private func samplerPartProgram(_ sampler: SamplerInstrument, channel: Int) -> PartProgram? { sampler.partProgram(channel: channel) }
+
+@_semantics("no_performance_analysis")
+private func samplerRunawayVoices(_ sampler: SamplerInstrument) -> Int { sampler.runawayVoiceCount }

@@ -10,6 +10,7 @@ public final class EngineMeters: @unchecked Sendable {
     private let outputRMS: AtomicCellsView
     private let voices = Atomic<Int>(0)
     private let nonFinite = Atomic<Int>(0)
+    private let runaway = Atomic<Int>(0)
     private let idle = Atomic<Bool>(true)
 
     init() {
@@ -23,6 +24,13 @@ public final class EngineMeters: @unchecked Sendable {
 
     /// Blocks (of a bus or of the master output) silenced because they held NaN or infinity.
     public var nonFiniteBlocks: Int { nonFinite.load(ordering: .relaxed) }
+
+    /// Sampler voices stopped because their output ran away (see `VoiceGuard`).
+    public var runawayVoices: Int { runaway.load(ordering: .relaxed) }
+
+    /// Render thread, block end.
+    @_noLocks
+    func publish(runawayVoices count: Int) { runaway.store(count, ordering: .relaxed) }
 
     @_noLocks
     func publish(peak: (Double, Double), rms: (Double, Double), voices count: Int) {

@@ -70,17 +70,23 @@ public struct MIDIByteDecoder: Sendable {
 extension MIDIMessage {
     /// The message as MIDI 1.0 bytes (status first, no running status). Any thread; allocates.
     public var bytes: [UInt8] {
+        let (status, data1, data2) = statusAndData
+        return MIDIByteDecoder.dataByteCount(status: status) == 1 ? [status, data1] : [status, data1, data2]
+    }
+
+    /// Status byte and two data bytes (the second 0 for messages with one). No allocation.
+    public var statusAndData: (UInt8, UInt8, UInt8) {
         switch self {
-        case .noteOff(let c, let n, let v): [0x80 | c & 0x0F, n & 0x7F, v & 0x7F]
-        case .noteOn(let c, let n, let v): [0x90 | c & 0x0F, n & 0x7F, v & 0x7F]
-        case .polyPressure(let c, let n, let p): [0xA0 | c & 0x0F, n & 0x7F, p & 0x7F]
-        case .controlChange(let c, let n, let v): [0xB0 | c & 0x0F, n & 0x7F, v & 0x7F]
-        case .programChange(let c, let p): [0xC0 | c & 0x0F, p & 0x7F]
-        case .channelPressure(let c, let p): [0xD0 | c & 0x0F, p & 0x7F]
+        case .noteOff(let c, let n, let v): (0x80 | c & 0x0F, n & 0x7F, v & 0x7F)
+        case .noteOn(let c, let n, let v): (0x90 | c & 0x0F, n & 0x7F, v & 0x7F)
+        case .polyPressure(let c, let n, let p): (0xA0 | c & 0x0F, n & 0x7F, p & 0x7F)
+        case .controlChange(let c, let n, let v): (0xB0 | c & 0x0F, n & 0x7F, v & 0x7F)
+        case .programChange(let c, let p): (0xC0 | c & 0x0F, p & 0x7F, 0)
+        case .channelPressure(let c, let p): (0xD0 | c & 0x0F, p & 0x7F, 0)
         case .pitchBend(let c, let value):
             {
                 let raw = UInt16(clamping: max(0, min(16383, Int(value) + 8192)))
-                return [0xE0 | c & 0x0F, UInt8(raw & 0x7F), UInt8(raw >> 7)]
+                return (0xE0 | c & 0x0F, UInt8(raw & 0x7F), UInt8(raw >> 7))
             }()
         }
     }

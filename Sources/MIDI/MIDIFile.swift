@@ -35,6 +35,44 @@ public struct MIDIFileEvent: Sendable, Equatable {
     }
 }
 
+/// A song's channel messages in time order, 16 bytes each (time, track, status and data bytes):
+/// the most a 64 MB file holds, 8 million 3-byte events with running status, takes 128 MB, not the
+/// 3–4 times that a `MIDIFileEvent` array and its intermediates did. Reads as `MIDIFileEvent`s.
+public struct MIDIEventList: RandomAccessCollection, Sendable, Equatable {
+    /// One event as stored: `time` holds ticks while the file is parsed (exact in a Double: a
+    /// 64 MB file cannot reach 2⁵³ ticks), seconds once the tempo map is applied.
+    struct Packed: Sendable, Equatable {
+        var time: Double
+        var track: UInt16
+        var status: UInt8
+        var data1: UInt8
+        var data2: UInt8
+    }
+
+    var packed: [Packed]
+
+    /// Memory per event.
+    public static let bytesPerEvent = MemoryLayout<Packed>.stride
+
+    init(packed: [Packed]) { self.packed = packed }
+
+    public init(_ events: [MIDIFileEvent]) {
+        packed = events.map {
+            let (status, data1, data2) = $0.message.statusAndData
+            return Packed(time: $0.seconds, track: UInt16(clamping: $0.track), status: status, data1: data1, data2: data2)
+        }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { packed.count }
+
+    public subscript(index: Int) -> MIDIFileEvent {
+        let p = packed[index]
+        return MIDIFileEvent(
+            seconds: p.time, track: Int(p.track), message: MIDIByteDecoder.message(status: p.status, data1: p.data1, data2: p.data2))
+    }
+}
+
 /// A Standard MIDI File (type 0 or 1) flattened into one timeline of channel messages.
 /// Built on the control thread; the player walks `events` and converts seconds to frames.
 public struct MIDIFile: Sendable, Equatable {
@@ -46,7 +84,7 @@ public struct MIDIFile: Sendable, Equatable {
     public var ticksPerSecond: Double?
     /// Channel messages of every track merged, sorted by time; simultaneous events keep track order,
     /// then file order (so a note-off written before a note-on at the same tick stays before it).
-    public var events: [MIDIFileEvent]
+    public var events: MIDIEventList
     /// Track names (meta event 3), one per `MTrk` chunk; "" when a track has none.
     public var trackNames: [String]
     /// Time of the last event of any kind, including end-of-track markers.
@@ -55,6 +93,15 @@ public struct MIDIFile: Sendable, Equatable {
     public init(
         format: Int, ticksPerQuarter: Int, ticksPerSecond: Double? = nil, events: [MIDIFileEvent],
         trackNames: [String], durationSeconds: Double
+    ) {
+        self.init(
+            format: format, ticksPerQuarter: ticksPerQuarter, ticksPerSecond: ticksPerSecond, events: MIDIEventList(events),
+            trackNames: trackNames, durationSeconds: durationSeconds)
+    }
+
+    public init(
+        format: Int, ticksPerQuarter: Int, ticksPerSecond: Double?, events: MIDIEventList, trackNames: [String],
+        durationSeconds: Double
     ) {
         self.format = format
         self.ticksPerQuarter = ticksPerQuarter

@@ -6,13 +6,6 @@ struct MIDIFileParser {
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
-    /// One channel event before timing is applied.
-    struct TickEvent {
-        var tick: Int
-        var track: Int
-        var message: MIDIMessage
-    }
-
     mutating func parse() throws(MIDIFileError) -> MIDIFile {
         guard bytes.count >= 14, Array(bytes[0..<4]) == Array("MThd".utf8) else {
             throw MIDIFileError(byteOffset: 0, reason: "not a Standard MIDI File (no MThd header)")
@@ -32,7 +25,7 @@ struct MIDIFileParser {
         guard format <= 1 else { throw MIDIFileError(byteOffset: 8, reason: "unknown MIDI file format \(format)") }
         let timing = try Self.timing(division: division)
 
-        var events: [TickEvent] = []
+        var events: [MIDIEventList.Packed] = []
         var tempoChanges: [MIDITempoMap.Change] = []
         var names: [String] = []
         var lastTick = 0
@@ -54,8 +47,7 @@ struct MIDIFileParser {
                 continue
             }
             var track = MIDITrackParser(bytes: bytes, start: offset, end: offset + length, track: names.count)
-            let parsed = try track.parse()
-            events += parsed.events
+            let parsed = try track.parse(into: &events)
             tempoChanges += parsed.tempoChanges
             names.append(parsed.name)
             lastTick = max(lastTick, parsed.endTick)
@@ -64,13 +56,11 @@ struct MIDIFileParser {
         guard !names.isEmpty else { throw MIDIFileError(byteOffset: offset, reason: "the file has no tracks") }
 
         let tempoMap = MIDITempoMap(timing: timing, changes: tempoChanges)
-        // Stable order: tick, then track, then position in the file (events are already in that order per track).
-        let ordered = events.enumerated().sorted {
-            ($0.element.tick, $0.element.track, $0.offset) < ($1.element.tick, $1.element.track, $1.offset)
-        }
-        let timed = ordered.map {
-            MIDIFileEvent(seconds: tempoMap.seconds(atTick: $0.element.tick), track: $0.element.track, message: $0.element.message)
-        }
+        // Tick, then track, then position in the file: each track's events are in tick order
+        // and the tracks follow one another, so a stable sort by (tick, track) gives it (a type 0
+        // file is in order already). In place: a song can hold millions of events.
+        if names.count > 1 { events.sort { ($0.time, $0.track) < ($1.time, $1.track) } }
+        for i in events.indices { events[i].time = tempoMap.seconds(atTick: Int(events[i].time)) }
         var ticksPerQuarter = 0
         var ticksPerSecond: Double?
         switch timing {
@@ -78,7 +68,7 @@ struct MIDIFileParser {
         case .smpte(let ticks): ticksPerSecond = ticks
         }
         return MIDIFile(
-            format: format, ticksPerQuarter: ticksPerQuarter, ticksPerSecond: ticksPerSecond, events: timed,
+            format: format, ticksPerQuarter: ticksPerQuarter, ticksPerSecond: ticksPerSecond, events: MIDIEventList(packed: events),
             trackNames: names, durationSeconds: tempoMap.seconds(atTick: lastTick))
     }
 

@@ -7,7 +7,6 @@ struct MIDITrackParser {
     let track: Int
 
     struct Result {
-        var events: [MIDIFileParser.TickEvent] = []
         var tempoChanges: [MIDITempoMap.Change] = []
         var name = ""
         var endTick = 0
@@ -20,7 +19,8 @@ struct MIDITrackParser {
         self.track = track
     }
 
-    mutating func parse() throws(MIDIFileError) -> Result {
+    /// Appends the track's channel events to `events` (times in ticks); returns the rest.
+    mutating func parse(into events: inout [MIDIEventList.Packed]) throws(MIDIFileError) -> Result {
         var result = Result()
         var tick = 0
         var runningStatus: UInt8 = 0
@@ -47,12 +47,12 @@ struct MIDITrackParser {
                 _ = try take(try variableLength())
             case 0x80...0xEF:
                 runningStatus = first
-                result.events.append(try channelEvent(status: first, tick: tick, firstData: nil))
+                events.append(try channelEvent(status: first, tick: tick, firstData: nil))
             case 0x00...0x7F:
                 guard runningStatus != 0 else {
                     throw MIDIFileError(byteOffset: eventStart, reason: "data byte 0x\(hex(first)) without a running status")
                 }
-                result.events.append(try channelEvent(status: runningStatus, tick: tick, firstData: first))
+                events.append(try channelEvent(status: runningStatus, tick: tick, firstData: first))
             default:
                 throw MIDIFileError(byteOffset: eventStart, reason: "status byte 0x\(hex(first)) is not allowed in a MIDI file")
             }
@@ -62,13 +62,12 @@ struct MIDITrackParser {
         return result
     }
 
-    private mutating func channelEvent(status: UInt8, tick: Int, firstData: UInt8?) throws(MIDIFileError) -> MIDIFileParser.TickEvent {
+    private mutating func channelEvent(status: UInt8, tick: Int, firstData: UInt8?) throws(MIDIFileError) -> MIDIEventList.Packed {
         let data1: UInt8
         if let firstData { data1 = firstData } else { data1 = try dataByte() }
         var data2: UInt8 = 0
         if MIDIByteDecoder.dataByteCount(status: status) == 2 { data2 = try dataByte() }
-        return MIDIFileParser.TickEvent(
-            tick: tick, track: track, message: MIDIByteDecoder.message(status: status, data1: data1, data2: data2))
+        return MIDIEventList.Packed(time: Double(tick), track: UInt16(truncatingIfNeeded: track), status: status, data1: data1, data2: data2)
     }
 
     private mutating func byte() throws(MIDIFileError) -> UInt8 {

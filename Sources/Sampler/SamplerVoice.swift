@@ -150,6 +150,7 @@ struct SamplerVoice {
             filter.process(
                 StereoBlock(left: context.scratchLeft, right: right, frames: frames), controllerValues: context.controllerValues,
                 lfoCents: (depths.cutoff * Double(lfoStart), depths.cutoff * Double(lfoValue)))
+            if filter.ranAway { isActive = false; return }  // VoiceGuard: stopped, nothing mixed
         }
         var gain = staticGain
         if respondsToVolume { gain *= context.volumeGain }

@@ -9,7 +9,7 @@ import Glibc
 /// only when the cutoff actually moved. Render thread (started from `handle`).
 struct VoiceFilter {
     var isEnabled = false
-    private var biquad = StereoBiquad()
+    private var svf = StereoStateVariableFilter()
     private var envelope: Envelope
     private var hasEnvelope = false
     private var kind = BiquadCoefficients.Kind.lowPass
@@ -25,6 +25,11 @@ struct VoiceFilter {
     private var byEnvelope = SamplerModulationAmount(atOne: 0)
     private var designedCents = Double.nan
     private let sampleRate: Double
+    /// Set by `process` when its chunk ran away (see `VoiceGuard`): the chunk was silenced, the
+    /// state cleared, and the voice must stop.
+    private(set) var ranAway = false
+    /// Chunks that ran away in this voice slot since start (not cleared by `reset`).
+    private(set) var runaways = 0
 
     /// Redesign when the cutoff moved by more than this (≈ 0.1 %): inaudible, saves the trig.
     private static let redesignThresholdCents = 2.0
@@ -40,7 +45,8 @@ struct VoiceFilter {
 
     mutating func start(_ settings: SamplerFilterSettings, modulation: SamplerFilterModulation, key: Int, velocity: Int) {
         isEnabled = settings.isEnabled
-        biquad.reset()
+        ranAway = false
+        svf.reset()
         guard isEnabled else { return }
         kind = settings.kind
         cutoffHz = settings.cutoffHz
@@ -68,13 +74,13 @@ struct VoiceFilter {
     }
 
     mutating func reset() {
-        biquad.reset()
+        svf.reset()
         envelope.reset()
     }
 
     /// Filters the chunk in place, moving the cutoff every `updateFrames` to where the controller
     /// glide, the envelope and the LFO (`lfoCents` at the chunk's start and end, ramped between)
-    /// put it (coefficient jumps in the biquad are what a sweep hears).
+    /// put it.
     mutating func process(
         _ block: StereoBlock, controllerValues: UnsafePointer<UInt8>, lfoCents: (start: Double, end: Double) = (0, 0)
     ) {
@@ -98,12 +104,71 @@ struct VoiceFilter {
             }
             if !(abs(cents - designedCents) < Self.redesignThresholdCents) {
                 designedCents = cents
-                biquad.coefficients = BiquadCoefficients.design(
-                    kind, cutoffHz: cutoffHz * exp2(cents / 1200), resonanceDecibels: resonanceDecibels,
-                    sampleRate: sampleRate)
+                svf.design(kind, cutoffHz: cutoffHz * exp2(cents / 1200), resonanceDecibels: resonanceDecibels, sampleRate: sampleRate)
             }
-            biquad.process(block.slice(from: offset, count: frames))
+            svf.process(block.slice(from: offset, count: frames))
             offset += frames
+        }
+        ranAway = VoiceGuard.ranAway(block)
+        if ranAway {
+            block.clear()
+            svf.reset()
+            runaways += 1
+        }
+    }
+}
+
+/// The voice filter's core: a state-variable filter integrated with the trapezoidal rule (A.
+/// Simper's "linear trapezoidal" SVF). For fixed settings its response is exactly the RBJ
+/// cookbook biquad's (`BiquadCoefficients.design`: the same bilinear transform of the same analog
+/// prototype, prewarped at the cutoff), but its state is the integrators' charge, so it stays
+/// stable when the cutoff moves every few frames at full resonance, where a direct-form biquad's
+/// state, meaningful only for the coefficients that made it, can grow without bound.
+struct StereoStateVariableFilter {
+    private var kind = BiquadCoefficients.Kind.lowPass
+    /// 1/Q, and the integrators' gains from g = tan(π·f/fs).
+    private var k = 2.0.squareRoot()
+    private var a1 = 1.0, a2 = 0.0, a3 = 0.0
+    private var state: (l1: Double, l2: Double, r1: Double, r2: Double) = (0, 0, 0, 0)
+
+    mutating func reset() { state = (0, 0, 0, 0) }
+
+    mutating func design(_ kind: BiquadCoefficients.Kind, cutoffHz: Double, resonanceDecibels: Double, sampleRate: Double) {
+        self.kind = kind
+        let f = min(max(cutoffHz, 1), sampleRate * 0.49)
+        let g = tan(Double.pi * f / sampleRate)
+        k = 1 / BiquadCoefficients.q(resonanceDecibels: resonanceDecibels)
+        a1 = 1 / (1 + g * (g + k))
+        a2 = g * a1
+        a3 = g * a2
+    }
+
+    /// Filters `block` in place.
+    mutating func process(_ block: StereoBlock) {
+        var (l1, l2, r1, r2) = state
+        for i in 0..<block.frames {
+            block.left[i] = Float(tick(Double(block.left[i]), &l1, &l2))
+            block.right[i] = Float(tick(Double(block.right[i]), &r1, &r2))
+        }
+        // Flush denormals that decaying state would otherwise leave behind.
+        if abs(l1) < 1e-30 { l1 = 0 }
+        if abs(l2) < 1e-30 { l2 = 0 }
+        if abs(r1) < 1e-30 { r1 = 0 }
+        if abs(r2) < 1e-30 { r2 = 0 }
+        state = (l1, l2, r1, r2)
+    }
+
+    @inline(__always)
+    private func tick(_ x: Double, _ ic1: inout Double, _ ic2: inout Double) -> Double {
+        let v3 = x - ic2
+        let v1 = a1 * ic1 + a2 * v3
+        let v2 = ic2 + a2 * ic1 + a3 * v3
+        ic1 = 2 * v1 - ic1
+        ic2 = 2 * v2 - ic2
+        switch kind {
+        case .lowPass: return v2
+        case .highPass: return x - k * v1 - v2
+        case .bandPass: return k * v1
         }
     }
 }

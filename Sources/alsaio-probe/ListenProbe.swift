@@ -35,6 +35,8 @@ enum ListenProbe {
                 say("command sender gone \(source) at \(MonotonicClock.nanoseconds()) release \(release)")
             case .autoconnect(let decision):
                 say("autoconnect: \(decision)")
+            case .inputOverrun(let total):
+                say("input overrun \(total)")
             }
         }
         say("midi thread: \(status)")

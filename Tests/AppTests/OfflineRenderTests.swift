@@ -85,7 +85,7 @@ import Testing
 
     @Test func theDemoSongRendersEveryBarWithoutClipping() throws {
         let demo = try MIDIFile.read(path: "\(Self.repository)/Sounds/demo.mid")
-        let out = try render(demo.events)
+        let out = try render(Array(demo.events))
         #expect(Double(out.count) / rate >= demo.durationSeconds)
         #expect(Measure.peak(out) < 1, "no clipping")
         for second in 0..<Int(demo.durationSeconds) {

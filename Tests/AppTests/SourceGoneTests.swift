@@ -4,14 +4,19 @@ import MIDI
 import Foundation
 import Testing
 
+/// The default instrument (synth release 50 ms, sustain 1) in the live loop at 64 frames.
+func synthLiveLoop(loseOutputAtPeriod: Int? = nil) throws -> LiveLoopProbe {
+    var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
+    loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
+    let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
+    return LiveLoopProbe(engine: engine, periodFrames: 64, input: nil, loseOutputAtPeriod: loseOutputAtPeriod)
+}
+
 /// When a MIDI source vanishes mid-chord (an rtpmidid session ends, a keyboard is unplugged),
 /// its held notes are released and its sustain pedal lifted: nothing is left stuck.
 @Suite struct SourceGoneTests {
     @Test func notesOfAVanishedSourceAreReleasedAndOthersKeepPlaying() throws {
-        var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
-        loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
-        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
-        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil)
+        let probe = try synthLiveLoop()
         // Source 20 holds a chord with the pedal down on the synth channel; source 21 holds one note.
         probe.receive(.controlChange(channel: 1, controller: 64, value: 127), fromClient: 20)
         for note: UInt8 in [60, 64, 67] { probe.receive(.noteOn(channel: 1, note: note, velocity: 100), fromClient: 20) }
@@ -29,10 +34,7 @@ import Testing
     /// `audiograph cc 64 127`, `audiograph note`, each a client that exits at once: the pedal they
     /// put down stays down until `audiograph cc 64 0`; a note a killed `note` left held is released.
     @Test func controllersOfAOneShotCommandOutliveIt() throws {
-        var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
-        loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
-        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
-        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil)
+        let probe = try synthLiveLoop()
         let releaseTime = Int(0.1 * 48000 / 64)  // longer than the 50 ms release
         probe.receive(.noteOn(channel: 1, note: 64, velocity: 100), fromClient: 29)  // a `note` killed mid-way
         probe.runPeriods(10)
@@ -58,10 +60,7 @@ import Testing
 /// so a note-off that arrives while the device is gone is not lost (no stuck note after it returns).
 @Suite struct DeviceLossTests {
     @Test func notesReleasedWhileTheDeviceIsGoneStayReleased() throws {
-        var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
-        loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
-        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
-        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil, loseOutputAtPeriod: 50)
+        let probe = try synthLiveLoop(loseOutputAtPeriod: 50)
         probe.receive(.noteOn(channel: 1, note: 60, velocity: 100))
         probe.runPeriods(10)
         #expect(probe.activeVoiceCounts.synth == 1)
@@ -73,5 +72,28 @@ import Testing
         probe.runPeriods(41)  // the 40th of these loses the device; this returns once it is reopened
         #expect(probe.deviceLosses == 1 && probe.reopens == 1)
         #expect(probe.activeVoiceCounts.synth == 0, "the note-off sent during the outage was applied")
+    }
+}
+
+/// A source that vanishes while a flood has filled the ring to the render thread: its note-offs
+/// wait for room instead of being dropped, so nothing is left stuck.
+@Suite struct SourceGoneDuringAFloodTests {
+    @Test func releasesWaitForRoomInAFullRing() throws {
+        let probe = try synthLiveLoop()
+        for note: UInt8 in [60, 64, 67] { probe.receive(.noteOn(channel: 1, note: note, velocity: 100), fromClient: 20) }
+        probe.runPeriods(10)
+        #expect(probe.activeVoiceCounts.synth == 3)
+        // Another source fills the ring (4096 slots) and more.
+        for i in 0..<5_000 { probe.receive(.controlChange(channel: UInt8(i % 16), controller: 1, value: UInt8(i % 128)), fromClient: 21) }
+        // The render side starts 100 ms after the source has gone (its note-offs find the ring full),
+        // then runs 2,000 periods, freeing room as it goes.
+        let consumer = Thread {
+            usleep(100_000)
+            probe.runPeriods(2_000)
+        }
+        consumer.start()
+        probe.sourceGone(client: 20)
+        while !consumer.isFinished { usleep(10_000) }
+        #expect(probe.activeVoiceCounts.synth == 0, "the vanished source's notes were released")
     }
 }

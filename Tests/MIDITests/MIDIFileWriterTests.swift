@@ -25,7 +25,8 @@ import Testing
         ])
         #expect(file.events.map(\.track) == [1, 1, 1, 2, 1])
         // 960 ticks at 120 BPM = 1 s; the rest at 60 BPM: (200000 − 960) / 480 s.
-        #expect(abs(file.events[4].seconds - (1 + (200_000.0 - 960) / 480)) < 1e-9)
+        let expected = 1 + (200_000.0 - 960) / 480
+        #expect(abs(file.events[4].seconds - expected) < 1e-9)
     }
 
     @Test func writeToDiskAndRead() throws {

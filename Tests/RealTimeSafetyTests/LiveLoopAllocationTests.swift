@@ -5,7 +5,8 @@ import MIDI
 import XCTest
 
 /// The live loop's audio-thread work (event ring, MIDI placement, render with a file input,
-/// output) allocates nothing either, with notes arriving every period through the inbox.
+/// output) allocates nothing either, with notes arriving every period through the inbox and a
+/// flood every tenth (deferred, coalesced, stale note-ons skipped: `PeriodEvents`).
 final class LiveLoopAllocationTests: XCTestCase {
     func testLivePeriodsDoNotAllocate() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
@@ -19,6 +20,12 @@ final class LiveLoopAllocationTests: XCTestCase {
             probe.receive(.noteOn(channel: UInt8(n % 2), note: note, velocity: 100), fromClient: UInt8(20 + n % 4))
             probe.receive(.noteOff(channel: UInt8(n % 2), note: note &- 20, velocity: 0), fromClient: UInt8(20 + n % 4))
             probe.receive(.controlChange(channel: 0, controller: 64, value: n % 3 == 0 ? 127 : 0))
+            for i in 0..<(n % 10 == 0 ? 200 : 0) {
+                let channel = UInt8(i % 16)
+                probe.receive(i % 4 == 0 ? .noteOn(channel: channel, note: UInt8(i % 128), velocity: 90)
+                              : i % 4 == 1 ? .pitchBend(channel: channel, value: Int16(i * 40 - 4000))
+                              : .controlChange(channel: channel, controller: 1, value: UInt8(i % 128)))
+            }
             probe.runPeriods(1)
         }
         for n in 0..<300 { period(n) }

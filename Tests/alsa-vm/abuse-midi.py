@@ -8,7 +8,8 @@ Stdlib only (ctypes on libasound, via instrument-midi.py's Sequencer), so it run
                                 sysex and garbage (out-of-range channels, notes, controllers and
                                 values; clock, song and user events), seeded
   flood AG DEST FILE QUIET
-                                (guest) connects to DEST; holds a chord for QUIET s (the baseline),
+                                (guest) connects to DEST; holds a 2-note chord (the flood instrument's
+                                polyphony) for QUIET s (the baseline),
                                 writes FILE to the sequencer as fast as the kernel takes it, then
                                 sends pedals up and all-notes-off on every channel; prints
                                 `audiograph status --json` figures after each phase and the
@@ -110,10 +111,27 @@ def uptime():
 
 
 def status(ag):
-    """The figures the checks need from `audiograph status --json`."""
+    """The figures the checks need from `audiograph status --json`, and (with AG_PID set) the CPU
+    seconds play's render and MIDI threads have used."""
     s = json.loads(subprocess.run([ag, "status", "--json"], capture_output=True, text=True, check=True).stdout)
-    return {k: s[k] for k in ("voices", "xruns", "missedDeadlines", "midiEventsDropped", "nonFiniteBlocks")} \
+    figures = {k: s[k] for k in ("voices", "xruns", "missedDeadlines", "midiEventsDropped", "midiInputOverruns",
+                                 "midiDeferredPeriods", "midiEventsCoalesced", "midiNoteOnsSkipped", "nonFiniteBlocks")} \
         | {"rms": round(s["outputRMSDecibels"][0], 2)}
+    return figures | thread_cpu(os.environ.get("AG_PID"))
+
+
+def thread_cpu(pid):
+    """CPU seconds (user + system) of the render thread (`rtCpu`) and the MIDI reader (`midiCpu`)."""
+    names = {"audiograph-rt": "rtCpu", "agraph-midi": "midiCpu"}
+    cpu = {}
+    for task in os.listdir(f"/proc/{pid}/task") if pid else []:
+        with open(f"/proc/{pid}/task/{task}/comm") as f:
+            name = names.get(f.read().strip())
+        if name:
+            with open(f"/proc/{pid}/task/{task}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            cpu[name] = round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 2)
+    return cpu
 
 
 def report(phase, ag, **extra):
@@ -151,12 +169,14 @@ def run_flood(ag, dest, path, quiet):
     fds = (ctypes.c_int32 * 2)()
     seq.check(seq.lib.snd_seq_poll_descriptors(seq.handle, fds, 1, 4), "poll_descriptors")  # POLLOUT
     fd = fds[0]
+    # The baseline holds as many notes as the instrument's polyphony (2), which the flood keeps full.
+    chord = (57, 64)
     report("start", ag)
-    for note in (57, 61, 64):
+    for note in chord:
         seq.note(True, 1, note, 100)
     time.sleep(quiet)
     report("quiet", ag, seconds=quiet)
-    for note in (57, 61, 64):
+    for note in chord:
         seq.note(False, 1, note, 0)
     with open(path, "rb") as f:
         data = memoryview(f.read())

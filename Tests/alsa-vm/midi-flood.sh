@@ -11,14 +11,28 @@ HELPER=${2:?usage: midi-flood.sh AUDIOGRAPH ABUSE-MIDI.PY}
 source "$(dirname "$0")/guest-lib.sh"
 play_and_capture "$AG"
 nap 1
+# Where the CPU goes: each thread of play with its scheduling policy, priority and CPU seconds.
+threads() {
+    local t
+    for t in /proc/$ag/task/*; do
+        awk -v n="$(cat "$t/comm")" '{ printf "  %-16s policy %s prio %3s cpu %6.2f s\n", n, $41, $40, ($14 + $15) / 100 }' "$t/stat"
+    done
+}
+echo "guest: $(nproc) CPUs, sched_rt_runtime_us $(cat /proc/sys/kernel/sched_rt_runtime_us), clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+echo "threads before the flood:"; threads
 
-python3 "$HELPER" flood "$AG" AudioGraph:0 flood.bin "${QUIET:-6}" > flood.txt 2>&1
+AG_PID=$ag python3 "$HELPER" flood "$AG" AudioGraph:0 flood.bin "${QUIET:-6}" > flood.txt 2>&1
 cat flood.txt
+echo "threads after the flood:"; threads
 start=$(field flood.txt start xruns) quiet=$(field flood.txt quiet xruns) flood=$(field flood.txt flood xruns) after=$(field flood.txt after xruns)
 if [[ -z $after ]]; then
     failc "the flood did not finish"
 else
     echo "underruns: $((quiet - start)) in the ${QUIET:-6} s baseline, $((flood - quiet)) in the flood ($(field flood.txt flood seconds) s), $((after - flood)) after it"
+    awk -v r0="$(field flood.txt start rtCpu)" -v r1="$(field flood.txt quiet rtCpu)" -v r2="$(field flood.txt flood rtCpu)" \
+        -v m1="$(field flood.txt quiet midiCpu)" -v m2="$(field flood.txt flood midiCpu)" -v bs="${QUIET:-6}" -v fs="$(field flood.txt flood seconds)" \
+        'BEGIN { printf "CPU share: render thread %.0f%% baseline, %.0f%% flood; MIDI reader %.0f%% in the flood\n", 100 * (r1 - r0) / bs, 100 * (r2 - r1) / (fs + 0.3), 100 * (m2 - m1) / (fs + 0.3) }'
+    echo "MIDI: $(field flood.txt flood midiDeferredPeriods) periods deferred events to the next, $(field flood.txt flood midiEventsCoalesced) values coalesced, $(field flood.txt flood midiNoteOnsSkipped) late note-ons skipped, $(field flood.txt flood midiEventsDropped) dropped (ring full), $(field flood.txt flood midiInputOverruns) kernel queue overruns"
     # The emulated CPU on a shared host underruns now and then with no MIDI at all: the flood's
     # underruns per second are held against the baseline's (twice it, plus one every 2 s).
     awk -v b=$((quiet - start)) -v bs="${QUIET:-6}" -v f=$((flood - quiet)) -v fs="$(field flood.txt flood seconds)" \

@@ -33,7 +33,8 @@ final class AudioLoop<Output: AudioOutput, Input: AudioInput>: @unchecked Sendab
     let outputLost = Atomic<Bool>(false)
     private let outputBuffer: StereoBuffer
     private let inputBuffer: StereoBuffer
-    private let events: UnsafeMutableBufferPointer<TimedMIDIMessage>
+    /// This period's MIDI, bounded (`PeriodEvents`).
+    let events: PeriodEvents
     /// Underruns counted by devices used before the current one (whoever owns `output` owns this).
     private var xrunsOfEarlierDevices = 0
 
@@ -47,10 +48,8 @@ final class AudioLoop<Output: AudioOutput, Input: AudioInput>: @unchecked Sendab
         self.input = input
         outputBuffer = StereoBuffer(capacity: periodFrames)
         inputBuffer = StereoBuffer(capacity: periodFrames)
-        events = .allocate(capacity: 1024)
+        events = PeriodEvents(periodFrames: periodFrames)
     }
-
-    deinit { events.deallocate() }
 
     /// Any thread: the loop finishes its current period and returns.
     func stop() { running.store(false, ordering: .relaxed) }
@@ -85,8 +84,8 @@ final class AudioLoop<Output: AudioOutput, Input: AudioInput>: @unchecked Sendab
         let periodStart = UInt64(clock.boundary)
         clock.advance(wokeAt: start)
         // Messages that arrived after the smoothed boundary wait for the next period.
-        let count = collectEvents(arrivedBefore: min(UInt64(clock.boundary), start), periodStart: periodStart)
-        engine.render(output: out, input: inputBlock, events: UnsafeBufferPointer(rebasing: events[0..<count]))
+        let midi = events.collect(live: inbox.ring, song: inbox.songRing, arrivedBefore: min(UInt64(clock.boundary), start), periodStart: periodStart, periodFrames: periodFrames)
+        engine.render(output: out, input: inputBlock, events: midi)
         let renderNanoseconds = MonotonicClock.nanoseconds() - start
         stats.record(renderNanoseconds: renderNanoseconds, periodNanoseconds: periodNanoseconds)
         let status = output.write(left: out.left, right: out.right, frames: periodFrames)
@@ -100,35 +99,11 @@ final class AudioLoop<Output: AudioOutput, Input: AudioInput>: @unchecked Sendab
         return true
     }
 
-    /// Moves the messages that arrived before `now` into the event buffer. A message that
-    /// arrived a fraction f of the way through the previous period (`periodStart` to `now`, as
-    /// kept by `PeriodClock`) lands at frame f × period.
-    private func collectEvents(arrivedBefore now: UInt64, periodStart: UInt64) -> Int {
-        var count = 0
-        let span = Double(max(now &- periodStart, 1))
-        while count < events.count, let next = earliest(before: now) {
-            let elapsed = next.arrivalNanoseconds > periodStart ? Double(next.arrivalNanoseconds - periodStart) : 0
-            let frame = min(Int(elapsed / span * Double(periodFrames)), periodFrames - 1)
-            events[count] = TimedMIDIMessage(frameOffset: frame, message: next.message)
-            count += 1
-        }
-        return count
-    }
-
-    /// Pops whichever ring holds the earlier message that arrived before `now` (the two are
-    /// merged so frame offsets stay in order).
-    private func earliest(before now: UInt64) -> StampedMessage? {
-        let liveTime = inbox.ring.peek()?.arrivalNanoseconds ?? .max
-        let songTime = inbox.songRing.peek()?.arrivalNanoseconds ?? .max
-        guard min(liveTime, songTime) <= now else { return nil }
-        return liveTime <= songTime ? inbox.ring.pop() : inbox.songRing.pop()
-    }
-
     /// While there is no device (control thread, render thread not running): renders one period
     /// into nowhere, applying the MIDI that arrived since `periodStart`, so no note-off is lost.
     func renderWithoutOutput(periodStart: UInt64, now: UInt64) {
-        let count = collectEvents(arrivedBefore: now, periodStart: periodStart)
-        engine.render(output: outputBuffer.block(frames: periodFrames), events: UnsafeBufferPointer(rebasing: events[0..<count]))
+        let midi = events.collect(live: inbox.ring, song: inbox.songRing, arrivedBefore: now, periodStart: periodStart, periodFrames: periodFrames)
+        engine.render(output: outputBuffer.block(frames: periodFrames), events: midi)
     }
 
     /// Control thread, before the loop runs or after it returned: voices sounding in the synth and the sampler.

@@ -21,12 +21,13 @@ package final class EventRing<Element>: @unchecked Sendable {
 
     deinit { slots.deallocate() }
 
-    /// Producer thread. Returns false (and counts a drop) when the ring is full.
+    /// Producer thread. Returns false when the ring is full, counting a drop unless the caller
+    /// will try again (`retrying`).
     @discardableResult
-    package func push(_ value: Element) -> Bool {
+    package func push(_ value: Element, retrying: Bool = false) -> Bool {
         let t = tail.load(ordering: .relaxed)
         if t &- head.load(ordering: .acquiring) >= capacity {
-            dropped.wrappingAdd(1, ordering: .relaxed)
+            if !retrying { dropped.wrappingAdd(1, ordering: .relaxed) }
             return false
         }
         slots[t & (capacity - 1)] = value
@@ -49,6 +50,9 @@ package final class EventRing<Element>: @unchecked Sendable {
         guard h != tail.load(ordering: .acquiring) else { return nil }
         return slots[h & (capacity - 1)]
     }
+
+    /// Values waiting (exact on the consumer thread; a recent value elsewhere).
+    package var count: Int { tail.load(ordering: .acquiring) &- head.load(ordering: .relaxed) }
 
     package var droppedCount: Int { dropped.load(ordering: .relaxed) }
 }

@@ -119,9 +119,9 @@ final class LiveSession: @unchecked Sendable {
         var audioThread: ThreadHandle? = thread
         Self.log("audio thread: \(realtime)")
         let samplerName = loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none"
-        let stats = loop.stats
+        let stats = loop.stats, events = loop.events
         let status: @Sendable () -> StatusSnapshot = {
-            Self.snapshot(engine: controller, statistics: stats, periodFrames: period, inbox: inbox, output: outputDescription,
+            Self.snapshot(engine: controller, statistics: stats, periodFrames: period, inbox: inbox, events: events, output: outputDescription,
                           input: inputDescription, realtime: realtime.description, sampler: samplerName)
         }
         let server = try? ControlServer { request in Self.answer(request, engine: controller, status: status) }
@@ -263,7 +263,7 @@ final class LiveSession: @unchecked Sendable {
 
     /// Everything `status` shows. Any thread (the control socket's): reads only what the audio
     /// thread publishes through atomics.
-    static func snapshot(engine: EngineController, statistics stats: LoopStatistics, periodFrames: Int, inbox: MIDIInbox, output: String,
+    static func snapshot(engine: EngineController, statistics stats: LoopStatistics, periodFrames: Int, inbox: MIDIInbox, events: PeriodEvents, output: String,
                          input: String?, realtime: String, sampler: String) -> StatusSnapshot {
         let m = engine.meters, r = engine.micReadouts
         let periodNanoseconds = Double(periodFrames) / engine.configuration.sampleRate * 1e9
@@ -281,8 +281,11 @@ final class LiveSession: @unchecked Sendable {
             dspLoadPercent: 100 * Double(stats.lastRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
             worstDspLoadPercent: 100 * Double(stats.worstRenderNanoseconds.load(ordering: .relaxed)) / periodNanoseconds,
             missedDeadlines: stats.missedDeadlines.load(ordering: .relaxed),
-            midiEventsDropped: inbox.ring.droppedCount,
-            nonFiniteBlocks: m.nonFiniteBlocks,
+            midiEventsDropped: inbox.ring.droppedCount, midiInputOverruns: inbox.kernelOverruns.load(ordering: .relaxed),
+            midiDeferredPeriods: events.deferredPeriods.load(ordering: .relaxed),
+            midiEventsCoalesced: events.coalesced.load(ordering: .relaxed),
+            midiNoteOnsSkipped: events.skippedNoteOns.load(ordering: .relaxed),
+            nonFiniteBlocks: m.nonFiniteBlocks, runawayVoices: m.runawayVoices,
             playback: output, capture: input, realtime: realtime,
             sampler: sampler,
             parts: PartStatus.collect(engine))

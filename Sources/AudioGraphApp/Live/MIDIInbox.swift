@@ -4,11 +4,16 @@ import Foundation
 import MIDI
 
 /// A MIDI message with the CLOCK_MONOTONIC time it arrived.
-struct StampedMessage {
-    var message: MIDIMessage
-    var arrivalNanoseconds: UInt64
+package struct StampedMessage {
+    package var message: MIDIMessage
+    package var arrivalNanoseconds: UInt64
 
-    static let placeholder = StampedMessage(message: .noteOff(channel: 0, note: 0, velocity: 0), arrivalNanoseconds: 0)
+    package init(message: MIDIMessage, arrivalNanoseconds: UInt64) {
+        self.message = message
+        self.arrivalNanoseconds = arrivalNanoseconds
+    }
+
+    package static let placeholder = StampedMessage(message: .noteOff(channel: 0, note: 0, velocity: 0), arrivalNanoseconds: 0)
 }
 
 /// Where sequencer input lands (runs on the sequencer thread): channel messages go to the audio
@@ -20,6 +25,8 @@ final class MIDIInbox: @unchecked Sendable {
     /// Song player thread → render thread (a second ring: each ring has one producer).
     let songRing = EventRing<StampedMessage>(capacity: 4096, filler: .placeholder)
     private var tracker = SourceNoteTracker(maxSources: 64)
+    /// Times the kernel discarded the events it held for us (its queue overflowed).
+    let kernelOverruns = Atomic<Int>(0)
     let log: @Sendable (String) -> Void
 
     init(log: @escaping @Sendable (String) -> Void) {
@@ -40,6 +47,12 @@ final class MIDIInbox: @unchecked Sendable {
             release(source, liftingPedal: false)
         case .autoconnect(let decision):
             log("autoconnect: \(decision)")
+        case .inputOverrun(let total):
+            kernelOverruns.store(total, ordering: .relaxed)
+            if total == 1 || total % 100 == 0 {
+                log("MIDI input overrun \(total): the kernel's queue for us overflowed and it discarded the events it held "
+                    + "(MIDI arrives faster than it is applied; counted in `audiograph status`)")
+            }
         }
     }
 
@@ -47,8 +60,25 @@ final class MIDIInbox: @unchecked Sendable {
     private func release(_ source: SequencerAddress, liftingPedal: Bool) {
         let held = tracker.heldNoteCount(for: source)
         let now = MonotonicClock.nanoseconds()
-        tracker.release(source: source, liftingPedal: liftingPedal) { ring.push(StampedMessage(message: $0, arrivalNanoseconds: now)) }
+        let deadline = now + 1_000_000_000
+        tracker.release(source: source, liftingPedal: liftingPedal) {
+            pushWaiting(StampedMessage(message: $0, arrivalNanoseconds: now), until: deadline)
+        }
         let what = liftingPedal ? "MIDI source" : "command sender"
         log("\(what) \(source) gone\(held > 0 ? ": released \(held) held note\(held == 1 ? "" : "s")" : "")")
+    }
+
+    /// Pushes a release message, waiting for room (until `deadline`, CLOCK_MONOTONIC) rather than
+    /// dropping it: a source that vanishes during a flood, with the ring full, would otherwise
+    /// leave its notes stuck. The render thread frees room every period; if it has stopped (at
+    /// exit), the wait ends at the deadline and the rest are dropped, counted.
+    private func pushWaiting(_ message: StampedMessage, until deadline: UInt64) {
+        while !ring.push(message, retrying: true) {
+            guard MonotonicClock.nanoseconds() < deadline else {
+                ring.push(message)
+                return
+            }
+            usleep(1000)
+        }
     }
 }

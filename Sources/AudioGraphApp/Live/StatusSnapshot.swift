@@ -15,9 +15,20 @@ struct StatusSnapshot: Codable, Sendable {
     var dspLoadPercent: Double
     var worstDspLoadPercent: Double
     var missedDeadlines: Int
+    /// Events refused because the ring to the render thread was full.
     var midiEventsDropped: Int
+    /// Times the kernel discarded the events it queued for us (its queue overflowed).
+    var midiInputOverruns: Int
+    /// Periods that applied their MIDI budget and left events waiting for the next period.
+    var midiDeferredPeriods: Int
+    /// Controller, bend and pressure values replaced within their period before being applied.
+    var midiEventsCoalesced: Int
+    /// Note-ons skipped after waiting 50 ms for the note-on budget (a flood of them).
+    var midiNoteOnsSkipped: Int
     /// Blocks silenced because they held NaN or infinity (a unit was reset each time).
     var nonFiniteBlocks: Int
+    /// Sampler voices stopped because their output ran away (NaN, infinity, beyond +80 dBFS).
+    var runawayVoices: Int
     var playback: String
     var capture: String?
     var realtime: String
@@ -36,6 +47,11 @@ struct StatusSnapshot: Codable, Sendable {
         if !sounding.isEmpty { s += " (" + sounding.map { "ch\($0.channel) \($0.voices)" }.joined(separator: " ") + ")" }
         s += String(format: "  xruns %d  dsp %4.1f%% (max %4.1f%%)", xruns, dspLoadPercent, worstDspLoadPercent)
         if nonFiniteBlocks > 0 { s += "  NaN/inf blocks \(nonFiniteBlocks)" }
+        if runawayVoices > 0 { s += "  runaway voices stopped \(runawayVoices)" }
+        if midiEventsDropped > 0 || midiInputOverruns > 0 || midiNoteOnsSkipped > 0 {
+            s += "  MIDI lost: \(midiEventsDropped) dropped, \(midiNoteOnsSkipped) late note-ons skipped, \(midiInputOverruns) kernel overruns"
+        }
+        if midiDeferredPeriods > 0 { s += "  MIDI deferred in \(midiDeferredPeriods) periods" }
         return s
     }
 
