@@ -72,7 +72,9 @@ public final class LiveLoopProbe: @unchecked Sendable {
     public func controlRequest(_ request: String) -> String {
         let loop = self.loop, engine = loop.controller, inputName = self.inputName
         return LiveSession.answer(request, engine: engine) {
-            LiveSession.snapshot(engine: engine, statistics: loop.stats, periodFrames: loop.periodFrames, inbox: loop.inbox, events: loop.events, output: "probe", input: inputName, realtime: "probe", sampler: "probe")
+            LiveSession.snapshot(
+                engine: engine, statistics: loop.stats, periodFrames: loop.periodFrames, inbox: loop.inbox, events: loop.events,
+                output: "probe", input: inputName, realtime: "probe", sampler: "probe")
         }
     }
 
