@@ -1,50 +1,41 @@
-/// Frames of silence stored before and after every waveform, so the widest kernel window (the
-/// offline bank's band for a 4× step, `ResamplingBank.maxTapsAfter` frames either side) never
-/// leaves the buffer and the inner loop never tests for the edges.
-let regionGuardFrames = ResamplingBank.maxTapsAfter
-
-/// A looped voice keeps reading this far past the loop end (in the seam buffer, which continues
-/// with the loop start) before jumping back one loop length. The jump then lands this far after
-/// the loop start, so the window's earlier taps read loop data, never the frames before the loop,
-/// and before the seam the later taps never reach past the loop end: the seam is exact for every
-/// kernel.
-let loopWrapMarginFrames = ResamplingBank.maxTapsAfter
-
-/// The seam buffer of a loop covers `seamFrames` frames centred on the loop end: real frames up
-/// to the loop end, then the loop's start again. Voices read it for positions within
-/// `loopWrapMarginFrames` of the loop end (with a window reaching as far again either side), and
-/// the main waveform storage everywhere else.
-let seamFrames = 4 * loopWrapMarginFrames
-
-/// A waveform with one particular loop (or none), as the voices read it. Plain data pointing into
-/// storage owned by the waveform and by `RegionStorage`; read on the render thread.
-struct PlaybackRegion {
-    /// Frame 0 of the waveform's channels (`right` == `left` for mono).
+/// One band-limited level of a region (see `BandLimitedLevels`): its channels' stored frame 0
+/// (`right` == `left` for mono) and how many stored frames make one source frame (shift 0 or 1).
+struct PlaybackLevel {
     var left: UnsafePointer<Float>
     var right: UnsafePointer<Float>
+    var oversamplingShift: Int
+}
+
+/// A waveform with one particular loop (or none), as the voices read it. Plain data pointing into
+/// storage owned by `RegionStorage`; read on the render thread.
+///
+/// Each level holds the region as it plays: for a looped region, the frames up to the loop end
+/// and then the loop again, filtered, up to `wrapFrame` (+ the kernel's guard). A voice reads
+/// straight on to `wrapFrame` and jumps back one loop length; past `loopEnd + loopTailFrames −
+/// guard` the filtered data repeats exactly, so the jump is inaudible for every kernel.
+struct PlaybackRegion {
+    /// `BandLimitedLevels.count` levels.
+    var levels: UnsafePointer<PlaybackLevel>
     var isStereo: Bool
     /// Playback stops on reaching this frame (unlooped), or this is the loop end (exclusive).
     var endFrame: Int
     var loopStartFrame: Int
     var isLooped: Bool
     var sampleRate: Double
-    /// Seam buffers (looped only): index 0 holds frame `seamOriginFrame`.
-    var seamLeft: UnsafePointer<Float>
-    var seamRight: UnsafePointer<Float>
-    var seamOriginFrame: Int
 
     var loopLength: Int { endFrame - loopStartFrame }
-    /// Looped voices switch from the waveform to the seam buffer at this frame.
-    var seamStartFrame: Int { endFrame - loopWrapMarginFrames }
-    /// Segments in the seam buffer run up to this frame, then wrap back one loop length.
-    var wrapFrame: Int { endFrame + loopWrapMarginFrames }
+    /// Looped voices jump back one loop length on reaching this frame.
+    var wrapFrame: Int { endFrame + BandLimitedLevels.loopTailFrames - BandLimitedLevels.guardFrames }
 }
 
-/// Builds and owns the regions of a program: one per distinct (waveform, loop) pair. Keeps the
-/// waveforms alive as long as the program. Control thread only (the render side reads the
-/// `regions` copy the program makes).
+/// Builds and owns the regions of a program: one per distinct (waveform, loop) pair, each with
+/// its levels. Control thread only (the render side reads the `regions` copy the program makes).
+///
+/// Memory per source frame and channel: 2 + 2 + 1 + 1 + 1 = 7 stored floats (28 bytes), against
+/// the 4 of the waveform alone, which is kept too (zones may make further regions of it).
 final class RegionStorage {
-    private var seams: [UnsafeMutablePointer<Float>] = []
+    private var buffers: [UnsafeMutablePointer<Float>] = []
+    private var levelTables: [UnsafeMutablePointer<PlaybackLevel>] = []
     private var waveforms: [SamplerWaveform] = []
     private(set) var regions: [PlaybackRegion] = []
     private var indexByKey: [RegionKey: Int] = [:]
@@ -59,38 +50,49 @@ final class RegionStorage {
         let key = RegionKey(waveform: ObjectIdentifier(waveform), loop: loop)
         if let index = indexByKey[key] { return index }
         waveforms.append(waveform)
-        let left = waveform.frames(channel: 0), right = waveform.frames(channel: 1)
-        var region = PlaybackRegion(
-            left: left, right: right, isStereo: waveform.channelCount == 2,
-            endFrame: loop?.endFrame ?? waveform.frameCount, loopStartFrame: loop?.startFrame ?? 0,
-            isLooped: loop != nil, sampleRate: waveform.sampleRate,
-            seamLeft: left, seamRight: right, seamOriginFrame: 0)
-        if let loop {
-            region.seamOriginFrame = loop.endFrame - seamFrames / 2
-            region.seamLeft = UnsafePointer(seam(of: waveform, channel: 0, loop: loop))
-            region.seamRight = waveform.channelCount == 2 ? UnsafePointer(seam(of: waveform, channel: 1, loop: loop)) : region.seamLeft
-        }
+        let endFrame = loop?.endFrame ?? waveform.frameCount
+        let region = PlaybackRegion(
+            levels: UnsafePointer(levels(of: waveform, loop: loop)), isStereo: waveform.channelCount == 2,
+            endFrame: endFrame, loopStartFrame: loop?.startFrame ?? 0,
+            isLooped: loop != nil, sampleRate: waveform.sampleRate)
         regions.append(region)
         indexByKey[key] = regions.count - 1
         return regions.count - 1
     }
 
-    /// The frames around the loop end as a voice should hear them: the sample up to the loop end,
-    /// then the loop start again (repeated if the loop is shorter than the buffer).
-    private func seam(of waveform: SamplerWaveform, channel: Int, loop: SamplerLoop) -> UnsafeMutablePointer<Float> {
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: seamFrames)
-        let origin = loop.endFrame - seamFrames / 2
-        let length = loop.endFrame - loop.startFrame
-        for index in 0..<seamFrames {
-            let frame = origin + index
-            let source = frame < loop.endFrame ? frame : loop.startFrame + (frame - loop.endFrame) % length
-            (buffer + index).initialize(to: waveform.sample(channel: channel, frame: source))
+    /// Every level of every channel of the region as it plays.
+    private func levels(of waveform: SamplerWaveform, loop: SamplerLoop?) -> UnsafeMutablePointer<PlaybackLevel> {
+        let guardFrames = BandLimitedLevels.guardFrames
+        // Frames the voices can reach (before the guard).
+        let frames = loop.map { $0.endFrame + BandLimitedLevels.loopTailFrames - guardFrames } ?? waveform.frameCount
+        let half = BandLimitedLevels.maxHalfLength
+        let perChannel = (0..<waveform.channelCount).map { channel -> [UnsafeMutablePointer<Float>] in
+            // The region as it plays, from frame −half to frames + guard + half.
+            let origin = -half - guardFrames
+            let source = waveform.frames(channel: channel)
+            let played = (origin..<(frames + guardFrames + half)).map { frame -> Float in
+                if frame < 0 { return 0 }
+                if let loop, frame >= loop.endFrame {
+                    return source[loop.startFrame + (frame - loop.endFrame) % (loop.endFrame - loop.startFrame)]
+                }
+                return frame < waveform.frameCount ? source[frame] : 0
+            }
+            return LevelBuilder.withShared { $0.build(frames: frames, input: played, inputOrigin: origin) }
         }
-        seams.append(buffer)
-        return buffer
+        let table = UnsafeMutablePointer<PlaybackLevel>.allocate(capacity: BandLimitedLevels.count)
+        for (index, spec) in BandLimitedLevels.specs.enumerated() {
+            let offset = guardFrames * spec.oversampling
+            let left = UnsafePointer(perChannel[0][index] + offset)
+            let right = perChannel.count == 2 ? UnsafePointer(perChannel[1][index] + offset) : left
+            (table + index).initialize(to: PlaybackLevel(left: left, right: right, oversamplingShift: spec.oversampling == 2 ? 1 : 0))
+        }
+        buffers += perChannel.flatMap { $0 }
+        levelTables.append(table)
+        return table
     }
 
     deinit {
-        for buffer in seams { buffer.deallocate() }
+        for buffer in buffers { buffer.deallocate() }
+        for table in levelTables { table.deallocate() }
     }
 }

@@ -84,7 +84,7 @@ public final class SamplerProgram: @unchecked Sendable {
     }
 
     /// Number of playback regions: one per distinct (waveform, loop) pair, however many zones share
-    /// it. Sample frames are held once per waveform; a looped region adds only a 96-frame seam.
+    /// it. Each region holds its band-limited levels (`BandLimitedLevels`): 7 floats per source frame.
     public var storedRegionCount: Int { regionTable.count }
 
     deinit {
