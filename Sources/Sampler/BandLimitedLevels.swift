@@ -11,7 +11,7 @@ import Glibc
 /// interpolation kernel needs a pass band up to c and a stop band from 1 − c (where the images of
 /// that content start), and nothing aliases as long as the output Nyquist 0.5/σ (σ = stored frames
 /// per output frame) is ≥ c. With c ≤ 0.25 that transition is ≥ 0.5 wide, which a 12-tap Kaiser
-/// sinc covers at −80 dB (16 taps at −115 dB offline). So each level is low-passed to the output
+/// sinc covers at −80 dB (16 taps at −120 dB offline). So each level is low-passed to the output
 /// Nyquist of the largest step it serves, and stored at a rate where that edge is ≤ 0.25:
 ///
 /// - level 0 (steps ≤ 1): the sample upsampled exactly 2×, content to the source Nyquist;

@@ -8,7 +8,7 @@ public enum InterpolationQuality: Sendable, Equatable {
     /// Band-limited: a 12-tap Kaiser-windowed sinc on the band-limited level for the step (see
     /// `ResamplingKernel.live`, `BandLimitedLevels`). Live playback.
     case realtime
-    /// The same at 16 taps and −115 dB (see `ResamplingKernel.offline`). Offline rendering.
+    /// The same at 16 taps and −120 dB (see `ResamplingKernel.offline`). Offline rendering.
     case high
     /// The former live kernel, 4-point cubic Hermite with no anti-aliasing, reading the 2×
     /// level 0 whatever the step: kept as the benchmark baseline only (its cost per voice-sample
@@ -27,7 +27,8 @@ public enum InterpolationQuality: Sendable, Equatable {
 /// cutoff followed the step on the plain sample, needed one of ~0.18 and 32 × step taps. Cutoff at
 /// 0.5, so that row 0 is the identity (a frame read at its own position comes back unchanged);
 /// Kaiser, N − 1 = (A − 7.95) / (14.36 Δf): 12 taps reach −85 dB over 0.256 … 0.744, 16 taps
-/// −115 dB over 0.252 … 0.749.
+/// −120 dB over 0.26 … 0.74 (the images of the levels' transition band, 0.225 … 0.25, fall in
+/// the kernel's and are attenuated by both).
 struct ResamplingKernel: @unchecked Sendable {
     var weights: UnsafePointer<SIMD4<Float>>
     var quads: Int
@@ -49,8 +50,9 @@ struct ResamplingKernel: @unchecked Sendable {
     /// 12 taps, β 8.4 (A = 85 dB), 256 phases: linear interpolation between phases errs by
     /// ≤ (2π·0.25)²/(8·256²) ≈ −113 dB of a partial at the levels' edge.
     static let live = Design(taps: 12, beta: 0.1102 * (85 - 8.7), rowBits: 8)
-    /// 16 taps, β 11.7 (A = 115 dB), 512 phases (interpolation error ≈ −125 dB).
-    static let offline = Design(taps: 16, beta: 0.1102 * (115 - 8.7), rowBits: 9)
+    /// 16 taps, β 12.3 (A = 120 dB), 512 phases (interpolation error ≈ −125 dB). At A = 115 the
+    /// 15 kHz sine's image at +1 semitone measured −111.8 dBc, too close to the −110 bound.
+    static let offline = Design(taps: 16, beta: 0.1102 * (120 - 8.7), rowBits: 9)
 
     /// Designs the table (kept for the life of the process, see `InterpolationTables`).
     static func make(_ design: Design) -> ResamplingKernel {

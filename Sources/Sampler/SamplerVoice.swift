@@ -249,18 +249,32 @@ struct SamplerVoice {
                 if region.isStereo {
                     ResamplingKernels.hermite(level.right, into: right, count: count, phase: storedPhase, increment: storedIncrement, table: hermite)
                 }
-            } else if region.isStereo {
-                ResamplingKernels.bandLimitedStereo(
-                    level.left, level.right, into: left, right, count: count, phase: storedPhase, increment: storedIncrement,
-                    kernel: kernel.resampling)
+            } else if kernel.resampling.quads == LiveKernelLength.quads {
+                bandLimited(level, stereo: region.isStereo, into: (left, right), count: count, phase: storedPhase,
+                            increment: storedIncrement, kernel: kernel.resampling, length: LiveKernelLength.self)
             } else {
-                ResamplingKernels.bandLimited(
-                    level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement, kernel: kernel.resampling)
+                bandLimited(level, stereo: region.isStereo, into: (left, right), count: count, phase: storedPhase,
+                            increment: storedIncrement, kernel: kernel.resampling, length: OfflineKernelLength.self)
             }
             phase &+= UInt64(truncatingIfNeeded: count) &* increment
             written += count
         }
         return false
+    }
+
+    @inline(__always)
+    private func bandLimited<Length: KernelLength>(
+        _ level: PlaybackLevel, stereo: Bool, into output: (left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>),
+        count: Int, phase: UInt64, increment: UInt64, kernel: ResamplingKernel, length: Length.Type
+    ) {
+        if stereo {
+            ResamplingKernels.bandLimitedStereo(
+                level.left, level.right, into: output.left, output.right, count: count, phase: phase, increment: increment,
+                kernel: kernel, length: length)
+        } else {
+            ResamplingKernels.bandLimited(
+                level.left, into: output.left, count: count, phase: phase, increment: increment, kernel: kernel, length: length)
+        }
     }
 
     /// The kernel and level for this chunk: the first level whose largest step covers it (the top

@@ -8,11 +8,12 @@ import Testing
 /// the largest component that is not one of the tone's partials, in dB relative to the level
 /// the tone's fundamental has when played at its root ("dBc").
 ///
-/// Measured: live worst −89.9 dBc (the sine at +1), offline worst −128.6 dBc. The former live
-/// kernel (4-point cubic, kept as `.cubic`) fails every case: the 15 kHz sine's octave-up alias
-/// at 18 kHz at 0.0 dBc (asserted below), its images at +1 semitone at −17.8 dBc, the saw at
-/// −20 to −41 dBc, the 96 kHz sample at its root −2.5 dBc. The former offline 32-tap sinc had the
-/// same fixed cutoff (issue 12: the 18 kHz alias at −13.1 dBFS).
+/// Measured with the band-limited levels and the fixed short kernels: live (12 taps) worst
+/// −91.5 dBc (the sine at +1, its kernel image folding to 10.2 kHz), saw −98.0 dBc; offline
+/// (16 taps) worst −116.7 dBc; +30 semitones −98.1 / −128.5 dBc; the 96 kHz sample at its root
+/// −152 dBc. The former live kernel (4-point cubic, kept as `.cubic`) fails every case: the
+/// 15 kHz sine's octave-up alias at 18 kHz at 0.0 dBc (asserted below), its images at +1
+/// semitone at −17.8 dBc, the saw at −20 to −41 dBc, the 96 kHz sample at its root −2.5 dBc.
 @Suite struct AliasingTests {
     static let steps = [1, 7, 12, 19, 24]
     let liveLimit = -80.0
@@ -82,6 +83,26 @@ import Testing
             let result = try spurious(Self.tones[tone]!, semitones: semitones, quality: quality)
             #expect(result.dBc <= limit(quality), "\(tone) +\(semitones): \(result.dBc) dBc at \(result.frequency) Hz")
         }
+    }
+
+    /// Beyond two octaves: +30 semitones (a step of 5.66) reads the level for steps ≤ 8.
+    @Test(arguments: [InterpolationQuality.realtime, .high], tones.keys.sorted())
+    func stepBeyondTwoOctavesIsAliasFree(quality: InterpolationQuality, tone: String) throws {
+        let result = try spurious(Self.tones[tone]!, semitones: 30, quality: quality)
+        #expect(result.dBc <= limit(quality), "\(tone) +30: \(result.dBc) dBc at \(result.frequency) Hz")
+    }
+
+    /// Just above the root (the commonest step: every note just above a multisample's root) the
+    /// band is kept: the 15 kHz sine at +1 semitone (0.31 of the source rate, inside the √2
+    /// level's flat band to 0.318) comes out at the level it has at the root, within 0.05 dB.
+    @Test(arguments: [InterpolationQuality.realtime, .high])
+    func passBandIsFlatJustAboveTheRoot(quality: InterpolationQuality) throws {
+        let up = try play(Self.brightSine, semitones: 1, quality: quality)
+        let root = try play(Self.brightSine, semitones: 0, quality: quality)
+        let level = Measure.decibels(
+            Measure.amplitude(up, at: 15_000 * exp2(1.0 / 12), sampleRate: testSampleRate)
+                / Measure.amplitude(root, at: 15_000, sampleRate: testSampleRate))
+        #expect(abs(level) <= 0.05, "\(level) dB")
     }
 
     @Test(arguments: [InterpolationQuality.realtime, .high])

@@ -44,7 +44,9 @@ import Glibc
         #expect(residual < 5e-3, "residual \(Measure.decibels(residual)) dB")
     }
 
-    /// At the root key and the same rate the voice reads the frames unchanged.
+    /// At the root key and the same rate the voice reads the frames unchanged: level 0's even
+    /// frames are the sample (its filter passes 5 kHz at exactly 1; FFT rounding only) and the
+    /// kernel's row 0 is the identity.
     @Test func sameRateAtRootIsBitExactAfterTheAttack() throws {
         let tone = recordedTone(at: testSampleRate, frames: 24_000)
         let waveform = try SamplerWaveform(channels: [tone], sampleRate: testSampleRate)
