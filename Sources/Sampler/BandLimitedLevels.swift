@@ -15,14 +15,14 @@ import Glibc
 /// Nyquist of the largest step it serves, and stored at a rate where that edge is ≤ 0.25:
 ///
 /// - level 0 (steps ≤ 1): the sample upsampled exactly 2×, content to the source Nyquist;
-/// - level 1 (steps ≤ √2): 2×, low-passed to 0.5/√2 cycles per source frame. Without it, steps
-///   just above 1 — the commonest case, every note just above a multisample's root — would be read
-///   from level 2 and lose everything above 0.21 × the output rate (10 kHz at 48 kHz); with it the
-///   worst pass band is 0.9 × 0.5/√2 = 0.32 × the output rate (15.3 kHz), as the former
-///   step-following kernel had (16 kHz);
-/// - levels 2, 3, 4 (steps ≤ 2, 4, 8): at the source rate, low-passed to 0.5/step. Steps above
+/// - levels 1, 2, 3 (steps ≤ 2, 4, 8): at the source rate, low-passed to 0.5/step. Steps above
 ///   8 (+36 semitones from a sample at the output rate) read the top level and may alias; the
 ///   built-in one-cycle tables step far beyond it, but their only partial lies far below its edge.
+///
+/// The price of octave levels: a step just above 2^(k−1) hears only 0.9 × 0.5/2^k × step of the
+/// output rate — just above the root, 0.225 of it (10.8 kHz at 48 kHz), against 0.45 at the root.
+/// A level at √2 (stored 2×, as its edge is above 0.25) kept 15.3 kHz there, but its two inverse
+/// FFTs per block took cold start (0.527 G) past FluidSynth's (0.45 G): measured, left out.
 ///
 /// Every level is at the source rate or exactly twice it, so loop points and lengths stay whole.
 /// A level is built from the region as it plays (for a looped region: the frames up to the loop
@@ -30,29 +30,32 @@ import Glibc
 ///
 /// The filters: pass band to 0.9 × the edge, flat (exactly 1), stop band exactly 0 from the edge,
 /// between them the integral of a Kaiser window (β 12.3), applied as an FFT fast convolution
-/// (overlap-save, FFTW): its cost does not depend on how sharp the filter is (~100 instructions
-/// per source frame for all five levels, against ~300 multiply-adds per frame for a direct FIR
-/// this sharp). The time response's tails beyond `halfLength` lie below −120 dB.
+/// (overlap-save, FFTW): its cost does not depend on how sharp the filter is (~13 instructions
+/// per stored frame, against ~300 multiply-adds per frame for a direct FIR this sharp). The
+/// time response's tails beyond `halfLength` lie below −120 dB. Only the levels a region's
+/// zones can reach are built (`RegionStorage.reach`).
 enum BandLimitedLevels {
     struct Spec {
         /// Largest step (source frames per output frame) this level serves.
         var maxStep: Double
         /// Stored frames per source frame: 1 or 2.
         var oversampling: Int
+        /// Pass-band edge / stop-band edge. The top level's is wider (0.8): its filter, the
+        /// longest, sets the FFT blocks' overlap, which this halves (390 frames either side).
+        var passFraction = 0.9
         /// Stop-band edge, cycles per source frame.
         var edge: Double { 0.5 / maxStep }
         /// Pass-band edge, cycles per source frame.
-        var passEdge: Double { 0.9 * edge }
+        var passEdge: Double { passFraction * edge }
         /// Source frames either side beyond which the filter's response is below −120 dB
         /// (Kaiser: N = (A − 7.95) / (14.36 Δf), dual in time; 25 % to spare).
         var halfLength: Int { Int((1.25 * (120 - 7.95) / (14.36 * (edge - passEdge)) / 2).rounded(.up)) }
     }
 
     static let specs = [
-        Spec(maxStep: 1, oversampling: 2), Spec(maxStep: 2.0.squareRoot(), oversampling: 2),
-        Spec(maxStep: 2, oversampling: 1), Spec(maxStep: 4, oversampling: 1), Spec(maxStep: 8, oversampling: 1),
+        Spec(maxStep: 1, oversampling: 2), Spec(maxStep: 2, oversampling: 1), Spec(maxStep: 4, oversampling: 1), Spec(maxStep: 8, oversampling: 1, passFraction: 0.8),
     ]
-    static let count = 5
+    static let count = 4
     static let maxHalfLength = specs.map(\.halfLength).max()!
 
     /// Stored frames of silence-or-ringing kept before frame 0 and after the last frame of every
@@ -105,27 +108,87 @@ enum BandLimitedLevels {
     }
 }
 
-/// Filters one channel into every level (control/loader thread). One per process, behind a lock:
+/// One channel of a region as it plays: the waveform's frames up to the loop end, then the loop
+/// again and again (unlooped: up to the last frame, then silence).
+struct PlayedChannel {
+    var frames: UnsafePointer<Float>
+    var frameCount: Int
+    var loop: SamplerLoop?
+
+    /// Writes frames `first ..< first + count` × `scale` to `output` (0 before frame 0 and after
+    /// the end), run by run. Scaling makes the copies loops rather than memcpy, which callgrind
+    /// counts byte by byte (rep movsb).
+    func read(from first: Int, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>) {
+        var i = 0
+        while i < count {
+            let frame = first + i
+            var run: Int, source: UnsafePointer<Float>?
+            if frame < 0 {
+                run = min(count - i, -frame); source = nil
+            } else if frame < (loop?.endFrame ?? frameCount) {
+                run = min(count - i, (loop?.endFrame ?? frameCount) - frame); source = frames + frame
+            } else if let loop {
+                let length = loop.endFrame - loop.startFrame, offset = (frame - loop.endFrame) % length
+                run = min(count - i, length - offset); source = frames + loop.startFrame + offset
+            } else {
+                run = count - i; source = nil
+            }
+            if let source {
+                for j in 0..<run { output[i + j] = source[j] * scale }
+            } else {
+                (output + i).update(repeating: 0, count: run)
+            }
+            i += run
+        }
+    }
+}
+
+/// Filters one channel into the levels (control/loader thread). One per process, behind a lock:
 /// FFTW plans are costly to make (the first ~20 M instructions), cheap to reuse.
+///
+/// A 2× level is computed as its two phases, each an inverse FFT of the block's size: the frames
+/// at the source positions, and those half a frame later (the spectrum times e^(iπk/n)). Same
+/// cost as one inverse of twice the size, without planning that size.
 final class LevelBuilder {
     /// FFT block, source frames. Each block yields `blockSize − 2 · maxHalfLength` frames.
     static let blockSize = 8192
-    private let single = RealFFT(size: blockSize)
-    private let double = RealFFT(size: 2 * blockSize)
-    /// Per level: the response at bins 0…blockSize/2, scaled by 1/blockSize (FFTW is unnormalised;
-    /// upsampling by 2 doubles the gain and the inverse's length, so the scale is the same).
-    private let responses: [[Float]]
-    private var spectrum: [Float]
+    private let analysis = RealFFT(size: blockSize)
+    private let synthesis = RealFFT(size: blockSize)
+    /// Per level and phase (the second only for 2× levels): the complex gain at bins
+    /// 0 ..< blockSize/2, as `SIMD4`s of two bins: (c, c, c′, c′) for the real part of each product and
+    /// (−s, s, −s′, s′) for the swapped one, so that a product is x · c + swap(x) · s.
+    private let gains: [[(real: [SIMD4<Float>], swapped: [SIMD4<Float>])]]
+    /// The first phase of a 2× level, until the second is ready to interleave with it.
+    private let firstPhase = UnsafeMutablePointer<Float>.allocate(capacity: blockSize)
+    /// FFTW's 1/n, split between the input and output copies (so neither is a plain memcpy,
+    /// which callgrind counts byte by byte, rep movsb).
+    private static let inputScale = Float(1) / 64, outputScale = Float(1) / Float(blockSize / 64)
 
     private static let lock = PlannerMutex()
     nonisolated(unsafe) private static var shared: LevelBuilder?
 
     private init() {
         let n = Self.blockSize
-        responses = BandLimitedLevels.specs.map { spec in
-            (0...(n / 2)).map { Float(BandLimitedLevels.response(spec, at: Double($0) / Double(n)) / Double(n)) }
+        let pairs = n / 4  // bins 0 ..< n/2, two per SIMD4 (at n/2 every level's gain is 0)
+        gains = BandLimitedLevels.specs.map { spec in
+            (0..<spec.oversampling).map { phase in
+                var real: [SIMD4<Float>] = [], swapped: [SIMD4<Float>] = []
+                for pair in 0..<pairs {
+                    var c = SIMD4<Float>(), s = SIMD4<Float>()
+                    for lane in 0..<2 {
+                        let bin = 2 * pair + lane
+                        let gain = BandLimitedLevels.response(spec, at: Double(bin) / Double(n))
+                        let angle = Double.pi * Double(bin) / Double(n)
+                        let (cosine, sine) = phase == 0 || gain == 0 ? (1.0, 0.0) : (cos(angle), sin(angle))
+                        c[2 * lane] = Float(gain * cosine); c[2 * lane + 1] = c[2 * lane]
+                        s[2 * lane] = Float(-gain * sine); s[2 * lane + 1] = -s[2 * lane]
+                    }
+                    real.append(c)
+                    swapped.append(s)
+                }
+                return (real, swapped)
+            }
         }
-        spectrum = [Float](repeating: 0, count: n + 2)
     }
 
     /// Runs `body` with the process's builder, one caller at a time.
@@ -136,44 +199,59 @@ final class LevelBuilder {
         return body(shared!)
     }
 
-    /// Filters `input` (source frames; `input(n)` is frame n of the region as it plays, 0 outside)
-    /// for output frames −guard ..< `frames` + guard into every level. Returns one buffer per level
-    /// holding (frames + 2 · guard) × oversampling stored frames, stored frame 0 at
-    /// index guard × oversampling. The caller owns the buffers.
-    func build(frames: Int, input: [Float], inputOrigin: Int) -> [UnsafeMutablePointer<Float>] {
-        let guardFrames = BandLimitedLevels.guardFrames, half = BandLimitedLevels.maxHalfLength
+    /// Filters `input` for output frames −guard ..< `frames` + guard into the first `levels`
+    /// levels. Returns one buffer per level holding (frames + 2 · guard) × oversampling stored
+    /// frames, stored frame 0 at index guard × oversampling. The caller owns the buffers.
+    func build(frames: Int, levels: Int, input: PlayedChannel) -> [UnsafeMutablePointer<Float>] {
+        let specs = BandLimitedLevels.specs.prefix(levels)
+        // Blocks overlap by the longest filter built (the others' tails are zero there, or below −120 dB).
+        let guardFrames = BandLimitedLevels.guardFrames, half = specs.map(\.halfLength).max()!
         let n = Self.blockSize, hop = n - 2 * half
         let total = frames + 2 * guardFrames
-        let outputs = BandLimitedLevels.specs.map { UnsafeMutablePointer<Float>.allocate(capacity: total * $0.oversampling) }
-        // Block b covers output frames start ..< start + hop, from input frames start − half ..< start − half + n.
+        let outputs = specs.map { UnsafeMutablePointer<Float>.allocate(capacity: total * $0.oversampling) }
+        // Block by block: output frames start ..< start + hop from input frames start − half ..< start − half + n.
+        let x = UnsafeRawPointer(analysis.spectrum), y = UnsafeMutableRawPointer(synthesis.spectrum)
         var start = -guardFrames
         while start < frames + guardFrames {
-            let first = start - half
-            input.withUnsafeBufferPointer { source in
-                for i in 0..<n {
-                    let index = first + i - inputOrigin
-                    single.time[i] = index >= 0 && index < source.count ? source[index] : 0
-                }
-            }
-            single.forward()
-            for i in 0..<(n + 2) { spectrum[i] = single.spectrum[i] }
+            input.read(from: start - half, count: n, scale: Self.inputScale, into: analysis.time)
+            analysis.forward()
             let count = min(hop, frames + guardFrames - start)
-            for (level, spec) in BandLimitedLevels.specs.enumerated() {
-                let response = responses[level]
-                let fft = spec.oversampling == 2 ? double : single
-                let bins = n / 2 + 1
-                for k in 0..<bins {
-                    fft.spectrum[2 * k] = spectrum[2 * k] * response[k]
-                    fft.spectrum[2 * k + 1] = spectrum[2 * k + 1] * response[k]
+            for (level, spec) in specs.enumerated() {
+                for phase in 0..<spec.oversampling {
+                    let (real, swapped) = gains[level][phase]
+                    real.withUnsafeBufferPointer { c in
+                        if phase == 0 {  // a real gain
+                            for pair in 0..<c.count {
+                                let v = x.loadUnaligned(fromByteOffset: 16 * pair, as: SIMD4<Float>.self)
+                                y.storeBytes(of: v * c[pair], toByteOffset: 16 * pair, as: SIMD4<Float>.self)
+                            }
+                            return
+                        }
+                        swapped.withUnsafeBufferPointer { s in
+                            for pair in 0..<c.count {
+                                let v = x.loadUnaligned(fromByteOffset: 16 * pair, as: SIMD4<Float>.self)
+                                let product = v * c[pair] + SIMD4(v[1], v[0], v[3], v[2]) * s[pair]
+                                y.storeBytes(of: product, toByteOffset: 16 * pair, as: SIMD4<Float>.self)
+                            }
+                        }
+                    }
+                    synthesis.spectrum[n] = 0  // the Nyquist bin: above every level's edge
+                    synthesis.spectrum[n + 1] = 0
+                    synthesis.inverse()
+                    let source = synthesis.time + half, scale = Self.outputScale
+                    if spec.oversampling == 1 {
+                        let destination = outputs[level] + start + guardFrames
+                        for j in 0..<count { destination[j] = source[j] * scale }
+                    } else if phase == 0 {
+                        for j in 0..<count { firstPhase[j] = source[j] * scale }
+                    } else {
+                        let destination = outputs[level] + 2 * (start + guardFrames)
+                        for j in 0..<count {
+                            destination[2 * j] = firstPhase[j]
+                            destination[2 * j + 1] = source[j] * scale
+                        }
+                    }
                 }
-                for k in bins..<fft.binCount {
-                    fft.spectrum[2 * k] = 0
-                    fft.spectrum[2 * k + 1] = 0
-                }
-                fft.inverse()
-                let m = spec.oversampling
-                let destination = outputs[level] + (start + guardFrames) * m
-                (destination).update(from: fft.time + half * m, count: count * m)
             }
             start += hop
         }

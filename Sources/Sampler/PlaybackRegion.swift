@@ -31,8 +31,10 @@ struct PlaybackRegion {
 /// Builds and owns the regions of a program: one per distinct (waveform, loop) pair, each with
 /// its levels. Control thread only (the render side reads the `regions` copy the program makes).
 ///
-/// Memory per source frame and channel: 2 + 2 + 1 + 1 + 1 = 7 stored floats (28 bytes), against
-/// the 4 of the waveform alone, which is kept too (zones may make further regions of it).
+/// Memory per source frame and channel: 2 + 1 + 1 + 1 = 5 stored floats (20 bytes) when a zone
+/// reaches steps above 4, 3 (12 bytes) for one that stays within 2 (drums, a multisample's inner
+/// zones), besides the 4 of the waveform itself, which is kept (zones may make further regions
+/// of it).
 final class RegionStorage {
     private var buffers: [UnsafeMutablePointer<Float>] = []
     private var levelTables: [UnsafeMutablePointer<PlaybackLevel>] = []
@@ -45,6 +47,16 @@ final class RegionStorage {
         var loop: SamplerLoop?
     }
 
+    /// Largest step asked of each region so far (see `reach`).
+    private var largestSteps: [RegionKey: Double] = [:]
+
+    /// Records that a zone may play `waveform` with `loop` at steps up to `step`: its region gets
+    /// the levels up to the first that covers it (all, for an unknown region). Call before `region`.
+    func reach(_ waveform: SamplerWaveform, loop: SamplerLoop?, step: Double) {
+        let key = RegionKey(waveform: ObjectIdentifier(waveform), loop: loop)
+        largestSteps[key] = max(largestSteps[key] ?? 0, step.isFinite ? step : .infinity)
+    }
+
     /// Index of the region for `waveform` with `loop` (nil: play once), creating it on first use.
     func region(for waveform: SamplerWaveform, loop: SamplerLoop?) -> Int {
         let key = RegionKey(waveform: ObjectIdentifier(waveform), loop: loop)
@@ -52,7 +64,7 @@ final class RegionStorage {
         waveforms.append(waveform)
         let endFrame = loop?.endFrame ?? waveform.frameCount
         let region = PlaybackRegion(
-            levels: UnsafePointer(levels(of: waveform, loop: loop)), isStereo: waveform.channelCount == 2,
+            levels: UnsafePointer(levels(of: waveform, loop: loop, largestStep: largestSteps[key] ?? .infinity)), isStereo: waveform.channelCount == 2,
             endFrame: endFrame, loopStartFrame: loop?.startFrame ?? 0,
             isLooped: loop != nil, sampleRate: waveform.sampleRate)
         regions.append(region)
@@ -60,30 +72,23 @@ final class RegionStorage {
         return regions.count - 1
     }
 
-    /// Every level of every channel of the region as it plays.
-    private func levels(of waveform: SamplerWaveform, loop: SamplerLoop?) -> UnsafeMutablePointer<PlaybackLevel> {
+    /// The levels up to `largestStep` of every channel of the region as it plays; the table's
+    /// entries above them repeat the last one built.
+    private func levels(of waveform: SamplerWaveform, loop: SamplerLoop?, largestStep: Double) -> UnsafeMutablePointer<PlaybackLevel> {
+        let built = (BandLimitedLevels.specs.firstIndex { $0.maxStep >= largestStep } ?? BandLimitedLevels.count - 1) + 1
         let guardFrames = BandLimitedLevels.guardFrames
         // Frames the voices can reach (before the guard).
         let frames = loop.map { $0.endFrame + BandLimitedLevels.loopTailFrames - guardFrames } ?? waveform.frameCount
-        let half = BandLimitedLevels.maxHalfLength
-        let perChannel = (0..<waveform.channelCount).map { channel -> [UnsafeMutablePointer<Float>] in
-            // The region as it plays, from frame −half to frames + guard + half.
-            let origin = -half - guardFrames
-            let source = waveform.frames(channel: channel)
-            let played = (origin..<(frames + guardFrames + half)).map { frame -> Float in
-                if frame < 0 { return 0 }
-                if let loop, frame >= loop.endFrame {
-                    return source[loop.startFrame + (frame - loop.endFrame) % (loop.endFrame - loop.startFrame)]
-                }
-                return frame < waveform.frameCount ? source[frame] : 0
-            }
-            return LevelBuilder.withShared { $0.build(frames: frames, input: played, inputOrigin: origin) }
+        let perChannel = (0..<waveform.channelCount).map { channel in
+            let played = PlayedChannel(frames: waveform.frames(channel: channel), frameCount: waveform.frameCount, loop: loop)
+            return LevelBuilder.withShared { $0.build(frames: frames, levels: built, input: played) }
         }
         let table = UnsafeMutablePointer<PlaybackLevel>.allocate(capacity: BandLimitedLevels.count)
-        for (index, spec) in BandLimitedLevels.specs.enumerated() {
+        for index in 0..<BandLimitedLevels.count {
+            let level = min(index, built - 1), spec = BandLimitedLevels.specs[level]
             let offset = guardFrames * spec.oversampling
-            let left = UnsafePointer(perChannel[0][index] + offset)
-            let right = perChannel.count == 2 ? UnsafePointer(perChannel[1][index] + offset) : left
+            let left = UnsafePointer(perChannel[0][level] + offset)
+            let right = perChannel.count == 2 ? UnsafePointer(perChannel[1][level] + offset) : left
             (table + index).initialize(to: PlaybackLevel(left: left, right: right, oversamplingShift: spec.oversampling == 2 ? 1 : 0))
         }
         buffers += perChannel.flatMap { $0 }

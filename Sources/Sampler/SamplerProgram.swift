@@ -1,5 +1,9 @@
 import DSP
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Everything a voice needs about one zone, precomputed (gains linear, tunes folded). Plain data.
 struct ZonePlayback {
     var minKey: Int
@@ -40,6 +44,10 @@ public final class SamplerProgram: @unchecked Sendable {
         for (index, layer) in layers.enumerated() where layer.minKey > layer.maxKey {
             throw .invalidLayer(index: index, reason: "key range \(layer.minKey)...\(layer.maxKey) is empty")
         }
+        for zone in zones where zone.isEnabled && layers.indices.contains(zone.layerIndex) {
+            let layer = layers[zone.layerIndex]
+            storage.reach(zone.waveform, loop: zone.isOneShot || layer.isOneShot ? nil : zone.loop, step: Self.largestStep(zone, layer, globals))
+        }
         var playback: [ZonePlayback] = []
         for (index, zone) in zones.enumerated() {
             guard layers.indices.contains(zone.layerIndex) else {
@@ -71,6 +79,18 @@ public final class SamplerProgram: @unchecked Sendable {
         _ = regionTable.initialize(from: storage.regions)
         layerTable = .allocate(capacity: layers.count)
         _ = layerTable.initialize(from: layers)
+    }
+
+    /// The largest step (source frames per output frame) a zone's notes can ask for: its highest
+    /// key, tunings, the layer's bend range and LFO depth, 2 semitones more (master and RPN
+    /// tuning), at an output rate of 44.1 kHz or more. Levels are built up to it (beyond it a voice
+    /// reads the top level built and may alias).
+    static func largestStep(_ zone: SamplerZone, _ layer: SamplerLayer, _ globals: SamplerGlobals) -> Double {
+        let key = min(zone.maxKey, layer.maxKey) + layer.keyOffset
+        var semitones = zone.pitchTracking ? Double(key - zone.rootKey) : 0
+        semitones += (zone.tuneCents + layer.tuneCents + globals.tuneCents + (layer.lfo?.pitch.map { abs($0.amount) } ?? 0)) / 100
+        semitones += max(layer.pitchBendRangeSemitones, 2) + 2
+        return exp2(semitones / 12) * zone.waveform.sampleRate / 44_100
     }
 
     /// A one-layer program playing `waveform` across the keyboard (tests, the built-in sine).

@@ -9,11 +9,11 @@ import Testing
 /// the tone's fundamental has when played at its root ("dBc").
 ///
 /// Measured with the band-limited levels and the fixed short kernels: live (12 taps) worst
-/// −91.5 dBc (the sine at +1, its kernel image folding to 10.2 kHz), saw −98.0 dBc; offline
-/// (16 taps) worst −116.7 dBc; +30 semitones −98.1 / −128.5 dBc; the 96 kHz sample at its root
-/// −152 dBc. The former live kernel (4-point cubic, kept as `.cubic`) fails every case: the
-/// 15 kHz sine's octave-up alias at 18 kHz at 0.0 dBc (asserted below), its images at +1
-/// semitone at −17.8 dBc, the saw at −20 to −41 dBc, the 96 kHz sample at its root −2.5 dBc.
+/// −98.0 dBc (the saw; the 15 kHz sine −150.9), offline (16 taps) worst −128.3 dBc; +30
+/// semitones −98.1 / −128.5 dBc; the 96 kHz sample at its root −148.0 dBc; pitch within 3·10⁻⁶
+/// cent. The former live kernel (4-point cubic, kept as `.cubic`) fails every case: the 15 kHz
+/// sine's octave-up alias at 18 kHz at 0.0 dBc (asserted below), its images at +1 semitone at
+/// −17.8 dBc, the saw at −20 to −41 dBc, the 96 kHz sample at its root −2.5 dBc.
 @Suite struct AliasingTests {
     static let steps = [1, 7, 12, 19, 24]
     let liveLimit = -80.0
@@ -93,15 +93,17 @@ import Testing
     }
 
     /// Just above the root (the commonest step: every note just above a multisample's root) the
-    /// band is kept: the 15 kHz sine at +1 semitone (0.31 of the source rate, inside the √2
-    /// level's flat band to 0.318) comes out at the level it has at the root, within 0.05 dB.
+    /// band the level keeps is flat: the saw's 16th partial (9.76 kHz, inside the step-2 level's
+    /// pass band to 0.225 of the source rate) at +1 semitone comes out at the level it has at the
+    /// root, within 0.05 dB.
     @Test(arguments: [InterpolationQuality.realtime, .high])
     func passBandIsFlatJustAboveTheRoot(quality: InterpolationQuality) throws {
-        let up = try play(Self.brightSine, semitones: 1, quality: quality)
-        let root = try play(Self.brightSine, semitones: 0, quality: quality)
+        let partial = 16 * 610.0
+        let up = try play(Self.saw, semitones: 1, quality: quality)
+        let root = try play(Self.saw, semitones: 0, quality: quality)
         let level = Measure.decibels(
-            Measure.amplitude(up, at: 15_000 * exp2(1.0 / 12), sampleRate: testSampleRate)
-                / Measure.amplitude(root, at: 15_000, sampleRate: testSampleRate))
+            Measure.amplitude(up, at: partial * exp2(1.0 / 12), sampleRate: testSampleRate)
+                / Measure.amplitude(root, at: partial, sampleRate: testSampleRate))
         #expect(abs(level) <= 0.05, "\(level) dB")
     }
 
@@ -118,7 +120,7 @@ import Testing
     }
 
     /// Transposition stays in tune through the band-limited kernels: the saw's fundamental and the
-    /// sine (where it still passes) within 0.5 cent.
+    /// 15 kHz sine a semitone down (up, it lies above the step-2 level's band) within 0.5 cent.
     @Test(arguments: [InterpolationQuality.realtime, .high])
     func transposedPitchIsExact(quality: InterpolationQuality) throws {
         for semitones in Self.steps {
@@ -127,9 +129,9 @@ import Testing
             let measured = try #require(Measure.frequency(out, sampleRate: testSampleRate, guess: 610 * ratio))
             #expect(abs(Measure.cents(measured, relativeTo: 610 * ratio)) <= 0.5, "saw +\(semitones): \(measured) Hz")
         }
-        let sine = try play(Self.brightSine, semitones: 1, quality: quality)
-        let expected = 15_000 * exp2(1.0 / 12)
+        let sine = try play(Self.brightSine, semitones: -1, quality: quality)
+        let expected = 15_000 * exp2(-1.0 / 12)
         let measured = try #require(Measure.frequency(sine, sampleRate: testSampleRate, guess: expected))
-        #expect(abs(Measure.cents(measured, relativeTo: expected)) <= 0.5, "sine +1: \(measured) Hz")
+        #expect(abs(Measure.cents(measured, relativeTo: expected)) <= 0.5, "sine −1: \(measured) Hz")
     }
 }
