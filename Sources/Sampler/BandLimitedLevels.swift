@@ -16,8 +16,9 @@ import Glibc
 ///
 /// - level 0 (steps ≤ 1): the sample upsampled exactly 2×, content to the source Nyquist;
 /// - levels 1, 2, 3 (steps ≤ 2, 4, 8): at the source rate, low-passed to 0.5/step. Steps above
-///   8 (+36 semitones from a sample at the output rate) read the top level and may alias; the
-///   built-in one-cycle tables step far beyond it, but their only partial lies far below its edge.
+///   the top level built (8: +36 semitones from a sample at the output rate) read it and may
+///   alias; one-cycle tables stop at step 4 (`shortRegionFrames`) and step far beyond it, but
+///   their only partial lies far below its edge.
 ///
 /// The price of octave levels: a step just above 2^(k−1) hears only 0.9 × 0.5/2^k × step of the
 /// output rate — just above the root, 0.225 of it (10.8 kHz at 48 kHz), against 0.45 at the root.
@@ -53,19 +54,27 @@ enum BandLimitedLevels {
     }
 
     static let specs = [
-        Spec(maxStep: 1, oversampling: 2), Spec(maxStep: 2, oversampling: 1), Spec(maxStep: 4, oversampling: 1), Spec(maxStep: 8, oversampling: 1, passFraction: 0.8),
+        Spec(maxStep: 1, oversampling: 2), Spec(maxStep: 2, oversampling: 1), Spec(maxStep: 4, oversampling: 1),
+        Spec(maxStep: 8, oversampling: 1, passFraction: 0.8),
     ]
-    static let count = 4
-    static let maxHalfLength = specs.map(\.halfLength).max()!
+    static let count = specs.count
 
     /// Stored frames of silence-or-ringing kept before frame 0 and after the last frame of every
     /// level, so the widest kernel window never leaves the buffer.
     static let guardFrames = 16
 
     /// A looped region's levels run this many source frames past the loop end before the voice
-    /// jumps back one loop length: the filtered signal repeats exactly once its filters no longer
-    /// reach back before the loop end, plus the kernel's window.
-    static let loopTailFrames = maxHalfLength + guardFrames
+    /// jumps back one loop length: the filtered signal repeats exactly once its filters (the
+    /// longest of the first `levels`) no longer reach back before the loop end, plus the kernel's window.
+    static func loopTailFrames(levels: Int) -> Int { specs.prefix(levels).map(\.halfLength).max()! + guardFrames }
+
+    /// Regions this short (one-cycle tables such as the built-in sine, stepped tens to hundreds of
+    /// frames per output frame) stop at the step-4 level. Their only partial passes every level,
+    /// but their abrupt start rings in a low-passed level, the longer and louder the lower its
+    /// edge: a 4-voice steal test on the sine at steps 9–10 measured a third difference of
+    /// 1.05 × its click bound on the step-8 level, 1.95 × on a step-16 one, within it on step 4.
+    static let shortRegionFrames = 4096
+    static let shortRegionTopStep = 4.0
 
     /// Transition shape: 1 − the normalised integral of a Kaiser window (β 12.3), tabulated.
     private static let transitionPoints = 2048
@@ -150,7 +159,7 @@ struct PlayedChannel {
 /// at the source positions, and those half a frame later (the spectrum times e^(iπk/n)). Same
 /// cost as one inverse of twice the size, without planning that size.
 final class LevelBuilder {
-    /// FFT block, source frames. Each block yields `blockSize − 2 · maxHalfLength` frames.
+    /// FFT block, source frames. Each block yields `blockSize` − twice the longest filter's half length.
     static let blockSize = 8192
     private let analysis = RealFFT(size: blockSize)
     private let synthesis = RealFFT(size: blockSize)

@@ -23,9 +23,10 @@ struct PlaybackRegion {
     var isLooped: Bool
     var sampleRate: Double
 
-    var loopLength: Int { endFrame - loopStartFrame }
     /// Looped voices jump back one loop length on reaching this frame.
-    var wrapFrame: Int { endFrame + BandLimitedLevels.loopTailFrames - BandLimitedLevels.guardFrames }
+    var wrapFrame: Int
+
+    var loopLength: Int { endFrame - loopStartFrame }
 }
 
 /// Builds and owns the regions of a program: one per distinct (waveform, loop) pair, each with
@@ -63,22 +64,31 @@ final class RegionStorage {
         if let index = indexByKey[key] { return index }
         waveforms.append(waveform)
         let endFrame = loop?.endFrame ?? waveform.frameCount
+        let built = levelCount(for: waveform, loop: loop, largestStep: largestSteps[key] ?? .infinity)
         let region = PlaybackRegion(
-            levels: UnsafePointer(levels(of: waveform, loop: loop, largestStep: largestSteps[key] ?? .infinity)), isStereo: waveform.channelCount == 2,
+            levels: UnsafePointer(levels(of: waveform, loop: loop, built: built)), isStereo: waveform.channelCount == 2,
             endFrame: endFrame, loopStartFrame: loop?.startFrame ?? 0,
-            isLooped: loop != nil, sampleRate: waveform.sampleRate)
+            isLooped: loop != nil, sampleRate: waveform.sampleRate,
+            wrapFrame: endFrame + BandLimitedLevels.loopTailFrames(levels: built) - BandLimitedLevels.guardFrames)
         regions.append(region)
         indexByKey[key] = regions.count - 1
         return regions.count - 1
     }
 
-    /// The levels up to `largestStep` of every channel of the region as it plays; the table's
-    /// entries above them repeat the last one built.
-    private func levels(of waveform: SamplerWaveform, loop: SamplerLoop?, largestStep: Double) -> UnsafeMutablePointer<PlaybackLevel> {
-        let built = (BandLimitedLevels.specs.firstIndex { $0.maxStep >= largestStep } ?? BandLimitedLevels.count - 1) + 1
+    /// How many levels the region gets: up to the first whose step covers `largestStep`, for a
+    /// short region at most to step 4 (see `BandLimitedLevels.shortRegionFrames`).
+    private func levelCount(for waveform: SamplerWaveform, loop: SamplerLoop?, largestStep: Double) -> Int {
+        let covering = (BandLimitedLevels.specs.firstIndex { $0.maxStep >= largestStep } ?? BandLimitedLevels.count - 1) + 1
+        let short = (loop?.endFrame ?? waveform.frameCount) <= BandLimitedLevels.shortRegionFrames
+        return short ? min(covering, BandLimitedLevels.specs.firstIndex { $0.maxStep == BandLimitedLevels.shortRegionTopStep }! + 1) : covering
+    }
+
+    /// The first `built` levels of every channel of the region as it plays; the table's entries
+    /// above them repeat the last one built.
+    private func levels(of waveform: SamplerWaveform, loop: SamplerLoop?, built: Int) -> UnsafeMutablePointer<PlaybackLevel> {
         let guardFrames = BandLimitedLevels.guardFrames
         // Frames the voices can reach (before the guard).
-        let frames = loop.map { $0.endFrame + BandLimitedLevels.loopTailFrames - guardFrames } ?? waveform.frameCount
+        let frames = loop.map { $0.endFrame + BandLimitedLevels.loopTailFrames(levels: built) - guardFrames } ?? waveform.frameCount
         let perChannel = (0..<waveform.channelCount).map { channel in
             let played = PlayedChannel(frames: waveform.frames(channel: channel), frameCount: waveform.frameCount, loop: loop)
             return LevelBuilder.withShared { $0.build(frames: frames, levels: built, input: played) }
