@@ -173,7 +173,7 @@ final class LevelBuilder {
     /// which callgrind counts byte by byte, rep movsb).
     private static let inputScale = Float(1) / 64, outputScale = Float(1) / Float(blockSize / 64)
 
-    private static let lock = PlannerMutex()
+    private static let lock = PlannerLock()
     nonisolated(unsafe) private static var shared: LevelBuilder?
 
     private init() {
@@ -266,17 +266,4 @@ final class LevelBuilder {
         }
         return outputs
     }
-}
-
-/// A process-wide pthread mutex (control thread only; never taken while rendering).
-final class PlannerMutex: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-    }
-
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
 }
