@@ -15,15 +15,19 @@ import Glibc
 /// Nyquist of the largest step it serves, and stored at a rate where that edge is ≤ 0.25:
 ///
 /// - level 0 (steps ≤ 1): the sample upsampled exactly 2×, content to the source Nyquist;
-/// - levels 1, 2, 3 (steps ≤ 2, 4, 8): at the source rate, low-passed to 0.5/step. Steps above
-///   the top level built (8: +36 semitones from a sample at the output rate) read it and may
-///   alias; one-cycle tables stop at step 4 (`shortRegionFrames`) and step far beyond it, but
-///   their only partial lies far below its edge.
+/// - level 1 (steps ≤ √2): 2× as well (its edge, 0.35 cycles per source frame, is above 0.25);
+/// - levels 2, 3, 4 (steps ≤ 2, 2√2, 4): at the source rate, low-passed to 0.5/step;
+/// - level 5 (steps ≤ 8, pass band 0.8 × its edge): beyond two octaves. Steps above the top level
+///   built (8: +36 semitones from a sample at the output rate) read it and may alias; one-cycle
+///   tables stop at step 4 (`shortRegionFrames`) and step far beyond it, but their only partial
+///   lies far below its edge.
 ///
-/// The price of octave levels: a step just above 2^(k−1) hears only 0.9 × 0.5/2^k × step of the
-/// output rate — just above the root, 0.225 of it (10.8 kHz at 48 kHz), against 0.45 at the root.
-/// A level at √2 (stored 2×, as its edge is above 0.25) kept 15.3 kHz there, but its two inverse
-/// FFTs per block took cold start (0.527 G) past FluidSynth's (0.45 G): measured, left out.
+/// Why half-octave spacing up to step 4: a step just above a level's lower neighbour s′ hears
+/// only 0.9 × 0.5 × s′/s of the output rate. Octave levels left 0.225 of it just above the root
+/// (10.8 kHz at 48 kHz, where the former step-following kernel kept 16 kHz); half octaves keep
+/// 0.9 × 0.5/√2 = 0.318 (15.3 kHz) at every step up to +24 semitones. They cost 8 stored floats
+/// per source frame instead of 5 and ~1.6× the build work, which is why levels are built by need,
+/// off the start path (`LevelBuildPlan`, `LevelPublisher`), not at load.
 ///
 /// Every level is at the source rate or exactly twice it, so loop points and lengths stay whole.
 /// A level is built from the region as it plays (for a looped region: the frames up to the loop
@@ -54,7 +58,8 @@ enum BandLimitedLevels {
     }
 
     static let specs = [
-        Spec(maxStep: 1, oversampling: 2), Spec(maxStep: 2, oversampling: 1), Spec(maxStep: 4, oversampling: 1),
+        Spec(maxStep: 1, oversampling: 2), Spec(maxStep: 2.0.squareRoot(), oversampling: 2),
+        Spec(maxStep: 2, oversampling: 1), Spec(maxStep: 8.0.squareRoot(), oversampling: 1), Spec(maxStep: 4, oversampling: 1),
         Spec(maxStep: 8, oversampling: 1, passFraction: 0.8),
     ]
     static let count = specs.count

@@ -32,9 +32,9 @@ struct PlaybackRegion {
 /// Builds and owns the regions of a program: one per distinct (waveform, loop) pair, each with
 /// its levels. Control thread only (the render side reads the `regions` copy the program makes).
 ///
-/// Memory per source frame and channel: 2 + 1 + 1 + 1 = 5 stored floats (20 bytes) when a zone
-/// reaches steps above 4, 3 (12 bytes) for one that stays within 2 (drums, a multisample's inner
-/// zones), besides the 4 of the waveform itself, which is kept (zones may make further regions
+/// Memory per source frame and channel: 2 + 2 + 1 + 1 + 1 + 1 = 8 stored floats (32 bytes) when a
+/// zone reaches steps above 4, 5 (20 bytes) for one that stays within 2 (drums, a multisample's
+/// inner zones), besides the 4 of the waveform itself, which is kept (zones may make further regions
 /// of it).
 final class RegionStorage {
     private var buffers: [UnsafeMutablePointer<Float>] = []

@@ -47,8 +47,10 @@ import Testing
     static let highRate = Tone(partials: [(15_000, 0.4), (30_000, 0.3), (40_000, 0.3)], sampleRate: 96_000)
 
     /// Output of the tone played `semitones` above its root, after 0.1 s.
-    func play(_ tone: Tone, semitones: Int, quality: InterpolationQuality) throws -> [Float] {
-        let program = SamplerProgram.single(try tone.waveform(), rootKey: rootKey, layer: plainLayer())
+    func play(_ tone: Tone, semitones: Int, cents: Double = 0, quality: InterpolationQuality) throws -> [Float] {
+        var layer = plainLayer()
+        layer.tuneCents = cents
+        let program = SamplerProgram.single(try tone.waveform(), rootKey: rootKey, layer: layer)
         let sampler = instrument(playing: program, quality: quality)
         let out = render(sampler, frames: 4_800 + analysisFrames, events: [At(0, noteOn(rootKey + semitones))])
         return Array(out.left[4_800...])
@@ -93,8 +95,8 @@ import Testing
     }
 
     /// Just above the root (the commonest step: every note just above a multisample's root) the
-    /// band the level keeps is flat: the saw's 16th partial (9.76 kHz, inside the step-2 level's
-    /// pass band to 0.225 of the source rate) at +1 semitone comes out at the level it has at the
+    /// band the level keeps is flat: the saw's 16th partial (9.76 kHz, inside the step-√2 level's
+    /// pass band to 0.318 of the source rate) at +1 semitone comes out at the level it has at the
     /// root, within 0.05 dB.
     @Test(arguments: [InterpolationQuality.realtime, .high])
     func passBandIsFlatJustAboveTheRoot(quality: InterpolationQuality) throws {
@@ -105,6 +107,27 @@ import Testing
             Measure.amplitude(up, at: partial * exp2(1.0 / 12), sampleRate: testSampleRate)
                 / Measure.amplitude(root, at: partial, sampleRate: testSampleRate))
         #expect(abs(level) <= 0.05, "\(level) dB")
+    }
+
+    /// The top band at every upward step to +24 semitones: just above each level boundary (steps
+    /// 1, √2, 2, 2√2 — +1, +6.1, +12.1, +18.1 semitones — where a level's band is narrowest, and
+    /// +24), a sine that comes out just below 15 kHz has the level it has at the root, within
+    /// 0.05 dB. With octave levels, +1 semitone kept only 10.8 kHz.
+    @Test(arguments: [InterpolationQuality.realtime, .high])
+    func topBandPassesJustAboveEachLevelBoundary(quality: InterpolationQuality) throws {
+        for (semitones, cents) in [(1, 0.0), (6, 10), (12, 10), (18, 10), (24, 0)] {
+            let ratio = exp2((Double(semitones) + cents / 100) / 12)
+            // Whole periods in the 4800-frame loop: a multiple of 10 Hz.
+            let source = ((14_950 / ratio) / 10).rounded(.down) * 10
+            let tone = Tone(partials: [(source, 0.5)], sampleRate: 48_000)
+            let up = try play(tone, semitones: semitones, cents: cents, quality: quality)
+            let root = try play(tone, semitones: 0, quality: quality)
+            let output = source * ratio
+            #expect(output >= 14_900)
+            let level = Measure.decibels(
+                Measure.amplitude(up, at: output, sampleRate: testSampleRate) / Measure.amplitude(root, at: source, sampleRate: testSampleRate))
+            #expect(abs(level) <= 0.05, "+\(semitones) st \(cents) ct, \(output) Hz: \(level) dB")
+        }
     }
 
     @Test(arguments: [InterpolationQuality.realtime, .high])
@@ -120,7 +143,7 @@ import Testing
     }
 
     /// Transposition stays in tune through the band-limited kernels: the saw's fundamental and the
-    /// 15 kHz sine a semitone down (up, it lies above the step-2 level's band) within 0.5 cent.
+    /// 15 kHz sine a semitone down (up, it lies at the step-√2 level's band edge) within 0.5 cent.
     @Test(arguments: [InterpolationQuality.realtime, .high])
     func transposedPitchIsExact(quality: InterpolationQuality) throws {
         for semitones in Self.steps {
