@@ -3,6 +3,7 @@ import DSP
 import Engine
 import Foundation
 import MIDI
+import Sampler
 
 /// What an offline render produced.
 public struct OfflineRenderSummary: Sendable {
@@ -89,6 +90,8 @@ public final class OfflineRenderer {
         let scheduled = midi.map { (frame: Int(min(max(0, ($0.seconds * rate).rounded()), 1e15)), message: $0.message) }
             .filter { $0.frame < songLimit }
         let skippedEvents = midi.count - scheduled.count
+        // Band-limited levels of exactly what the song plays, before the first block (deterministic).
+        if let bank = engine.programBank { LevelBuildPlan(bank: bank, messages: scheduled.map(\.message)).build(in: bank) }
         let inputFrames = min(input?.frameCount ?? 0, songLimit)
         let musicFrames = max(scheduled.last.map { $0.frame + 1 } ?? 0, inputFrames)
         // The engine's output lags by its latency (the master limiter's look-ahead): render that

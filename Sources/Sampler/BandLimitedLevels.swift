@@ -148,11 +148,29 @@ struct PlayedChannel {
                 run = count - i; source = nil
             }
             if let source {
-                for j in 0..<run { output[i + j] = source[j] * scale }
+                Self.copy(source, count: run, scale: scale, into: output + i)
             } else {
                 (output + i).update(repeating: 0, count: run)
             }
             i += run
+        }
+    }
+}
+
+extension PlayedChannel {
+    /// `count` floats × `scale`, eight at a time (the scalar loop was ~6 instructions a frame
+    /// under callgrind, memcpy one per byte).
+    static func copy(_ source: UnsafePointer<Float>, count: Int, scale: Float, into output: UnsafeMutablePointer<Float>) {
+        let vectorScale = SIMD8<Float>(repeating: scale)
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(output)
+        var j = 0
+        while j + 8 <= count {
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 4 * j, as: SIMD8<Float>.self) * vectorScale, toByteOffset: 4 * j, as: SIMD8<Float>.self)
+            j += 8
+        }
+        while j < count {
+            output[j] = source[j] * scale
+            j += 1
         }
     }
 }

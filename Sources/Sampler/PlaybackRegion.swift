@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One band-limited level of a region (see `BandLimitedLevels`): its channels' stored frame 0
 /// (`right` == `left` for mono) and how many stored frames make one source frame (shift 0 or 1).
 struct PlaybackLevel {
@@ -9,14 +11,24 @@ struct PlaybackLevel {
 /// A waveform with one particular loop (or none), as the voices read it. Plain data pointing into
 /// storage owned by `RegionStorage`; read on the render thread.
 ///
+/// Two forms: the plain region (`isPlain`: one level, the frames as they play, unfiltered, read
+/// with the 4-point kernel), ready as soon as the program exists, and the band-limited one, built
+/// later by need (`SamplerProgram.buildLevels`, `LevelPublisher`) and published through `levelSlot`.
+/// A voice takes whichever exists at its note-on (`current()`) and keeps it for its whole life, so
+/// no note ever switches kernels mid-way.
+///
 /// Each level holds the region as it plays: for a looped region, the frames up to the loop end
 /// and then the loop again, filtered, up to `wrapFrame` (+ the kernel's guard). A voice reads
 /// straight on to `wrapFrame` and jumps back one loop length; past `loopEnd + loopTailFrames −
 /// guard` the filtered data repeats exactly, so the jump is inaudible for every kernel.
 struct PlaybackRegion {
-    /// `BandLimitedLevels.count` levels.
+    /// `BandLimitedLevels.count` levels (plain: one).
     var levels: UnsafePointer<PlaybackLevel>
     var isStereo: Bool
+    /// The original frames, read with the 4-point cubic whatever the quality (levels not built yet).
+    var isPlain: Bool
+    /// The band-limited form's address once published (0 before); release-stored by the builder.
+    var levelSlot: UnsafePointer<Atomic<Int>>
     /// Playback stops on reaching this frame (unlooped), or this is the loop end (exclusive).
     var endFrame: Int
     var loopStartFrame: Int
@@ -27,21 +39,43 @@ struct PlaybackRegion {
     var wrapFrame: Int
 
     var loopLength: Int { endFrame - loopStartFrame }
+
+    /// Render thread, at note-on: the band-limited form if it has been published (the acquire
+    /// pairs with the builder's release, so its levels are visible), else this plain one.
+    @inline(__always)
+    func current() -> PlaybackRegion {
+        let address = levelSlot.pointee.load(ordering: .acquiring)
+        guard address != 0, let published = UnsafePointer<PlaybackRegion>(bitPattern: address) else { return self }
+        return published.pointee
+    }
 }
 
 /// Builds and owns the regions of a program: one per distinct (waveform, loop) pair, each with
-/// its levels. Control thread only (the render side reads the `regions` copy the program makes).
+/// its plain form at once and its band-limited levels when `buildLevels` is called. Control
+/// thread, or one builder thread at a time (the program serialises them); the render side reads
+/// only the `regions` copy the program makes and the published slots.
 ///
-/// Memory per source frame and channel: 2 + 2 + 1 + 1 + 1 + 1 = 8 stored floats (32 bytes) when a
-/// zone reaches steps above 4, 5 (20 bytes) for one that stays within 2 (drums, a multisample's
-/// inner zones), besides the 4 of the waveform itself, which is kept (zones may make further regions
-/// of it).
+/// Memory per source frame and channel: a looped region's plain copy, 1 float, and the levels: 2 + 2 + 1 + 1 + 1
+/// + 1 = 8 stored floats (32 bytes) when a zone reaches steps above 4, 5 (20 bytes) for one that
+/// stays within 2 (drums, a multisample's inner zones), besides the 4 of the waveform itself,
+/// which is kept (zones may make further regions of it).
 final class RegionStorage {
     private var buffers: [UnsafeMutablePointer<Float>] = []
     private var levelTables: [UnsafeMutablePointer<PlaybackLevel>] = []
+    private var published: [UnsafeMutablePointer<PlaybackRegion>] = []
     private var waveforms: [SamplerWaveform] = []
     private(set) var regions: [PlaybackRegion] = []
     private var indexByKey: [RegionKey: Int] = [:]
+    /// Per region: its key and the levels it gets; nil once built.
+    private var pending: [(waveform: SamplerWaveform, loop: SamplerLoop?, levels: Int)?] = []
+    /// One slot per region (`PlaybackRegion.levelSlot`), allocated as regions are made.
+    private var slots: [UnsafeMutablePointer<Atomic<Int>>] = []
+    /// Regions whose levels are not built yet (any thread may read it).
+    let awaiting = Atomic<Int>(0)
+
+    /// Frames of the loop played on past its end in the plain form before the voice wraps: the
+    /// 4-point window reaches 2 frames ahead.
+    static let plainLoopTailFrames = 4
 
     private struct RegionKey: Hashable {
         var waveform: ObjectIdentifier
@@ -58,23 +92,66 @@ final class RegionStorage {
         largestSteps[key] = max(largestSteps[key] ?? 0, step.isFinite ? step : .infinity)
     }
 
-    /// Index of the region for `waveform` with `loop` (nil: play once), creating it on first use.
+    /// Index of the region for `waveform` with `loop` (nil: play once), creating its plain form on
+    /// first use (looped: a guarded copy of the frames as they play, ~1 instruction per frame).
     func region(for waveform: SamplerWaveform, loop: SamplerLoop?) -> Int {
         let key = RegionKey(waveform: ObjectIdentifier(waveform), loop: loop)
         if let index = indexByKey[key] { return index }
         waveforms.append(waveform)
         let endFrame = loop?.endFrame ?? waveform.frameCount
+        let wrapFrame = endFrame + (loop == nil ? 0 : Self.plainLoopTailFrames)
+        let table = UnsafeMutablePointer<PlaybackLevel>.allocate(capacity: 1)
+        // Unlooped: the waveform's own guarded frames; looped: a copy with the loop played on past its end.
+        let channels = (0..<waveform.channelCount).map { channel in
+            loop == nil ? waveform.frames(channel: channel) : copy(played(waveform, channel: channel, loop: loop), frames: wrapFrame)
+        }
+        table.initialize(to: PlaybackLevel(left: channels[0], right: channels.last!, oversamplingShift: 0))
+        levelTables.append(table)
+        let slot = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 1)
+        slot.initialize(to: Atomic(0))
+        slots.append(slot)
+        regions.append(PlaybackRegion(
+            levels: UnsafePointer(table), isStereo: waveform.channelCount == 2, isPlain: true, levelSlot: UnsafePointer(slot),
+            endFrame: endFrame, loopStartFrame: loop?.startFrame ?? 0, isLooped: loop != nil, sampleRate: waveform.sampleRate,
+            wrapFrame: wrapFrame))
         let built = levelCount(for: waveform, loop: loop, largestStep: largestSteps[key] ?? .infinity)
-        let region = PlaybackRegion(
-            levels: UnsafePointer(levels(of: waveform, loop: loop, built: built)), isStereo: waveform.channelCount == 2,
-            endFrame: endFrame, loopStartFrame: loop?.startFrame ?? 0,
-            isLooped: loop != nil, sampleRate: waveform.sampleRate,
-            wrapFrame: endFrame + BandLimitedLevels.loopTailFrames(levels: built) - BandLimitedLevels.guardFrames)
-        regions.append(region)
+        pending.append((waveform, loop, built))
+        awaiting.add(1, ordering: .relaxed)
         indexByKey[key] = regions.count - 1
         return regions.count - 1
     }
 
+    /// Builds region `index`'s band-limited levels, if not built yet, and publishes them.
+    func buildLevels(_ index: Int) {
+        guard let entry = pending[index] else { return }
+        pending[index] = nil
+        let (waveform, loop, built) = entry
+        var region = regions[index]
+        region.levels = UnsafePointer(levels(of: waveform, loop: loop, built: built))
+        region.isPlain = false
+        region.wrapFrame = region.endFrame + (loop == nil ? 0 : BandLimitedLevels.loopTailFrames(levels: built) - BandLimitedLevels.guardFrames)
+        let form = UnsafeMutablePointer<PlaybackRegion>.allocate(capacity: 1)
+        form.initialize(to: region)
+        published.append(form)
+        slots[index].pointee.store(Int(bitPattern: form), ordering: .releasing)
+        awaiting.subtract(1, ordering: .relaxed)
+    }
+
+    /// Regions not built yet, in index order (control thread, under the program's lock).
+    var unbuilt: [Int] { pending.indices.filter { pending[$0] != nil } }
+
+    private func played(_ waveform: SamplerWaveform, channel: Int, loop: SamplerLoop?) -> PlayedChannel {
+        PlayedChannel(frames: waveform.frames(channel: channel), frameCount: waveform.frameCount, loop: loop)
+    }
+
+    /// A guarded copy of frames −guard ..< `frames` + guard as they play; returns frame 0.
+    private func copy(_ input: PlayedChannel, frames: Int) -> UnsafePointer<Float> {
+        let guardFrames = BandLimitedLevels.guardFrames
+        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: frames + 2 * guardFrames)
+        input.read(from: -guardFrames, count: frames + 2 * guardFrames, scale: 1, into: buffer)
+        buffers.append(buffer)
+        return UnsafePointer(buffer + guardFrames)
+    }
     /// How many levels the region gets: up to the first whose step covers `largestStep`, for a
     /// short region at most to step 4 (see `BandLimitedLevels.shortRegionFrames`).
     private func levelCount(for waveform: SamplerWaveform, loop: SamplerLoop?, largestStep: Double) -> Int {
@@ -90,8 +167,7 @@ final class RegionStorage {
         // Frames the voices can reach (before the guard).
         let frames = loop.map { $0.endFrame + BandLimitedLevels.loopTailFrames(levels: built) - guardFrames } ?? waveform.frameCount
         let perChannel = (0..<waveform.channelCount).map { channel in
-            let played = PlayedChannel(frames: waveform.frames(channel: channel), frameCount: waveform.frameCount, loop: loop)
-            return LevelBuilder.withShared { $0.build(frames: frames, levels: built, input: played) }
+            LevelBuilder.withShared { $0.build(frames: frames, levels: built, input: played(waveform, channel: channel, loop: loop)) }
         }
         let table = UnsafeMutablePointer<PlaybackLevel>.allocate(capacity: BandLimitedLevels.count)
         for index in 0..<BandLimitedLevels.count {
@@ -109,5 +185,7 @@ final class RegionStorage {
     deinit {
         for buffer in buffers { buffer.deallocate() }
         for table in levelTables { table.deallocate() }
+        for form in published { form.deallocate() }
+        for slot in slots { slot.deinitialize(count: 1).deallocate() }
     }
 }

@@ -1,4 +1,5 @@
 import DSP
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,18 @@ struct ZonePlayback {
 /// An immutable, ready-to-play instrument: playback regions, zones, layers and globals.
 /// Build it on the control thread (it allocates and copies sample data), hand it to
 /// `SamplerInstrument.submit(_:)`, and let `collectGarbage()` release it on the control thread.
+///
+/// Its regions' band-limited levels are built at `init` (`.atLoad`), or later by need
+/// (`.byNeed`): `buildLevels(forKeys:)` before an offline render, `LevelPublisher` in the
+/// background when playing live. Until a region's levels are published, a note on it reads the
+/// original frames with the 4-point cubic (aliasing like the former live kernel) for its whole life.
 public final class SamplerProgram: @unchecked Sendable {
+    /// When the band-limited levels are built.
+    public enum LevelBuilding: Sendable {
+        case atLoad
+        case byNeed
+    }
+
     public let layers: [SamplerLayer]
     public let zones: [SamplerZone]
     public let globals: SamplerGlobals
@@ -39,7 +51,9 @@ public final class SamplerProgram: @unchecked Sendable {
     let layerTable: UnsafeMutableBufferPointer<SamplerLayer>
 
     /// Control thread. Validates ranges and loops; throws naming the first bad zone or layer.
-    public init(layers: [SamplerLayer], zones: [SamplerZone], globals: SamplerGlobals = SamplerGlobals()) throws(SamplerProgramError) {
+    public init(
+        layers: [SamplerLayer], zones: [SamplerZone], globals: SamplerGlobals = SamplerGlobals(), levels: LevelBuilding = .atLoad
+    ) throws(SamplerProgramError) {
         guard !layers.isEmpty else { throw .invalidLayer(index: 0, reason: "a program needs at least one layer") }
         for (index, layer) in layers.enumerated() where layer.minKey > layer.maxKey {
             throw .invalidLayer(index: index, reason: "key range \(layer.minKey)...\(layer.maxKey) is empty")
@@ -79,7 +93,37 @@ public final class SamplerProgram: @unchecked Sendable {
         _ = regionTable.initialize(from: storage.regions)
         layerTable = .allocate(capacity: layers.count)
         _ = layerTable.initialize(from: layers)
+        if levels == .atLoad { buildAllLevels() }
     }
+
+    /// Serialises level building (control, renderer and builder threads; never the render thread).
+    private let building = Mutex(())
+
+    /// Any thread but the render thread: builds and publishes the levels of every region not built yet.
+    public func buildAllLevels() {
+        building.withLock { _ in
+            for index in storage.unbuilt { storage.buildLevels(index) }
+        }
+    }
+
+    /// Any thread but the render thread: builds the levels of the regions a note on one of `keys`
+    /// can start (at any velocity), matched as note-on matches them.
+    public func buildLevels(forKeys keys: Set<Int>) {
+        var wanted = Set<Int>()
+        for zone in zonePlayback {
+            let layer = layerTable[zone.layer]
+            let answers = keys.contains { key in
+                key >= layer.minKey && key <= layer.maxKey && key + layer.keyOffset >= zone.minKey && key + layer.keyOffset <= zone.maxKey
+            }
+            if answers { wanted.insert(zone.region) }
+        }
+        building.withLock { _ in
+            for index in wanted.sorted() { storage.buildLevels(index) }
+        }
+    }
+
+    /// Regions whose levels are still to be built (any thread).
+    public var regionsAwaitingLevels: Int { storage.awaiting.load(ordering: .relaxed) }
 
     /// The largest step (source frames per output frame) a zone's notes can ask for: its highest
     /// key, tunings, the layer's bend range and LFO depth, 2 semitones more (master and RPN

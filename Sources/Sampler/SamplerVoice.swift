@@ -141,7 +141,8 @@ struct SamplerVoice {
         let lfoStart = lfoValue
         let depths = hasLFO ? advanceLFO(frames: frames, controllerValues: context.controllerValues) : LFODepths()
         let increment = phaseIncrement(context: context, lfoCents: depths.pitch * Double(lfoStart))
-        let kernel = Kernel(quality: context.quality, increment: increment, context: context)
+        // A plain region (its levels were not built at note-on) is read with the 4-point cubic to the end.
+        let kernel = Kernel(quality: region.isPlain ? .cubic : context.quality, increment: increment, context: context)
         let reachedEnd = read(region, frames: frames, increment: increment, kernel: kernel, context: context)
         if filter.isEnabled {
             let right = region.isStereo ? context.scratchRight : context.filterDiscard

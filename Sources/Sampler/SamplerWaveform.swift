@@ -31,19 +31,24 @@ public final class SamplerWaveform: @unchecked Sendable {
         self.sampleRate = sampleRate
         self.frameCount = first.count
         self.naturalLoop = naturalLoop
+        let guardFrames = Self.guardFrames
         storage = channels.map { channel in
-            let base = UnsafeMutablePointer<Float>.allocate(capacity: channel.count)
-            channel.withUnsafeBufferPointer { source in base.initialize(from: source.baseAddress!, count: source.count) }
+            let base = UnsafeMutablePointer<Float>.allocate(capacity: channel.count + 2 * guardFrames)
+            base.initialize(repeating: 0, count: guardFrames)
+            (base + guardFrames + channel.count).initialize(repeating: 0, count: guardFrames)
+            channel.withUnsafeBufferPointer { source in PlayedChannel.copy(source.baseAddress!, count: source.count, scale: 1, into: base + guardFrames) }
             return base
         }
     }
 
-    /// One allocation per channel.
+    /// One allocation per channel: `guardFrames` zeros, the frames, `guardFrames` zeros, so an
+    /// unlooped region's plain form reads them in place (`RegionStorage`).
     private let storage: [UnsafeMutablePointer<Float>]
+    static let guardFrames = BandLimitedLevels.guardFrames
 
-    /// Frame 0 of `channel`. Any thread.
+    /// Frame 0 of `channel` (guarded by zeros either side). Any thread.
     func frames(channel: Int) -> UnsafePointer<Float> {
-        UnsafePointer(storage[min(channel, channelCount - 1)])
+        UnsafePointer(storage[min(channel, channelCount - 1)] + Self.guardFrames)
     }
 
     /// The frames of `channel` as an array (a copy, for inspection). Control thread.

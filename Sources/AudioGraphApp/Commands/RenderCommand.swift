@@ -58,6 +58,7 @@ struct RenderCommand: ParsableCommand {
                        maxSeconds: Double = 3600) throws -> OfflineRenderSummary {
         var loader = try options.loader()
         loader.soloChannel = solo
+        loader.levels = .byNeed  // the renderer builds what the song plays (`LevelBuildPlan`)
         let rate = Double(options.rate)
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
         guard let songPath = midiPath ?? loader.demoPath else {
