@@ -8,10 +8,11 @@ import Testing
 /// the largest component that is not one of the tone's partials, in dB relative to the level
 /// the tone's fundamental has when played at its root ("dBc").
 ///
-/// Measured with the band-limited levels and the fixed short kernels: live (12 taps) worst
-/// −98.0 dBc (the saw; the 15 kHz sine −150.9), offline (16 taps) worst −128.3 dBc; +30
-/// semitones −98.1 / −128.5 dBc; the 96 kHz sample at its root −148.0 dBc; pitch within 3·10⁻⁶
-/// cent. The former live kernel (4-point cubic, kept as `.cubic`) fails every case: the 15 kHz
+/// Measured with the half-octave band-limited levels and the fixed short kernels: live (12 taps)
+/// worst −91.5 dBc (the 15 kHz sine at +1 semitone, on the √2 level; the saw −98.0), offline
+/// (16 taps) worst −116.7 dBc (the same sine; the saw −128.3); +30 semitones −98.1 / −128.5 dBc;
+/// the 96 kHz sample at its root −148.0 dBc; the top band just above each level boundary within
+/// 0.0008 dB live, 0.00002 dB offline. The former live kernel (4-point cubic, kept as `.cubic`) fails every case: the 15 kHz
 /// sine's octave-up alias at 18 kHz at 0.0 dBc (asserted below), its images at +1 semitone at
 /// −17.8 dBc, the saw at −20 to −41 dBc, the 96 kHz sample at its root −2.5 dBc.
 @Suite struct AliasingTests {
