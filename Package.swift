@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
         .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
         .target(name: "Instruments", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
-        .target(name: "Sampler", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
+        .target(name: "Sampler", dependencies: ["DSP", "MIDI", "Spectral"], swiftSettings: realTimeChecked),
         // Builds a SamplerProgram from an .aupreset and its sample files (control thread, file I/O).
         .target(name: "SamplerLoading", dependencies: ["Sampler", "DSP", "Presets", "AudioFiles"]),
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"], swiftSettings: realTimeChecked),

@@ -21,6 +21,9 @@ public struct InstrumentLoader: Sendable {
     public var extraSamplePaths: [String] = []
     /// `render --solo`: only this channel (0-based) plays, whatever the file's `channels.play`.
     public var soloChannel: Int?
+    /// When programs build their band-limited levels: `render` and `play` build them by need
+    /// (`LevelBuildPlan`, `LevelPublisher`), off the start path.
+    public var levels = SamplerProgram.LevelBuilding.atLoad
 
     public init(instrumentPath: String?) throws(InstrumentError) {
         guard let path = instrumentPath ?? InstrumentLocator.defaultInstrumentPath() else {
@@ -93,7 +96,7 @@ public struct InstrumentLoader: Sendable {
     public func loadPreset(path: String, sampleRate: Double) throws(InstrumentError) -> SamplerLoadResult {
         do {
             let preset = try AUPreset.load(path: path)
-            return try SamplerProgramBuilder.build(preset: preset, presetPath: path, searchDirectories: samplePaths, sampleRate: sampleRate)
+            return try SamplerProgramBuilder.build(preset: preset, presetPath: path, searchDirectories: samplePaths, sampleRate: sampleRate, levels: levels)
         } catch let error as PresetError {
             throw InstrumentError(error.description)
         } catch let error as SamplerLoadError {

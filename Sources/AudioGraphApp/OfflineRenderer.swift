@@ -3,6 +3,7 @@ import DSP
 import Engine
 import Foundation
 import MIDI
+import Sampler
 
 /// What an offline render produced.
 public struct OfflineRenderSummary: Sendable {
@@ -94,6 +95,10 @@ public final class OfflineRenderer {
         var end = midi.endIndex
         while end > midi.startIndex && scheduled[end - 1].frame >= songLimit { end -= 1 }
         let skippedEvents = midi.endIndex - end
+        // Band-limited levels of exactly what the song plays, before the first block (deterministic).
+        if let bank = engine.programBank {
+            LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)).build(in: bank)
+        }
         let inputFrames = min(input?.frameCount ?? 0, songLimit)
         let musicFrames = max(end > midi.startIndex ? scheduled[end - 1].frame + 1 : 0, inputFrames)
         // The engine's output lags by its latency (the master limiter's look-ahead): render that

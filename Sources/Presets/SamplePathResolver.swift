@@ -69,11 +69,18 @@ public struct SamplePathResolver: Sendable {
     public func resolve(_ reference: String) -> SampleResolution {
         var tried: [String] = []
         var seen: Set<String> = []
-        for candidate in candidates(for: reference) where seen.insert(candidate.path).inserted {
-            if fileExists(candidate.path) { return .found(path: candidate.path, how: candidate.how) }
+        var found: Candidate?
+        visitCandidates(for: reference) { candidate in
+            guard seen.insert(candidate.path).inserted else { return false }
+            if fileExists(candidate.path) {
+                found = candidate
+                return true
+            }
             // Say why a path that exists was passed over (a directory or FIFO named like the sample).
             tried.append(candidate.path + (PathUtilities.nonRegularKind(candidate.path).map { " (\($0), not a file)" } ?? ""))
+            return false
         }
+        if let found { return .found(path: found.path, how: found.how) }
         return .notFound(tried: tried)
     }
 
@@ -92,43 +99,43 @@ public struct SamplePathResolver: Sendable {
         let how: String
     }
 
-    private func candidates(for reference: String) -> [Candidate] {
-        guard !reference.isEmpty else { return [] }
+    /// Offers the paths to try, in order, to `stop` until it returns true: built one by one, as
+    /// most references are found at the first (building them all cost ~0.4 M instructions each).
+    private func visitCandidates(for reference: String, stop: (Candidate) -> Bool) {
+        guard !reference.isEmpty else { return }
         let decoded = FileReference(reference)
         let prefix = decoded.form.map { "\($0): " } ?? ""
         let presetDirectory = PathUtilities.directory(of: presetPath)
-        var result: [Candidate] = []
         if decoded.path.hasPrefix("/") {
-            result.append(Candidate(path: PathUtilities.normalized(decoded.path), how: prefix + "stored path"))
+            if stop(Candidate(path: PathUtilities.normalized(decoded.path), how: prefix + "stored path")) { return }
         } else {
-            result.append(
+            if stop(
                 Candidate(
-                    path: PathUtilities.join(presetDirectory, decoded.path), how: prefix + "relative to the preset"))
+                    path: PathUtilities.join(presetDirectory, decoded.path), how: prefix + "relative to the preset")) { return }
             for directory in searchDirectories {
-                result.append(
+                if stop(
                     Candidate(
                         path: PathUtilities.join(directory, decoded.path),
-                        how: prefix + "relative to the search directory \(directory)"))
+                        how: prefix + "relative to the search directory \(directory)")) { return }
             }
         }
-        guard let tail = Self.fallbackTail(of: decoded.path) else { return result }
+        guard let tail = Self.fallbackTail(of: decoded.path) else { return }
         let fallback = { (root: String, relative: String, kind: String) in
             Candidate(
                 path: PathUtilities.join(root, relative),
                 how: prefix + "TN2283 fallback '\(relative)' under \(kind) \(root)")
         }
         for directory in PathUtilities.selfAndAncestors(presetDirectory) {
-            result.append(fallback(directory, tail, "the preset's directory or a parent"))
+            if stop(fallback(directory, tail, "the preset's directory or a parent")) { return }
         }
         let insideMarkerFolder = String(tail.drop { $0 != "/" }.dropFirst())
         for directory in searchDirectories {
-            result.append(fallback(directory, tail, "the search directory"))
-            result.append(fallback(directory, insideMarkerFolder, "the search directory"))
+            if stop(fallback(directory, tail, "the search directory")) { return }
+            if stop(fallback(directory, insideMarkerFolder, "the search directory")) { return }
         }
         for directory in userDirectories {
-            result.append(fallback(directory, tail, "the user directory"))
+            if stop(fallback(directory, tail, "the user directory")) { return }
         }
-        return result
     }
 
     /// The tail from the first TN2283 marker found (markers checked in order), without its

@@ -93,7 +93,7 @@ extension SamplerInstrument {
             let shiftedKey = key + layer.keyOffset
             guard shiftedKey >= zone.minKey, shiftedKey <= zone.maxKey,
                   velocity >= zone.minVelocity, velocity <= zone.maxVelocity else { continue }
-            start(channel: channel, zone: zone, region: program.regions[zone.region], layer: layer, key: key, velocity: velocity,
+            start(channel: channel, zone: zone, region: program.regions[zone.region].current(), layer: layer, key: key, velocity: velocity,
                   partLimit: program.voiceCount)
         }
     }

@@ -1,4 +1,9 @@
 import DSP
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Everything a voice needs about one zone, precomputed (gains linear, tunes folded). Plain data.
 struct ZonePlayback {
@@ -23,7 +28,18 @@ struct ZonePlayback {
 /// An immutable, ready-to-play instrument: playback regions, zones, layers and globals.
 /// Build it on the control thread (it allocates and copies sample data), hand it to
 /// `SamplerInstrument.submit(_:)`, and let `collectGarbage()` release it on the control thread.
+///
+/// Its regions' band-limited levels are built at `init` (`.atLoad`), or later by need
+/// (`.byNeed`): `buildLevels(forKeys:)` before an offline render, `LevelPublisher` in the
+/// background when playing live. Until a region's levels are published, a note on it reads the
+/// original frames with the 4-point cubic (aliasing like the former live kernel) for its whole life.
 public final class SamplerProgram: @unchecked Sendable {
+    /// When the band-limited levels are built.
+    public enum LevelBuilding: Sendable {
+        case atLoad
+        case byNeed
+    }
+
     public let layers: [SamplerLayer]
     public let zones: [SamplerZone]
     public let globals: SamplerGlobals
@@ -35,10 +51,16 @@ public final class SamplerProgram: @unchecked Sendable {
     let layerTable: UnsafeMutableBufferPointer<SamplerLayer>
 
     /// Control thread. Validates ranges and loops; throws naming the first bad zone or layer.
-    public init(layers: [SamplerLayer], zones: [SamplerZone], globals: SamplerGlobals = SamplerGlobals()) throws(SamplerProgramError) {
+    public init(
+        layers: [SamplerLayer], zones: [SamplerZone], globals: SamplerGlobals = SamplerGlobals(), levels: LevelBuilding = .atLoad
+    ) throws(SamplerProgramError) {
         guard !layers.isEmpty else { throw .invalidLayer(index: 0, reason: "a program needs at least one layer") }
         for (index, layer) in layers.enumerated() where layer.minKey > layer.maxKey {
             throw .invalidLayer(index: index, reason: "key range \(layer.minKey)...\(layer.maxKey) is empty")
+        }
+        for zone in zones where zone.isEnabled && layers.indices.contains(zone.layerIndex) {
+            let layer = layers[zone.layerIndex]
+            storage.reach(zone.waveform, loop: zone.isOneShot || layer.isOneShot ? nil : zone.loop, step: Self.largestStep(zone, layer, globals))
         }
         var playback: [ZonePlayback] = []
         for (index, zone) in zones.enumerated() {
@@ -71,6 +93,48 @@ public final class SamplerProgram: @unchecked Sendable {
         _ = regionTable.initialize(from: storage.regions)
         layerTable = .allocate(capacity: layers.count)
         _ = layerTable.initialize(from: layers)
+        if levels == .atLoad { buildAllLevels() }
+    }
+
+    /// Serialises level building (control, renderer and builder threads; never the render thread).
+    private let building = Mutex(())
+
+    /// Any thread but the render thread: builds and publishes the levels of every region not built yet.
+    public func buildAllLevels() {
+        building.withLock { _ in
+            for index in storage.unbuilt { storage.buildLevels(index) }
+        }
+    }
+
+    /// Any thread but the render thread: builds the levels of the regions a note on one of `keys`
+    /// can start (at any velocity), matched as note-on matches them.
+    public func buildLevels(forKeys keys: Set<Int>) {
+        var wanted = Set<Int>()
+        for zone in zonePlayback {
+            let layer = layerTable[zone.layer]
+            let answers = keys.contains { key in
+                key >= layer.minKey && key <= layer.maxKey && key + layer.keyOffset >= zone.minKey && key + layer.keyOffset <= zone.maxKey
+            }
+            if answers { wanted.insert(zone.region) }
+        }
+        building.withLock { _ in
+            for index in wanted.sorted() { storage.buildLevels(index) }
+        }
+    }
+
+    /// Regions whose levels are still to be built (any thread).
+    public var regionsAwaitingLevels: Int { storage.awaiting.load(ordering: .relaxed) }
+
+    /// The largest step (source frames per output frame) a zone's notes can ask for: its highest
+    /// key, tunings, the layer's bend range and LFO depth, 2 semitones more (master and RPN
+    /// tuning), at an output rate of 44.1 kHz or more. Levels are built up to it (beyond it a voice
+    /// reads the top level built and may alias).
+    static func largestStep(_ zone: SamplerZone, _ layer: SamplerLayer, _ globals: SamplerGlobals) -> Double {
+        let key = min(zone.maxKey, layer.maxKey) + layer.keyOffset
+        var semitones = zone.pitchTracking ? Double(key - zone.rootKey) : 0
+        semitones += (zone.tuneCents + layer.tuneCents + globals.tuneCents + (layer.lfo?.pitch.map { abs($0.amount) } ?? 0)) / 100
+        semitones += max(layer.pitchBendRangeSemitones, 2) + 2
+        return exp2(semitones / 12) * zone.waveform.sampleRate / 44_100
     }
 
     /// A one-layer program playing `waveform` across the keyboard (tests, the built-in sine).
@@ -84,7 +148,7 @@ public final class SamplerProgram: @unchecked Sendable {
     }
 
     /// Number of playback regions: one per distinct (waveform, loop) pair, however many zones share
-    /// it. Sample frames are held once per waveform; a looped region adds only a 96-frame seam.
+    /// it. Each region holds its band-limited levels (`BandLimitedLevels`): up to 8 floats per source frame.
     public var storedRegionCount: Int { regionTable.count }
 
     deinit {

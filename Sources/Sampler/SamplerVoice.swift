@@ -18,8 +18,8 @@ struct VoiceRenderContext {
     /// The last value of every controller 0…127.
     var controllerValues: UnsafePointer<UInt8>
     var hermite: UnsafePointer<SIMD4<Float>>
-    var live: ResamplingBank
-    var offline: ResamplingBank
+    var live: ResamplingKernel
+    var offline: ResamplingKernel
     var quality: InterpolationQuality
     var outputSampleRate: Double
     /// Pitch-bend position −1…1.
@@ -141,7 +141,8 @@ struct SamplerVoice {
         let lfoStart = lfoValue
         let depths = hasLFO ? advanceLFO(frames: frames, controllerValues: context.controllerValues) : LFODepths()
         let increment = phaseIncrement(context: context, lfoCents: depths.pitch * Double(lfoStart))
-        let kernel = Kernel(quality: context.quality, increment: increment, context: context)
+        // A plain region (its levels were not built at note-on) is read with the 4-point cubic to the end.
+        let kernel = Kernel(quality: region.isPlain ? .cubic : context.quality, increment: increment, context: context)
         let reachedEnd = read(region, frames: frames, increment: increment, kernel: kernel, context: context)
         if filter.isEnabled {
             let right = region.isStereo ? context.scratchRight : context.filterDiscard
@@ -215,18 +216,17 @@ struct SamplerVoice {
         return lastPanGains
     }
 
-    /// Interpolates `frames` into the scratch buffers, segment by segment: the waveform itself up
-    /// to just before the loop end, then the loop's seam buffer up to the wrap point, then back one
-    /// loop length. Returns true when a non-looped region ran out (the rest is silence).
+    /// Interpolates `frames` into the scratch buffers from the level for this chunk's step, segment
+    /// by segment: up to the end (unlooped) or the wrap point, then back one loop length. Returns
+    /// true when a non-looped region ran out (the rest is silence).
     private mutating func read(
         _ region: PlaybackRegion, frames: Int, increment: UInt64, kernel: Kernel, context: VoiceRenderContext
     ) -> Bool {
+        let level = region.levels[kernel.level]
         var written = 0
         while written < frames {
             let frame = Int(truncatingIfNeeded: phase >> 32)
             var segmentEnd = region.endFrame
-            var left = region.left, right = region.right
-            var origin = 0
             if region.isLooped {
                 if frame >= region.wrapFrame {
                     // Back by whole loop lengths into [wrapFrame − loopLength, wrapFrame).
@@ -234,14 +234,7 @@ struct SamplerVoice {
                     phase = UInt64(frame - loops * region.loopLength) << 32 | (phase & 0xFFFF_FFFF)
                     continue
                 }
-                if frame >= region.seamStartFrame {
-                    segmentEnd = region.wrapFrame
-                    left = region.seamLeft
-                    right = region.seamRight
-                    origin = region.seamOriginFrame
-                } else {
-                    segmentEnd = region.seamStartFrame
-                }
+                segmentEnd = region.wrapFrame
             } else if frame >= segmentEnd {
                 context.scratchLeft.advanced(by: written).update(repeating: 0, count: frames - written)
                 context.scratchRight.advanced(by: written).update(repeating: 0, count: frames - written)
@@ -249,43 +242,59 @@ struct SamplerVoice {
             }
             let remaining = (UInt64(segmentEnd) << 32) &- phase
             let count = min(frames - written, Int(truncatingIfNeeded: (remaining &+ increment &- 1) / increment))
-            // Seam buffers are indexed from their origin frame: shift the phase into their frame.
-            let shift = UInt64(bitPattern: Int64(origin) << 32)
-            let local = phase &- shift
-            let end = interpolate(left, into: context.scratchLeft + written, count: count, phase: local, increment: increment, kernel: kernel)
-            if region.isStereo {
-                _ = interpolate(right, into: context.scratchRight + written, count: count, phase: local, increment: increment, kernel: kernel)
+            // A 2× level: the same read in stored frames (both shifts exact).
+            let shift = UInt64(truncatingIfNeeded: level.oversamplingShift)
+            let storedPhase = phase << shift, storedIncrement = increment << shift
+            let left = context.scratchLeft + written, right = context.scratchRight + written
+            if let hermite = kernel.hermite {
+                ResamplingKernels.hermite(level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement, table: hermite)
+                if region.isStereo {
+                    ResamplingKernels.hermite(level.right, into: right, count: count, phase: storedPhase, increment: storedIncrement, table: hermite)
+                }
+            } else if kernel.resampling.quads == LiveKernelLength.quads {
+                bandLimited(level, stereo: region.isStereo, into: (left, right), count: count, phase: storedPhase,
+                            increment: storedIncrement, kernel: kernel.resampling, length: LiveKernelLength.self)
+            } else {
+                bandLimited(level, stereo: region.isStereo, into: (left, right), count: count, phase: storedPhase,
+                            increment: storedIncrement, kernel: kernel.resampling, length: OfflineKernelLength.self)
             }
-            phase = end &+ shift
+            phase &+= UInt64(truncatingIfNeeded: count) &* increment
             written += count
         }
         return false
     }
 
-    /// The kernel for this chunk: the band-limited table for its step, or the legacy cubic.
+    @inline(__always)
+    private func bandLimited<Length: KernelLength>(
+        _ level: PlaybackLevel, stereo: Bool, into output: (left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>),
+        count: Int, phase: UInt64, increment: UInt64, kernel: ResamplingKernel, length: Length.Type
+    ) {
+        if stereo {
+            ResamplingKernels.bandLimitedStereo(
+                level.left, level.right, into: output.left, output.right, count: count, phase: phase, increment: increment,
+                kernel: kernel, length: length)
+        } else {
+            ResamplingKernels.bandLimited(
+                level.left, into: output.left, count: count, phase: phase, increment: increment, kernel: kernel, length: length)
+        }
+    }
+
+    /// The kernel and level for this chunk: the first level whose largest step covers it (the top
+    /// one beyond), or the legacy cubic on level 0.
     private struct Kernel {
-        var band: ResamplingBand
-        var rowBits: Int
+        var resampling: ResamplingKernel
+        var level: Int
         var hermite: UnsafePointer<SIMD4<Float>>?
 
         @inline(__always)
         init(quality: InterpolationQuality, increment: UInt64, context: VoiceRenderContext) {
-            let bank = quality == .high ? context.offline : context.live
-            band = bank.band(for: Double(increment) * 0x1p-32)
-            rowBits = bank.rowBits
+            resampling = quality == .high ? context.offline : context.live
             hermite = quality == .cubic ? context.hermite : nil
+            level = 0
+            if hermite == nil {
+                let step = Double(increment) * 0x1p-32
+                while level < BandLimitedLevels.count - 1 && step > resampling.levelSteps[level] { level += 1 }
+            }
         }
-    }
-
-    @inline(__always)
-    private func interpolate(
-        _ source: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
-        phase: UInt64, increment: UInt64, kernel: Kernel
-    ) -> UInt64 {
-        if let hermite = kernel.hermite {
-            return ResamplingKernels.hermite(source, into: output, count: count, phase: phase, increment: increment, table: hermite)
-        }
-        return ResamplingKernels.bandLimited(
-            source, into: output, count: count, phase: phase, increment: increment, band: kernel.band, rowBits: kernel.rowBits)
     }
 }

@@ -5,9 +5,8 @@ import Glibc
 /// Decoded sample frames a zone plays: planar Float channels (1 or 2) at their own sample rate.
 /// Built on the control thread, immutable afterwards, shared by every zone that uses the file.
 ///
-/// The frames are copied once into raw storage with `regionGuardFrames` of silence before and
-/// after, which is what the voices read directly: the sample is held in memory once, however many
-/// zones and loops use it (a loop adds only a short seam buffer, see `PlaybackRegion`).
+/// The frames are copied once into raw storage, from which each (waveform, loop) pair a program
+/// plays gets its band-limited levels (`RegionStorage`); the voices read those, not this.
 public final class SamplerWaveform: @unchecked Sendable {
     public let channelCount: Int
     /// Rate the frames were recorded at, Hz. The voice resamples to the output rate.
@@ -32,35 +31,29 @@ public final class SamplerWaveform: @unchecked Sendable {
         self.sampleRate = sampleRate
         self.frameCount = first.count
         self.naturalLoop = naturalLoop
-        let padded = first.count + 2 * regionGuardFrames
+        let guardFrames = Self.guardFrames
         storage = channels.map { channel in
-            // Silence in the guards only: the frames are written once, by the copy.
-            let base = UnsafeMutablePointer<Float>.allocate(capacity: padded)
-            base.initialize(repeating: 0, count: regionGuardFrames)
-            (base + regionGuardFrames + first.count).initialize(repeating: 0, count: regionGuardFrames)
-            channel.withUnsafeBufferPointer { source in
-                (base + regionGuardFrames).initialize(from: source.baseAddress!, count: source.count)
-            }
+            let base = UnsafeMutablePointer<Float>.allocate(capacity: channel.count + 2 * guardFrames)
+            base.initialize(repeating: 0, count: guardFrames)
+            (base + guardFrames + channel.count).initialize(repeating: 0, count: guardFrames)
+            channel.withUnsafeBufferPointer { source in PlayedChannel.copy(source.baseAddress!, count: source.count, scale: 1, into: base + guardFrames) }
             return base
         }
     }
 
-    /// Allocations, guard included: one per channel.
+    /// One allocation per channel: `guardFrames` zeros, the frames, `guardFrames` zeros, so an
+    /// unlooped region's plain form reads them in place (`RegionStorage`).
     private let storage: [UnsafeMutablePointer<Float>]
+    static let guardFrames = BandLimitedLevels.guardFrames
 
-    /// Frame 0 of `channel` (the guard lies before it and after the last frame). Any thread.
+    /// Frame 0 of `channel` (guarded by zeros either side). Any thread.
     func frames(channel: Int) -> UnsafePointer<Float> {
-        UnsafePointer(storage[min(channel, channelCount - 1)] + regionGuardFrames)
+        UnsafePointer(storage[min(channel, channelCount - 1)] + Self.guardFrames)
     }
 
     /// The frames of `channel` as an array (a copy, for inspection). Control thread.
     public func channel(_ index: Int) -> [Float] {
         Array(UnsafeBufferPointer(start: frames(channel: index), count: frameCount))
-    }
-
-    /// The value at `frame`, silence outside the sample. Control thread (building regions).
-    func sample(channel: Int, frame: Int) -> Float {
-        frame >= 0 && frame < frameCount ? frames(channel: channel)[frame] : 0
     }
 
     deinit {

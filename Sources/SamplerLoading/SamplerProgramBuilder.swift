@@ -17,6 +17,7 @@ public enum SamplerProgramBuilder {
     ///   - searchDirectories: extra roots for the TN2283 `/Sounds/` fallback (`--sample-path`).
     ///   - sampleRate: the output rate the program will play at, Hz.
     ///   - userDirectories: last-resort roots; nil = `SamplePathResolver.defaultUserDirectories()`.
+    ///   - levels: build the band-limited levels now, or leave them to be built by need.
     /// - Throws: `SamplerLoadError.noZones` / `.noPlayableZone` (naming every sample and every
     ///   path tried) when nothing can play. Zones whose sample is missing are dropped with a warning.
     ///
@@ -24,7 +25,7 @@ public enum SamplerProgramBuilder {
     /// key but the root is a rate change), and loop points stay exact in the file's frames.
     public static func build(
         preset: AUPreset, presetPath: String, searchDirectories: [String], sampleRate: Double,
-        userDirectories: [String]? = nil
+        userDirectories: [String]? = nil, levels: SamplerProgram.LevelBuilding = .atLoad
     ) throws(SamplerLoadError) -> SamplerLoadResult {
         let resolver = SamplePathResolver(
             presetPath: presetPath, searchDirectories: searchDirectories, userDirectories: userDirectories)
@@ -57,7 +58,7 @@ public enum SamplerProgramBuilder {
             tuneCents: preset.globals.coarseTuneSemitones * 100 + preset.globals.fineTuneCents,
             voiceCount: max(1, preset.voiceCount))
         do {
-            let program = try SamplerProgram(layers: layers, zones: zones, globals: globals)
+            let program = try SamplerProgram(layers: layers, zones: zones, globals: globals, levels: levels)
             return SamplerLoadResult(program: program, warnings: warnings, samples: samples)
         } catch {
             throw .invalidProgram(preset: presetPath, reason: error.description)

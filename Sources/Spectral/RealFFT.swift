@@ -62,16 +62,16 @@ public final class RealFFT {
     public func inverse() { fftwf_execute(inversePlan) }
 }
 
-/// A process-wide pthread mutex for FFTW's planner (control thread only; never taken while
+/// A pthread mutex for FFTW's planner and other control-thread state (never taken while
 /// rendering). A plain lock/unlock pair because the plans it guards are not `Sendable`.
-final class PlannerLock: @unchecked Sendable {
+public final class PlannerLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    public init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    public func lock() { pthread_mutex_lock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
 }

@@ -5,6 +5,7 @@ import DSP
 import Engine
 import Foundation
 import MIDI
+import Sampler
 import Testing
 
 /// Real General MIDI songs written by other people (Debian's `openttd-openmsx` and
@@ -23,9 +24,10 @@ import Testing
     /// A part is "heard" when its loudest 100 ms window reaches this RMS (quiet but clearly audible).
     let audibleDecibels = -45.0
 
-    func render(_ events: [MIDIFileEvent], solo: Int? = nil) throws -> [Float] {
+    func render(_ events: [MIDIFileEvent], solo: Int? = nil, levels: SamplerProgram.LevelBuilding = .byNeed) throws -> [Float] {
         var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
         loader.soloChannel = solo
+        loader.levels = levels
         // Audibility does not depend on interpolation: the live 4-point kernel keeps this quick.
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: 256, samplerQuality: .realtime))
         var left: [Float] = []
@@ -62,5 +64,18 @@ import Testing
         let a = try render(events), b = try render(events)
         #expect(a.count > Int(60 * rate))
         #expect(a == b)
+    }
+
+    /// The renderer builds the levels of exactly what the song plays (`LevelBuildPlan`): the
+    /// output is bit for bit that of an instrument with every level built at load, so no note
+    /// fell back to the plain 4-point read.
+    @Test(.enabled(if: installed, "needs openttd-openmsx and planetblupi-music-midi (scripts/install-deps)"), arguments: songs)
+    func levelsBuiltByNeedPlayAsLevelsBuiltAtLoad(song: String) throws {
+        let events = try MIDIFile.read(path: song).events.filter { $0.seconds < excerptSeconds }
+        let byNeed = try render(events), atLoad = try render(events, levels: .atLoad)
+        #expect(byNeed.count > Int(10 * rate))
+        // Counted, not compared with ==: Swift Testing would diff two million-sample arrays.
+        let differing = zip(byNeed, atLoad).filter { $0 != $1 }.count
+        #expect(byNeed.count == atLoad.count && differing == 0, "\(differing) samples differ")
     }
 }

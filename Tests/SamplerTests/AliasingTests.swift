@@ -8,11 +8,13 @@ import Testing
 /// the largest component that is not one of the tone's partials, in dB relative to the level
 /// the tone's fundamental has when played at its root ("dBc").
 ///
-/// Measured: live worst −89.9 dBc (the sine at +1), offline worst −128.6 dBc. The former live
-/// kernel (4-point cubic, kept as `.cubic`) fails every case: the 15 kHz sine's octave-up alias
-/// at 18 kHz at 0.0 dBc (asserted below), its images at +1 semitone at −17.8 dBc, the saw at
-/// −20 to −41 dBc, the 96 kHz sample at its root −2.5 dBc. The former offline 32-tap sinc had the
-/// same fixed cutoff (issue 12: the 18 kHz alias at −13.1 dBFS).
+/// Measured with the half-octave band-limited levels and the fixed short kernels: live (12 taps)
+/// worst −91.5 dBc (the 15 kHz sine at +1 semitone, on the √2 level; the saw −98.0), offline
+/// (16 taps) worst −116.7 dBc (the same sine; the saw −128.3); +30 semitones −98.1 / −128.5 dBc;
+/// the 96 kHz sample at its root −148.0 dBc; the top band just above each level boundary within
+/// 0.0008 dB live, 0.00002 dB offline. The former live kernel (4-point cubic, kept as `.cubic`) fails every case: the 15 kHz
+/// sine's octave-up alias at 18 kHz at 0.0 dBc (asserted below), its images at +1 semitone at
+/// −17.8 dBc, the saw at −20 to −41 dBc, the 96 kHz sample at its root −2.5 dBc.
 @Suite struct AliasingTests {
     static let steps = [1, 7, 12, 19, 24]
     let liveLimit = -80.0
@@ -46,8 +48,10 @@ import Testing
     static let highRate = Tone(partials: [(15_000, 0.4), (30_000, 0.3), (40_000, 0.3)], sampleRate: 96_000)
 
     /// Output of the tone played `semitones` above its root, after 0.1 s.
-    func play(_ tone: Tone, semitones: Int, quality: InterpolationQuality) throws -> [Float] {
-        let program = SamplerProgram.single(try tone.waveform(), rootKey: rootKey, layer: plainLayer())
+    func play(_ tone: Tone, semitones: Int, cents: Double = 0, quality: InterpolationQuality) throws -> [Float] {
+        var layer = plainLayer()
+        layer.tuneCents = cents
+        let program = SamplerProgram.single(try tone.waveform(), rootKey: rootKey, layer: layer)
         let sampler = instrument(playing: program, quality: quality)
         let out = render(sampler, frames: 4_800 + analysisFrames, events: [At(0, noteOn(rootKey + semitones))])
         return Array(out.left[4_800...])
@@ -84,6 +88,49 @@ import Testing
         }
     }
 
+    /// Beyond two octaves: +30 semitones (a step of 5.66) reads the level for steps ≤ 8.
+    @Test(arguments: [InterpolationQuality.realtime, .high], tones.keys.sorted())
+    func stepBeyondTwoOctavesIsAliasFree(quality: InterpolationQuality, tone: String) throws {
+        let result = try spurious(Self.tones[tone]!, semitones: 30, quality: quality)
+        #expect(result.dBc <= limit(quality), "\(tone) +30: \(result.dBc) dBc at \(result.frequency) Hz")
+    }
+
+    /// Just above the root (the commonest step: every note just above a multisample's root) the
+    /// band the level keeps is flat: the saw's 16th partial (9.76 kHz, inside the step-√2 level's
+    /// pass band to 0.318 of the source rate) at +1 semitone comes out at the level it has at the
+    /// root, within 0.05 dB.
+    @Test(arguments: [InterpolationQuality.realtime, .high])
+    func passBandIsFlatJustAboveTheRoot(quality: InterpolationQuality) throws {
+        let partial = 16 * 610.0
+        let up = try play(Self.saw, semitones: 1, quality: quality)
+        let root = try play(Self.saw, semitones: 0, quality: quality)
+        let level = Measure.decibels(
+            Measure.amplitude(up, at: partial * exp2(1.0 / 12), sampleRate: testSampleRate)
+                / Measure.amplitude(root, at: partial, sampleRate: testSampleRate))
+        #expect(abs(level) <= 0.05, "\(level) dB")
+    }
+
+    /// The top band at every upward step to +24 semitones: just above each level boundary (steps
+    /// 1, √2, 2, 2√2 — +1, +6.1, +12.1, +18.1 semitones — where a level's band is narrowest, and
+    /// +24), a sine that comes out just below 15 kHz has the level it has at the root, within
+    /// 0.05 dB. With octave levels, +1 semitone kept only 10.8 kHz.
+    @Test(arguments: [InterpolationQuality.realtime, .high])
+    func topBandPassesJustAboveEachLevelBoundary(quality: InterpolationQuality) throws {
+        for (semitones, cents) in [(1, 0.0), (6, 10), (12, 10), (18, 10), (24, 0)] {
+            let ratio = exp2((Double(semitones) + cents / 100) / 12)
+            // Whole periods in the 4800-frame loop: a multiple of 10 Hz.
+            let source = ((14_950 / ratio) / 10).rounded(.down) * 10
+            let tone = Tone(partials: [(source, 0.5)], sampleRate: 48_000)
+            let up = try play(tone, semitones: semitones, cents: cents, quality: quality)
+            let root = try play(tone, semitones: 0, quality: quality)
+            let output = source * ratio
+            #expect(output >= 14_900)
+            let level = Measure.decibels(
+                Measure.amplitude(up, at: output, sampleRate: testSampleRate) / Measure.amplitude(root, at: source, sampleRate: testSampleRate))
+            #expect(abs(level) <= 0.05, "+\(semitones) st \(cents) ct, \(output) Hz: \(level) dB")
+        }
+    }
+
     @Test(arguments: [InterpolationQuality.realtime, .high])
     func sampleAtTwiceTheRateIsAliasFreeAtItsRoot(quality: InterpolationQuality) throws {
         let result = try spurious(Self.highRate, semitones: 0, quality: quality)
@@ -97,7 +144,7 @@ import Testing
     }
 
     /// Transposition stays in tune through the band-limited kernels: the saw's fundamental and the
-    /// sine (where it still passes) within 0.5 cent.
+    /// 15 kHz sine a semitone down (up, it lies at the step-√2 level's band edge) within 0.5 cent.
     @Test(arguments: [InterpolationQuality.realtime, .high])
     func transposedPitchIsExact(quality: InterpolationQuality) throws {
         for semitones in Self.steps {
@@ -106,9 +153,9 @@ import Testing
             let measured = try #require(Measure.frequency(out, sampleRate: testSampleRate, guess: 610 * ratio))
             #expect(abs(Measure.cents(measured, relativeTo: 610 * ratio)) <= 0.5, "saw +\(semitones): \(measured) Hz")
         }
-        let sine = try play(Self.brightSine, semitones: 1, quality: quality)
-        let expected = 15_000 * exp2(1.0 / 12)
+        let sine = try play(Self.brightSine, semitones: -1, quality: quality)
+        let expected = 15_000 * exp2(-1.0 / 12)
         let measured = try #require(Measure.frequency(sine, sampleRate: testSampleRate, guess: expected))
-        #expect(abs(Measure.cents(measured, relativeTo: expected)) <= 0.5, "sine +1: \(measured) Hz")
+        #expect(abs(Measure.cents(measured, relativeTo: expected)) <= 0.5, "sine −1: \(measured) Hz")
     }
 }

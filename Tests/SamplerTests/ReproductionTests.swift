@@ -32,19 +32,22 @@ import Glibc
         return worst
     }
 
-    /// 32-tap Kaiser sinc: measured −93 dB; the bound (−80 dB) leaves room for Float rounding.
+    /// Offline kernel (16 taps on the 2× level): the bound (−80 dB) leaves room for Float rounding.
     @Test func highQualityNullsAgainstTheDirectTone() throws {
         let residual = try nullResidual(quality: .high)
         #expect(residual < 1e-4, "residual \(Measure.decibels(residual)) dB")
     }
 
-    /// Cubic Hermite: error grows with frequency; measured −55 dB with the 5 kHz partial, bound −46 dB.
+    /// Live kernel (12 taps on the 2× level); the bound is the former cubic Hermite's (measured
+    /// −55 dB with the 5 kHz partial, bound −46 dB).
     @Test func realtimeNullsWithinHermiteError() throws {
         let residual = try nullResidual(quality: .realtime)
         #expect(residual < 5e-3, "residual \(Measure.decibels(residual)) dB")
     }
 
-    /// At the root key and the same rate the voice reads the frames unchanged.
+    /// At the root key and the same rate the voice reads the frames unchanged: level 0's even
+    /// frames are the sample (its filter passes 5 kHz at exactly 1; FFT rounding only) and the
+    /// kernel's row 0 is the identity.
     @Test func sameRateAtRootIsBitExactAfterTheAttack() throws {
         let tone = recordedTone(at: testSampleRate, frames: 24_000)
         let waveform = try SamplerWaveform(channels: [tone], sampleRate: testSampleRate)

@@ -28,7 +28,7 @@ struct RenderCommand: ParsableCommand {
 
     /// Realtime by default: a dense General MIDI song renders well over 100× real time and sounds as it
     /// does live (FluidSynth's default is the same class of 4-point interpolation).
-    @Option(help: "Sampler interpolation: realtime (4-point, as live) or high (32-tap windowed sinc; several times slower).")
+    @Option(help: "Sampler interpolation: realtime (12 taps on band-limited levels, as live) or high (16 taps, −120 dB).")
     var quality: String = "realtime"
 
     @Option(help: "Longest song to render, in seconds (1…86400); events after it are not played, and the release tail after the last event is at most 30 s.")
@@ -58,6 +58,7 @@ struct RenderCommand: ParsableCommand {
                        maxSeconds: Double = 3600) throws -> OfflineRenderSummary {
         var loader = try options.loader()
         loader.soloChannel = solo
+        loader.levels = .byNeed  // the renderer builds what the song plays (`LevelBuildPlan`)
         let rate = Double(options.rate)
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
         guard let songPath = midiPath ?? loader.demoPath else {

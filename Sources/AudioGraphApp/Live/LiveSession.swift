@@ -5,6 +5,7 @@ import DSP
 import Engine
 import Foundation
 import MIDI
+import Sampler
 
 /// `play`: the instrument running live. Opens the devices (the engine runs at what ALSA
 /// negotiated), starts the sequencer client, the render thread and the control socket,
@@ -102,7 +103,14 @@ final class LiveSession: @unchecked Sendable {
                                                              inputDescription: String?) throws -> Int32 {
         let (outputDescription, rate, period) = (opened.description, opened.rate, opened.period)
         Self.log("playback: \(outputDescription)")
+        // Ready without band-limited levels: a background thread builds and publishes them.
+        var loader = self.loader
+        loader.levels = .byNeed
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: Double(rate), maxFrames: period))
+        let levels = engine.programBank.map { bank in
+            LevelPublisher.start(bank) { Self.log("band-limited levels: every region built") }
+        }
+        if let levels { Self.log("band-limited levels: \(levels.regionsAwaitingLevels) regions building in the background") }
         if let inputDescription { Self.log("capture: \(inputDescription)") }
         let inbox = MIDIInbox(log: { Self.log($0) })
         let reopen: () -> Output? = { [options] in

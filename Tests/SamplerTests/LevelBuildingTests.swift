@@ -1,0 +1,112 @@
+import AudioTestSupport
+import Foundation
+import MIDI
+import Sampler
+import Synchronization
+import Testing
+
+/// Levels built by need: a program made `.byNeed` plays at once, its notes reading the original
+/// frames with the 4-point cubic until their region's levels are published; a note keeps the
+/// kernel it started with; `LevelBuildPlan` follows a song's program choices to the keys they
+/// strike; `LevelPublisher` builds in the background.
+@Suite struct LevelBuildingTests {
+    final class Flag: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+
+    let rootKey = 60
+    let analysisFrames = 65_536
+
+    /// 15 kHz at 48 kHz, looped: an octave up, the cubic folds it to 18 kHz at full level; the
+    /// band-limited levels remove it (its 30 kHz is above the output Nyquist).
+    func brightWaveform() throws -> SamplerWaveform {
+        let samples = (0..<9_600).map { Float(0.5 * sin(2 * Double.pi * 15_000 * Double($0) / 48_000)) }
+        return try SamplerWaveform(channels: [samples], sampleRate: 48_000, naturalLoop: SamplerLoop(startFrame: 4_800, endFrame: 9_600))
+    }
+
+    func deferredProgram() throws -> SamplerProgram {
+        try SamplerProgram(layers: [plainLayer()], zones: [SamplerZone(waveform: brightWaveform(), rootKey: rootKey)], levels: .byNeed)
+    }
+
+    /// The largest component of `out` in dB relative to the 15 kHz sine heard at its root.
+    func spuriousDecibels(_ out: [Float], reference: Double) -> Double {
+        let worst = Spectrum.largestSpurious(Spectrum.amplitudes(out[...]), sampleRate: testSampleRate, expected: [])
+        return Measure.decibels(worst.amplitude / reference)
+    }
+
+    func rootReference(_ program: SamplerProgram) -> Double {
+        let sampler = instrument(playing: program)
+        let out = render(sampler, frames: 4_800 + analysisFrames, events: [At(0, noteOn(rootKey))])
+        return Measure.amplitude(Array(out.left[4_800...]), at: 15_000, sampleRate: testSampleRate)
+    }
+
+    @Test func aNoteKeepsItsKernelAndTheNextOnePlaysBandLimited() throws {
+        let program = try deferredProgram()
+        #expect(program.regionsAwaitingLevels == 1)
+        let sampler = instrument(playing: program)
+        // Started before the levels exist: the cubic on the original frames.
+        _ = render(sampler, frames: 2_400, events: [At(0, noteOn(rootKey + 12))])
+        program.buildAllLevels()
+        #expect(program.regionsAwaitingLevels == 0)
+        let reference = rootReference(program)
+        let held = render(sampler, frames: 2_400 + analysisFrames)
+        let heldAlias = spuriousDecibels(Array(held.left[2_400...]), reference: reference)
+        #expect(heldAlias > -10, "the held note switched kernels: \(heldAlias) dBc")
+        // Released, then struck again: now on the published levels.
+        let again = render(sampler, frames: 9_600 + analysisFrames, events: [At(0, noteOff(rootKey + 12)), At(4_800, noteOn(rootKey + 12))])
+        let newAlias = spuriousDecibels(Array(again.left[9_600...]), reference: reference)
+        #expect(newAlias <= -80, "\(newAlias) dBc")
+    }
+
+    /// Two programs, each with two regions split at key 64.
+    func bank() throws -> ProgramBank {
+        func program() throws -> SamplerProgram {
+            let low = try brightWaveform(), high = try brightWaveform()
+            var a = SamplerZone(waveform: low, rootKey: 60), b = SamplerZone(waveform: high, rootKey: 60)
+            a.maxKey = 63
+            b.minKey = 64
+            return try SamplerProgram(layers: [plainLayer()], zones: [a, b], levels: .byNeed)
+        }
+        let row: [PartProgram?] = [.sampler(0), .sampler(1)]
+        return ProgramBank(programs: [try program(), try program()], names: ["a", "b"], table: [0: row])
+    }
+
+    @Test func planFollowsProgramChangesBankSelectAndTheDrumPart() throws {
+        let bank = try bank()
+        #expect(LevelBuildPlan(bank: bank, messages: []).keys.isEmpty)
+        let song: [MIDIMessage] = [
+            .noteOn(channel: 0, note: 60, velocity: 100),
+            .programChange(channel: 1, program: 1), .noteOn(channel: 1, note: 70, velocity: 100),
+            // Bank 5 is not defined: falls back to bank 0, program 1.
+            .controlChange(channel: 2, controller: 0, value: 5), .programChange(channel: 2, program: 1),
+            .noteOn(channel: 2, note: 50, velocity: 100),
+            // A note-on of velocity 0 is a note-off; program 7 is undefined, channel 3 stays on 0.
+            .noteOn(channel: 3, note: 100, velocity: 0), .programChange(channel: 3, program: 7),
+            .noteOn(channel: 3, note: 61, velocity: 1),
+            // The drum part: no bank 128 here, so its kit is program 0's entry.
+            .noteOn(channel: 9, note: 36, velocity: 100),
+        ]
+        let plan = LevelBuildPlan(bank: bank, messages: song)
+        #expect(plan.keys == [0: [60, 61, 36], 1: [70, 50]])
+        plan.build(in: bank)
+        // Program 0: only its low region was struck; program 1: both.
+        #expect(bank.programs[0].regionsAwaitingLevels == 1)
+        #expect(bank.programs[1].regionsAwaitingLevels == 0)
+    }
+
+    @Test func publisherBuildsEveryRegionInTheBackground() async throws {
+        let bank = try bank()
+        let done = Flag()
+        let publisher = LevelPublisher.start(bank) { done.value.store(true, ordering: .releasing) }
+        let deadline = Date().addingTimeInterval(30)
+        while !done.value.load(ordering: .acquiring), Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        let finished = done.value.load(ordering: .acquiring)
+        #expect(finished)
+        #expect(publisher.regionsAwaitingLevels == 0)
+        // Published levels play band-limited.
+        let program = bank.programs[0]
+        let sampler = instrument(playing: program)
+        let out = render(sampler, frames: 4_800 + analysisFrames, events: [At(0, noteOn(rootKey + 12))])
+        #expect(spuriousDecibels(Array(out.left[4_800...]), reference: rootReference(program)) <= -80)
+    }
+}
