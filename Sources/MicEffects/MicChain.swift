@@ -35,6 +35,8 @@ public final class MicChain {
     private let dryLeft: RenderRef<DelayLine>
     private let dryRight: RenderRef<DelayLine>
     private let effectSet: RenderRef<MicEffectSet>
+    /// The effect set's units, for the setters.
+    private let units: MicEffectSet.Units
     private let published: PublishedReadouts
     /// `MicEffectSet.latencyFrames(of:)` by `MicEffectKind.rawValue` (the effects' statics are
     /// class members, which the render path may not name).
@@ -76,6 +78,7 @@ public final class MicChain {
         dryLeft = RenderRef(dry.0)
         dryRight = RenderRef(dry.1)
         effectSet = RenderRef(effects)
+        units = effects.units
         storage = buffers + [dry.0, dry.1]
         published = PublishedReadouts(readouts)
         latencies = .allocate(capacity: MicEffectKind.allCases.count)
@@ -111,22 +114,22 @@ public final class MicChain {
     public func setMix(_ mix: Double) { self.mix.setTarget(Float(min(max(mix.isFinite ? mix : 1, 0), 1))) }
     /// Ring-modulator carrier in Hz, 0…4000 (0 passes the input), glides over 10 ms.
     @_noLocks
-    public func setRingFrequencyHz(_ hz: Double) { effectSet { $0.setRingFrequencyHz(hz) } }
+    public func setRingFrequencyHz(_ hz: Double) { units.ring { $0.setCarrierHz(hz) } }
     /// Echo time in seconds, one frame…2 s; changes crossfade between read heads (20 ms).
     @_noLocks
-    public func setDelaySeconds(_ seconds: Double) { effectSet { $0.setDelaySeconds(seconds) } }
+    public func setDelaySeconds(_ seconds: Double) { units.echo { $0.setDelaySeconds(seconds) } }
     /// Echo feedback 0…0.95, smoothed.
     @_noLocks
-    public func setDelayFeedback(_ amount: Double) { effectSet { $0.setDelayFeedback(amount) } }
+    public func setDelayFeedback(_ amount: Double) { units.echo { $0.setFeedback(amount) } }
     /// Echo wet/dry 0…1 inside the delay effect (1 = echoes only), smoothed.
     @_noLocks
-    public func setDelayMix(_ mix: Double) { effectSet { $0.setDelayMix(mix) } }
+    public func setDelayMix(_ mix: Double) { units.echo { $0.setMix(mix) } }
     /// Moving-average length, 3…101 points; changes crossfade over 20 ms.
     @_noLocks
-    public func setAveragePoints(_ points: Int) { effectSet { $0.setAveragePoints(points) } }
+    public func setAveragePoints(_ points: Int) { units.average { $0.setPoints(points) } }
     /// Low-pass −6 dB frequency in Hz, 20…4000, glides over 20 ms in log frequency.
     @_noLocks
-    public func setLowpassCutoffHz(_ hz: Double) { effectSet { $0.setLowpassCutoffHz(hz) } }
+    public func setLowpassCutoffHz(_ hz: Double) { units.lowpass { $0.setCutoffHz(hz) } }
     /// Pitch shift in semitones, −12…+12, smoothed.
     @_noLocks
     public func setPitchShiftSemitones(_ semitones: Double) { effectSet { $0.setPitchShiftSemitones(semitones) } }

@@ -92,7 +92,9 @@ final class MicEffectSet {
     let average: AverageEffect
     let lowpass: LowpassEffect
     let builder: MicEffectBuilder
-    private let units: Units
+    /// The effects and readouts as the render path reaches them (the chain sets the time-domain
+    /// effects' parameters through these directly).
+    let units: Units
     /// The render thread's references, taken from the builder's once they exist.
     private var spectralPass: RenderRef<SpectralPassEffect>?
     private var pitchShift: RenderRef<PitchShiftEffect>?
@@ -100,7 +102,7 @@ final class MicEffectSet {
     private var pitchShiftSemitones = 0.0
     private let monoScratch: UnsafeMutablePointer<Float>
 
-    private struct Units {
+    struct Units {
         let ring: RenderRef<RingModEffect>, echo: RenderRef<EchoEffect>, average: RenderRef<AverageEffect>
         let lowpass: RenderRef<LowpassEffect>, builder: RenderRef<MicEffectBuilder>
         /// The readouts the effects publish to (the chain's `readouts` keeps them alive).
@@ -133,20 +135,7 @@ final class MicEffectSet {
         }
     }
 
-    // MARK: Render thread (setters at block start)
-
-    @_noLocks
-    func setRingFrequencyHz(_ hz: Double) { units.ring { $0.setCarrierHz(hz) } }
-    @_noLocks
-    func setDelaySeconds(_ seconds: Double) { units.echo { $0.setDelaySeconds(seconds) } }
-    @_noLocks
-    func setDelayFeedback(_ amount: Double) { units.echo { $0.setFeedback(amount) } }
-    @_noLocks
-    func setDelayMix(_ mix: Double) { units.echo { $0.setMix(mix) } }
-    @_noLocks
-    func setAveragePoints(_ points: Int) { units.average { $0.setPoints(points) } }
-    @_noLocks
-    func setLowpassCutoffHz(_ hz: Double) { units.lowpass { $0.setCutoffHz(hz) } }
+    // MARK: Render thread
 
     @_noLocks
     func setPitchShiftSemitones(_ semitones: Double) {
