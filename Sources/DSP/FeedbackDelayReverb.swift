@@ -41,6 +41,84 @@ public struct ReverbSettings: Sendable, Equatable {
     public static let levelRange = -96.0...12.0
 }
 
+/// `FeedbackDelayReverb`'s constants: in an enum, not the class (a class's statics are lazily
+/// initialised behind a lock, which the real-time checks reject); the vectors are computed
+/// (a `let` of a computed vector would be a lazy global too).
+enum FDN {
+    static let lineCount = 8
+    /// Line lengths at size 1. Their sum (0.52 s) gives the mode density a 3 s hall needs
+    /// (Schroeder: ≥ 0.15 × RT60 modes per Hz) and the longest line stays under the ~100 ms where
+    /// separate echoes would be heard.
+    static var baseLineMilliseconds: SIMD8<Double> { SIMD8(43.1, 49.3, 55.7, 61.9, 67.1, 73.7, 79.9, 86.3) }
+    static let glideSeconds = 0.2
+    static let smoothingSeconds = 0.05
+    /// The diffusers' stage lengths (left, right): different, so the channels decorrelate at once.
+    static var diffuserMilliseconds: (left: SIMD4<Double>, right: SIMD4<Double>) {
+        ([4.771, 3.595, 12.73, 9.307], [4.931, 3.793, 12.21, 9.811])
+    }
+    static let maxDiffusionCoefficient = 0.7
+
+    /// Where the two inputs enter the lines and the two outputs leave them: rows of a Hadamard
+    /// matrix (orthogonal), scaled to unit norm.
+    static var inputLeft: SIMD8<Float> { SIMD8<Float>(1, 1, 1, 1, -1, -1, -1, -1) * unitNorm }
+    static var inputRight: SIMD8<Float> { SIMD8<Float>(1, -1, -1, 1, 1, -1, -1, 1) * unitNorm }
+    static var outputLeft: SIMD8<Float> { SIMD8<Float>(1, -1, 1, -1, 1, -1, 1, -1) * unitNorm }
+    static var outputRight: SIMD8<Float> { SIMD8<Float>(1, 1, -1, -1, 1, 1, -1, -1) * unitNorm }
+    /// 1/√8, written out: a computed `let` would be a lazy global, initialised behind a lock.
+    static let unitNorm: Float = 0.353_553_39
+
+    static func clamped(_ s: ReverbSettings) -> ReverbSettings {
+        typealias R = ReverbSettings
+        return R(decaySeconds: R.decayRange.clamp(s.decaySeconds),
+                 highFrequencyDecayRatio: R.highFrequencyDecayRatioRange.clamp(s.highFrequencyDecayRatio),
+                 dampingHz: R.dampingRange.clamp(s.dampingHz), preDelaySeconds: R.preDelayRange.clamp(s.preDelaySeconds),
+                 size: R.sizeRange.clamp(s.size), diffusion: R.diffusionRange.clamp(s.diffusion), levelDecibels: R.levelRange.clamp(s.levelDecibels))
+    }
+
+    /// The eight lengths in samples for `size`: the scaled base lengths, each moved up to the next
+    /// value coprime with all earlier ones, so no two lines share a period (their echoes would
+    /// pile up into a flutter).
+    static func lineLengths(size: Double, sampleRate: Double) -> SIMD8<Float> {
+        func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+        var chosen = SIMD8<Int>()
+        for k in 0..<lineCount {
+            var m = max(16, Int(round(baseLineMilliseconds[k] * size * sampleRate / 1000)))
+            var j = 0
+            while j < k {  // a loop, not contains(where:): no closure on the render path
+                if chosen[j] == m || gcd(chosen[j], m) != 1 {
+                    m += 1
+                    j = 0
+                } else {
+                    j += 1
+                }
+            }
+            chosen[k] = m
+        }
+        return SIMD8<Float>(chosen)
+    }
+
+    /// The lengths truncated to whole samples, element by element (SIMD's converting initialiser
+    /// takes a rounding rule, a type the real-time checks reject).
+    @inline(__always)
+    static func whole(_ lengths: SIMD8<Float>) -> SIMD8<Int> {
+        var n = SIMD8<Int>()
+        for k in 0..<lineCount { n[k] = Int(lengths[k]) }
+        return n
+    }
+
+    /// The orthogonal 8×8 Hadamard matrix (Sylvester order) times x, scaled by 1/√8: a fast
+    /// Walsh–Hadamard transform, 24 additions instead of 64 multiply-adds.
+    @inline(__always)
+    static func hadamard(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        @inline(__always) func h2(_ u: SIMD2<Float>) -> SIMD2<Float> { SIMD2(u.x + u.y, u.x - u.y) }
+        @inline(__always) func h4(_ v: SIMD4<Float>) -> SIMD4<Float> {
+            SIMD4(lowHalf: h2(v.lowHalf + v.highHalf), highHalf: h2(v.lowHalf - v.highHalf))
+        }
+        let y = SIMD8(lowHalf: h4(x.lowHalf + x.highHalf), highHalf: h4(x.lowHalf - x.highHalf))
+        return y * unitNorm
+    }
+}
+
 /// A stereo send reverb: an 8-line feedback delay network (Jot & Chaigne 1991; Jot, "An analysis/
 /// synthesis approach to real-time artificial reverberation", ICASSP 1992).
 ///
@@ -57,18 +135,6 @@ public struct ReverbSettings: Sendable, Equatable {
 /// Allocate on the control thread (everything for the largest size at `sampleRate`); `apply`,
 /// `process` and `reset` are render-thread safe: no allocation, no locks, no objects created.
 public final class FeedbackDelayReverb {
-    public static let lineCount = 8
-    /// Line lengths at size 1. Their sum (0.52 s) gives the mode density a 3 s hall needs
-    /// (Schroeder: ≥ 0.15 × RT60 modes per Hz) and the longest line stays under the ~100 ms where
-    /// separate echoes would be heard.
-    static let baseLineMilliseconds: SIMD8<Double> = [43.1, 49.3, 55.7, 61.9, 67.1, 73.7, 79.9, 86.3]
-    static let glideSeconds = 0.2
-    static let smoothingSeconds = 0.05
-    /// The diffusers' stage lengths (left, right): different, so the channels decorrelate at once.
-    static let diffuserMilliseconds: (left: SIMD4<Double>, right: SIMD4<Double>) = ([4.771, 3.595, 12.73, 9.307],
-                                                                                    [4.931, 3.793, 12.21, 9.811])
-    static let maxDiffusionCoefficient = 0.7
-
     public let sampleRate: Double
     public let maxFrames: Int
     public private(set) var settings: ReverbSettings
@@ -93,7 +159,7 @@ public final class FeedbackDelayReverb {
     let preDelayMask: Int
     var preDelayWrite = 0
     var preDelayFrames: LinearSmoother
-    let diffusers: (left: AllpassDiffuser, right: AllpassDiffuser)
+    var diffusers: (left: AllpassDiffuser, right: AllpassDiffuser)
 
     /// Smoothed in the log domain (decay, ratio, damping) so a sweep moves evenly in perception.
     var logDecay: LinearSmoother
@@ -102,26 +168,17 @@ public final class FeedbackDelayReverb {
     var diffusionCoefficient: LinearSmoother
     var level: LinearSmoother
 
-    /// Where the two inputs enter the lines and the two outputs leave them: rows of a Hadamard
-    /// matrix (orthogonal), scaled to unit norm.
-    static let inputLeft = SIMD8<Float>(1, 1, 1, 1, -1, -1, -1, -1) * unitNorm
-    static let inputRight = SIMD8<Float>(1, -1, -1, 1, 1, -1, -1, 1) * unitNorm
-    static let outputLeft = SIMD8<Float>(1, -1, 1, -1, 1, -1, 1, -1) * unitNorm
-    static let outputRight = SIMD8<Float>(1, 1, -1, -1, 1, 1, -1, -1) * unitNorm
-    /// 1/√8, written out: a computed static would be a lazy global checked on every use.
-    static let unitNorm: Float = 0.353_553_39
-
     public init(sampleRate: Double, maxFrames: Int, settings: ReverbSettings = ReverbSettings()) {
         precondition(sampleRate > 0 && maxFrames > 0)
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
-        let longest = Self.baseLineMilliseconds.max() * ReverbSettings.sizeRange.upperBound * sampleRate / 1000
+        let longest = FDN.baseLineMilliseconds.max() * ReverbSettings.sizeRange.upperBound * sampleRate / 1000
         var size = 1
         // + 64: room for the coprime search and the fractional read's second sample.
         while size < Int(longest) + 64 { size <<= 1 }
         ringMask = size - 1
-        ring = .allocate(capacity: size * Self.lineCount)
-        ring.initialize(repeating: 0, count: size * Self.lineCount)
+        ring = .allocate(capacity: size * FDN.lineCount)
+        ring.initialize(repeating: 0, count: size * FDN.lineCount)
 
         var preSize = 1
         while preSize < Int(ReverbSettings.preDelayRange.upperBound * sampleRate) + 2 { preSize <<= 1 }
@@ -129,21 +186,21 @@ public final class FeedbackDelayReverb {
         preDelay = (.allocate(capacity: preSize), .allocate(capacity: preSize))
         preDelay.left.initialize(repeating: 0, count: preSize)
         preDelay.right.initialize(repeating: 0, count: preSize)
-        diffusers = (AllpassDiffuser(sampleRate: sampleRate, milliseconds: Self.diffuserMilliseconds.left),
-                     AllpassDiffuser(sampleRate: sampleRate, milliseconds: Self.diffuserMilliseconds.right))
+        diffusers = (AllpassDiffuser(sampleRate: sampleRate, milliseconds: FDN.diffuserMilliseconds.left),
+                     AllpassDiffuser(sampleRate: sampleRate, milliseconds: FDN.diffuserMilliseconds.right))
 
-        let s = Self.clamped(settings)
+        let s = FDN.clamped(settings)
         self.settings = s
-        preDelayFrames = LinearSmoother(value: Float(s.preDelaySeconds * sampleRate), sampleRate: sampleRate, rampSeconds: Self.glideSeconds)
-        logDecay = LinearSmoother(value: Float(log(s.decaySeconds)), sampleRate: sampleRate, rampSeconds: Self.smoothingSeconds)
-        logRatio = LinearSmoother(value: Float(log(s.highFrequencyDecayRatio)), sampleRate: sampleRate, rampSeconds: Self.smoothingSeconds)
-        logDamping = LinearSmoother(value: Float(log(s.dampingHz)), sampleRate: sampleRate, rampSeconds: Self.smoothingSeconds)
-        diffusionCoefficient = LinearSmoother(value: Float(s.diffusion * Self.maxDiffusionCoefficient), sampleRate: sampleRate,
-                                              rampSeconds: Self.smoothingSeconds)
-        level = LinearSmoother(value: Float(Decibels.gain(s.levelDecibels)), sampleRate: sampleRate, rampSeconds: Self.smoothingSeconds)
-        targetLengths = Self.lineLengths(size: s.size, sampleRate: sampleRate)
+        preDelayFrames = LinearSmoother(value: Float(s.preDelaySeconds * sampleRate), sampleRate: sampleRate, rampSeconds: FDN.glideSeconds)
+        logDecay = LinearSmoother(value: Float(log(s.decaySeconds)), sampleRate: sampleRate, rampSeconds: FDN.smoothingSeconds)
+        logRatio = LinearSmoother(value: Float(log(s.highFrequencyDecayRatio)), sampleRate: sampleRate, rampSeconds: FDN.smoothingSeconds)
+        logDamping = LinearSmoother(value: Float(log(s.dampingHz)), sampleRate: sampleRate, rampSeconds: FDN.smoothingSeconds)
+        diffusionCoefficient = LinearSmoother(value: Float(s.diffusion * FDN.maxDiffusionCoefficient), sampleRate: sampleRate,
+                                              rampSeconds: FDN.smoothingSeconds)
+        level = LinearSmoother(value: Float(Decibels.gain(s.levelDecibels)), sampleRate: sampleRate, rampSeconds: FDN.smoothingSeconds)
+        targetLengths = FDN.lineLengths(size: s.size, sampleRate: sampleRate)
         lengths = targetLengths
-        integerLengths = SIMD8<Int>(lengths)
+        integerLengths = FDN.whole(lengths)
         updateCoefficients()
     }
 
@@ -151,46 +208,27 @@ public final class FeedbackDelayReverb {
         ring.deallocate()
         preDelay.left.deallocate()
         preDelay.right.deallocate()
-    }
-
-    static func clamped(_ s: ReverbSettings) -> ReverbSettings {
-        typealias R = ReverbSettings
-        return R(decaySeconds: R.decayRange.clamp(s.decaySeconds),
-                 highFrequencyDecayRatio: R.highFrequencyDecayRatioRange.clamp(s.highFrequencyDecayRatio),
-                 dampingHz: R.dampingRange.clamp(s.dampingHz), preDelaySeconds: R.preDelayRange.clamp(s.preDelaySeconds),
-                 size: R.sizeRange.clamp(s.size), diffusion: R.diffusionRange.clamp(s.diffusion), levelDecibels: R.levelRange.clamp(s.levelDecibels))
-    }
-
-    /// The eight lengths in samples for `size`: the scaled base lengths, each moved up to the next
-    /// value coprime with all earlier ones, so no two lines share a period (their echoes would
-    /// pile up into a flutter).
-    static func lineLengths(size: Double, sampleRate: Double) -> SIMD8<Float> {
-        func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
-        var chosen = SIMD8<Int>()
-        for k in 0..<lineCount {
-            var m = max(16, Int((baseLineMilliseconds[k] * size * sampleRate / 1000).rounded()))
-            while (0..<k).contains(where: { chosen[$0] == m || gcd(chosen[$0], m) != 1 }) { m += 1 }
-            chosen[k] = m
-        }
-        return SIMD8<Float>(chosen)
+        diffusers.left.deallocate()
+        diffusers.right.deallocate()
     }
 
     /// Takes new settings at block start (render thread): every change is smoothed or glides.
     /// Render-thread safe; cheap when nothing changed.
+    @_noLocks
     public func apply(_ newSettings: ReverbSettings) {
-        let s = Self.clamped(newSettings)
+        let s = FDN.clamped(newSettings)
         guard s != settings else { return }
         let old = settings
         settings = s
         if s.decaySeconds != old.decaySeconds { logDecay.setTarget(Float(log(s.decaySeconds))) }
         if s.highFrequencyDecayRatio != old.highFrequencyDecayRatio { logRatio.setTarget(Float(log(s.highFrequencyDecayRatio))) }
         if s.dampingHz != old.dampingHz { logDamping.setTarget(Float(log(s.dampingHz))) }
-        if s.diffusion != old.diffusion { diffusionCoefficient.setTarget(Float(s.diffusion * Self.maxDiffusionCoefficient)) }
+        if s.diffusion != old.diffusion { diffusionCoefficient.setTarget(Float(s.diffusion * FDN.maxDiffusionCoefficient)) }
         if s.levelDecibels != old.levelDecibels { level.setTarget(Float(Decibels.gain(s.levelDecibels))) }
         if s.preDelaySeconds != old.preDelaySeconds { preDelayFrames.setTarget(Float(s.preDelaySeconds * sampleRate)) }
         if s.size != old.size {
-            targetLengths = Self.lineLengths(size: s.size, sampleRate: sampleRate)
-            glideFramesLeft = max(1, Int(Self.glideSeconds * sampleRate))
+            targetLengths = FDN.lineLengths(size: s.size, sampleRate: sampleRate)
+            glideFramesLeft = max(1, Int(FDN.glideSeconds * sampleRate))
             lengthStep = (targetLengths - lengths) / Float(glideFramesLeft)
         }
     }
@@ -199,22 +237,25 @@ public final class FeedbackDelayReverb {
     /// the longest line, then two decay times (−120 dB) at the slower of the current and the set
     /// decay. A caller may stop calling `process` this long after the last non-silent input.
     public var tailSeconds: Double {
-        let decay = max(settings.decaySeconds, Double(exp(logDecay.current)))
-        let longestLine = Double(max(lengths.max(), targetLengths.max())) / sampleRate
-        return ReverbSettings.preDelayRange.upperBound + 0.03 + longestLine + 2 * decay
+        @_noLocks get {
+            let decay = max(settings.decaySeconds, Double(exp(logDecay.current)))
+            let longestLine = Double(max(lengths.max(), targetLengths.max())) / sampleRate
+            return ReverbSettings.preDelayRange.upperBound + 0.03 + longestLine + 2 * decay
+        }
     }
 
     /// Silences the tail and jumps every smoothed value to its target. Render-thread safe but O(memory):
     /// clears ~0.5 MB at 48 kHz (tens of µs).
+    @_noLocks
     public func reset() {
-        ring.update(repeating: 0, count: (ringMask + 1) * Self.lineCount)
+        ring.update(repeating: 0, count: (ringMask + 1) * FDN.lineCount)
         preDelay.left.update(repeating: 0, count: preDelayMask + 1)
         preDelay.right.update(repeating: 0, count: preDelayMask + 1)
         diffusers.left.reset()
         diffusers.right.reset()
         lineOutputs = SIMD8()
         lengths = targetLengths
-        integerLengths = SIMD8<Int>(lengths)
+        integerLengths = FDN.whole(lengths)
         glideFramesLeft = 0
         preDelayFrames.snap(to: preDelayFrames.target)
         logDecay.snap(to: logDecay.target)
@@ -229,12 +270,13 @@ public final class FeedbackDelayReverb {
     /// and g₁ at `dampingHz`, gᵢ = 10^(−3·m/(Tᵢ·fs)). From |H(ω)|²/|H(0)|² = r = (g₁/g₀)²:
     /// a² − 2Ba + 1 = 0 with B = (1 − r·cos ω)/(1 − r); the root inside the unit circle is
     /// a = 1/(B + √(B² − 1)) (written so, it does not cancel when r → 1), and b = g₀(1 − a).
+    @_noLocks
     func updateCoefficients() {
         let decay = Double(exp(logDecay.current))
         let highDecay = decay * Double(exp(logRatio.current))
         let dampingHz = min(Double(exp(logDamping.current)), 0.45 * sampleRate)
         let c = cos(2 * Double.pi * dampingHz / sampleRate)
-        for k in 0..<Self.lineCount {
+        for k in 0..<FDN.lineCount {
             let m = Double(lengths[k])
             let g0 = pow(10, -3 * m / (decay * sampleRate))
             let g1 = pow(10, -3 * m / (highDecay * sampleRate))
@@ -242,32 +284,23 @@ public final class FeedbackDelayReverb {
             var a = 0.0
             if r < 1 {
                 let b = (1 - r * c) / (1 - r)
-                a = 1 / (b + (b * b - 1).squareRoot())
+                a = 1 / (b + sqrt(b * b - 1))
             }
             filterPole[k] = Float(a)
             filterGain[k] = Float(g0 * (1 - a))
         }
     }
 
-    /// The orthogonal 8×8 Hadamard matrix (Sylvester order) times x, scaled by 1/√8: a fast
-    /// Walsh–Hadamard transform, 24 additions instead of 64 multiply-adds.
-    @inline(__always)
-    static func hadamard(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        @inline(__always) func h2(_ u: SIMD2<Float>) -> SIMD2<Float> { SIMD2(u.x + u.y, u.x - u.y) }
-        @inline(__always) func h4(_ v: SIMD4<Float>) -> SIMD4<Float> {
-            SIMD4(lowHalf: h2(v.lowHalf + v.highHalf), highHalf: h2(v.lowHalf - v.highHalf))
-        }
-        let y = SIMD8(lowHalf: h4(x.lowHalf + x.highHalf), highHalf: h4(x.lowHalf - x.highHalf))
-        return y * unitNorm
-    }
-
     /// Renders the wet signal of `input` into `output` (may be the same buffers), at most
     /// `maxFrames` frames. Render-thread safe.
+    @_noLocks
     public func process(input: StereoBlock, output: StereoBlock) {
+        let maxFrames = maxFrames  // a local: the precondition's autoclosure would capture self
         precondition(input.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
         let frames = min(input.frames, output.frames)
         guard frames > 0 else { return }
-        let ramping = logDecay.isRamping || logRatio.isRamping || logDamping.isRamping
+        let decayRamping = logDecay.isRamping, ratioRamping = logRatio.isRamping, dampingRamping = logDamping.isRamping
+        let ramping = decayRamping || ratioRamping || dampingRamping
         logDecay.advance(by: frames)
         logRatio.advance(by: frames)
         logDamping.advance(by: frames)
@@ -279,7 +312,7 @@ public final class FeedbackDelayReverb {
             glideFramesLeft -= gliding
             if glideFramesLeft == 0 {
                 lengths = targetLengths
-                integerLengths = SIMD8<Int>(lengths)
+                integerLengths = FDN.whole(lengths)
             }
         }
         if gliding < frames { inputSum += render(input, output, gliding..<frames, fractional: false) }
@@ -298,9 +331,9 @@ public final class FeedbackDelayReverb {
     private func render(_ input: StereoBlock, _ output: StereoBlock, _ range: Range<Int>, fractional: Bool) -> Float {
         let ring = ring, mask = ringMask
         let preLeft = preDelay.left, preRight = preDelay.right, preMask = preDelayMask
-        let (diffuseLeft, diffuseRight) = diffusers
+        var (diffuseLeft, diffuseRight) = diffusers
         let b = filterGain, a = filterPole, n = integerLengths
-        let inL = Self.inputLeft, inR = Self.inputRight, outL = Self.outputLeft, outR = Self.outputRight
+        let inL = FDN.inputLeft, inR = FDN.inputRight, outL = FDN.outputLeft, outR = FDN.outputRight
         var y = lineOutputs, w = writeIndex, p = preDelayWrite, m = lengths
         var inputSum: Float = 0
         for i in range {
@@ -322,17 +355,17 @@ public final class FeedbackDelayReverb {
 
             var d = SIMD8<Float>()
             if fractional {
-                for k in 0..<Self.lineCount {
+                for k in 0..<FDN.lineCount {
                     let whole = Int(m[k]), frac = m[k] - Float(whole)
                     let x0 = ring[((w &- whole) & mask) &* 8 &+ k], x1 = ring[((w &- whole &- 1) & mask) &* 8 &+ k]
                     d[k] = x0 + frac * (x1 - x0)
                 }
                 m += lengthStep
             } else {
-                for k in 0..<Self.lineCount { d[k] = ring[((w &- n[k]) & mask) &* 8 &+ k] }
+                for k in 0..<FDN.lineCount { d[k] = ring[((w &- n[k]) & mask) &* 8 &+ k] }
             }
             y = FlushDenormals.flush(b * d + a * y)
-            let feedback = Self.hadamard(y) + inLeft * inL + inRight * inR
+            let feedback = FDN.hadamard(y) + inLeft * inL + inRight * inR
             UnsafeMutableRawPointer(ring + w &* 8).storeBytes(of: FlushDenormals.flush(feedback), as: SIMD8<Float>.self)
             w = (w &+ 1) & mask
 
@@ -341,6 +374,7 @@ public final class FeedbackDelayReverb {
             output.right[i] = gain * (y * outR).sum()
         }
         lineOutputs = y
+        diffusers = (diffuseLeft, diffuseRight)
         writeIndex = w
         preDelayWrite = p
         if fractional { lengths = m }

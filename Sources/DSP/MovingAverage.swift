@@ -87,9 +87,16 @@ public final class MovingAverage {
     /// Takes over `other`'s input history (so a new length can start exact without having
     /// been fed). Same capacity on both sides; Render-thread safe.
     @_noLocks
-    public func copyHistory(from other: MovingAverage) {
-        UnsafeMutableRawPointer(history).copyMemory(from: other.history, byteCount: 128 * MemoryLayout<Float>.stride)
-        writeIndex = other.writeIndex
+    public func copyHistory(from other: MovingAverage) { copyHistory(other.historyState) }
+
+    /// The input history as plain values, for `copyHistory(_:)` when the two averagers are
+    /// reached through `RenderRef`s (one cannot be borrowed inside the other's call without a retain).
+    public var historyState: (samples: UnsafePointer<Float>, writeIndex: Int) { @_noLocks get { (UnsafePointer(history), writeIndex) } }
+
+    @_noLocks
+    public func copyHistory(_ state: (samples: UnsafePointer<Float>, writeIndex: Int)) {
+        UnsafeMutableRawPointer(history).copyMemory(from: state.samples, byteCount: 128 * MemoryLayout<Float>.stride)
+        writeIndex = state.writeIndex
     }
 
     @_noLocks

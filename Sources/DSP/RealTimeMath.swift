@@ -20,6 +20,10 @@ public enum RealTimeMath {
     @_semantics("no_performance_analysis") @inlinable
     public static func exp(_ x: Double) -> Double { Glibc.exp(x) }
     @_semantics("no_performance_analysis") @inlinable
+    public static func exp(_ x: Float) -> Float { Glibc.expf(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func log(_ x: Double) -> Double { Glibc.log(x) }
+    @_semantics("no_performance_analysis") @inlinable
     public static func log10(_ x: Double) -> Double { Glibc.log10(x) }
     @_semantics("no_performance_analysis") @inlinable
     public static func log2(_ x: Double) -> Double { Glibc.log2(x) }
@@ -33,6 +37,8 @@ public enum RealTimeMath {
     public static func sin(_ x: Float) -> Float { Glibc.sinf(x) }
     @_semantics("no_performance_analysis") @inlinable
     public static func cos(_ x: Double) -> Double { Glibc.cos(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func cos(_ x: Float) -> Float { Glibc.cosf(x) }
     @_semantics("no_performance_analysis") @inlinable
     public static func tan(_ x: Double) -> Double { Glibc.tan(x) }
     // The standard library's `squareRoot()` and `rounded()` are C shims or use a rounding-rule
@@ -58,3 +64,9 @@ public enum RealTimeMath {
 @inlinable func sin(_ x: Double) -> Double { RealTimeMath.sin(x) }
 @inlinable func cos(_ x: Double) -> Double { RealTimeMath.cos(x) }
 @inlinable func log2(_ x: Double) -> Double { RealTimeMath.log2(x) }
+@inlinable func exp(_ x: Float) -> Float { RealTimeMath.exp(x) }
+@inlinable func log(_ x: Double) -> Double { RealTimeMath.log(x) }
+@inlinable func cos(_ x: Float) -> Float { RealTimeMath.cos(x) }
+@inlinable func sqrt(_ x: Double) -> Double { RealTimeMath.sqrt(x) }
+@inlinable func round(_ x: Double) -> Double { RealTimeMath.round(x) }
+@inlinable func floor(_ x: Double) -> Double { RealTimeMath.floor(x) }

@@ -9,6 +9,10 @@ public struct RenderRef<Object: AnyObject> {
     @inlinable
     public init(_ object: Object) { reference = Unmanaged.passUnretained(object) }
 
+    /// The object at `address` (`Unmanaged.toOpaque()`, e.g. published through an atomic), unretained.
+    @inlinable
+    public init(address: UnsafeMutableRawPointer) { reference = Unmanaged.fromOpaque(address) }
+
     /// Calls `body` with the object, borrowed for the call.
     @inlinable @inline(__always)
     public func callAsFunction<Result>(_ body: (Object) -> Result) -> Result { reference._withUnsafeGuaranteedRef(body) }

@@ -31,6 +31,37 @@ public struct ChorusSettings: Sendable, Equatable {
     public static let levelRange = -96.0...12.0
 }
 
+/// `StereoChorus`'s constants and formulas: in an enum, not the class (a class's statics are
+/// lazily initialised behind a lock, which the real-time checks reject).
+enum ChorusVoices {
+    static let minimum = 2, maximum = 4
+    static var range: ClosedRange<Int> { minimum...maximum }
+    static let smoothingSeconds = 0.05
+
+    static func clamped(_ s: ChorusSettings) -> ChorusSettings {
+        typealias C = ChorusSettings
+        return C(rateHz: C.rateRange.clamp(s.rateHz), depthMilliseconds: C.depthRange.clamp(s.depthMilliseconds),
+                 baseDelayMilliseconds: C.baseDelayRange.clamp(s.baseDelayMilliseconds), spread: C.spreadRange.clamp(s.spread),
+                 levelDecibels: C.levelRange.clamp(s.levelDecibels))
+    }
+
+    /// e^{j2πk/N} for each voice k of N.
+    static func offsets(voices: Int) -> (cos: SIMD4<Float>, sin: SIMD4<Float>) {
+        var offsetCos = SIMD4<Float>(), offsetSin = SIMD4<Float>()
+        for k in 0..<voices {
+            let angle = 2 * Double.pi * Double(k) / Double(voices)
+            offsetCos[k] = Float(cos(angle))
+            offsetSin[k] = Float(sin(angle))
+        }
+        return (offsetCos, offsetSin)
+    }
+
+    static func rotation(rateHz: Double, sampleRate: Double) -> (cos: Float, sin: Float) {
+        let step = 2 * Double.pi * rateHz / sampleRate
+        return (Float(cos(step)), Float(sin(step)))
+    }
+}
+
 /// A stereo send chorus: the mono sum of the input into one delay line, read by 2–4 voices whose
 /// delays swing sinusoidally (base ± depth) with LFO phases k/N of a cycle apart, each voice
 /// equal-power panned (spread) and read with 4-point cubic Hermite interpolation (smooth enough
@@ -41,8 +72,8 @@ public struct ChorusSettings: Sendable, Equatable {
 ///
 /// Allocate on the control thread; `apply`, `process` and `reset` are render-thread safe.
 public final class StereoChorus {
-    public static let voiceRange = 2...4
-    static let smoothingSeconds = 0.05
+    /// 2…4 (`ChorusVoices.range`).
+    public static var voiceRange: ClosedRange<Int> { ChorusVoices.range }
 
     public let sampleRate: Double
     public let maxFrames: Int
@@ -69,7 +100,7 @@ public final class StereoChorus {
         precondition(sampleRate > 0 && maxFrames > 0)
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
-        voiceCount = min(max(voices, Self.voiceRange.lowerBound), Self.voiceRange.upperBound)
+        voiceCount = min(max(voices, ChorusVoices.minimum), ChorusVoices.maximum)
         let longest = (ChorusSettings.baseDelayRange.upperBound + ChorusSettings.depthRange.upperBound) * sampleRate / 1000
         var size = 1
         while size < Int(longest) + 4 { size <<= 1 }
@@ -77,61 +108,40 @@ public final class StereoChorus {
         ring = .allocate(capacity: size)
         ring.initialize(repeating: 0, count: size)
 
-        voiceOffsets = Self.offsets(voices: voiceCount)
+        voiceOffsets = ChorusVoices.offsets(voices: voiceCount)
 
-        let s = Self.clamped(settings)
+        let s = ChorusVoices.clamped(settings)
         self.settings = s
         baseFrames = LinearSmoother(value: Float(s.baseDelayMilliseconds * sampleRate / 1000), sampleRate: sampleRate,
-                                    rampSeconds: Self.smoothingSeconds)
+                                    rampSeconds: ChorusVoices.smoothingSeconds)
         depthFrames = LinearSmoother(value: Float(s.depthMilliseconds * sampleRate / 1000), sampleRate: sampleRate,
-                                     rampSeconds: Self.smoothingSeconds)
-        spread = LinearSmoother(value: Float(s.spread), sampleRate: sampleRate, rampSeconds: Self.smoothingSeconds)
-        level = LinearSmoother(value: Float(Decibels.gain(s.levelDecibels)), sampleRate: sampleRate, rampSeconds: Self.smoothingSeconds)
+                                     rampSeconds: ChorusVoices.smoothingSeconds)
+        spread = LinearSmoother(value: Float(s.spread), sampleRate: sampleRate, rampSeconds: ChorusVoices.smoothingSeconds)
+        level = LinearSmoother(value: Float(Decibels.gain(s.levelDecibels)), sampleRate: sampleRate, rampSeconds: ChorusVoices.smoothingSeconds)
         gains = (SIMD4(), SIMD4())
         gains = panGains(spread: Float(s.spread))
-        rotation = Self.rotation(rateHz: s.rateHz, sampleRate: sampleRate)
+        rotation = ChorusVoices.rotation(rateHz: s.rateHz, sampleRate: sampleRate)
     }
 
     deinit { ring.deallocate() }
 
-    static func clamped(_ s: ChorusSettings) -> ChorusSettings {
-        typealias C = ChorusSettings
-        return C(rateHz: C.rateRange.clamp(s.rateHz), depthMilliseconds: C.depthRange.clamp(s.depthMilliseconds),
-                 baseDelayMilliseconds: C.baseDelayRange.clamp(s.baseDelayMilliseconds), spread: C.spreadRange.clamp(s.spread),
-                 levelDecibels: C.levelRange.clamp(s.levelDecibels))
-    }
-
-    /// e^{j2πk/N} for each voice k of N.
-    static func offsets(voices: Int) -> (cos: SIMD4<Float>, sin: SIMD4<Float>) {
-        var offsetCos = SIMD4<Float>(), offsetSin = SIMD4<Float>()
-        for k in 0..<voices {
-            let angle = 2 * Double.pi * Double(k) / Double(voices)
-            offsetCos[k] = Float(cos(angle))
-            offsetSin[k] = Float(sin(angle))
-        }
-        return (offsetCos, offsetSin)
-    }
-
     /// Changes the number of voices (2…4, clamped) at the next block. Render thread; the sound changes
     /// at once (voices are added or dropped, not faded), so this is a setting, not a performance control.
+    @_noLocks
     public func setVoiceCount(_ voices: Int) {
-        let n = min(max(voices, Self.voiceRange.lowerBound), Self.voiceRange.upperBound)
+        let n = min(max(voices, ChorusVoices.minimum), ChorusVoices.maximum)
         guard n != voiceCount else { return }
         voiceCount = n
-        voiceOffsets = Self.offsets(voices: n)
+        voiceOffsets = ChorusVoices.offsets(voices: n)
         gains = panGains(spread: spread.current)
-    }
-
-    static func rotation(rateHz: Double, sampleRate: Double) -> (cos: Float, sin: Float) {
-        let step = 2 * Double.pi * rateHz / sampleRate
-        return (Float(cos(step)), Float(sin(step)))
     }
 
     /// Equal-power pan of voice k at position spread·(2k/(N−1) − 1), scaled by √(2/N) so N voices
     /// of uncorrelated signal sum to the input's power.
+    @_noLocks
     func panGains(spread: Float) -> (left: SIMD4<Float>, right: SIMD4<Float>) {
         var left = SIMD4<Float>(), right = SIMD4<Float>()
-        let norm = (2 / Float(voiceCount)).squareRoot()
+        let norm = RealTimeMath.sqrt(2 / Float(voiceCount))
         for k in 0..<voiceCount {
             let position = spread * (2 * Float(k) / Float(voiceCount - 1) - 1)
             // cos of mirrored angles (not cos and sin of one): exactly equal gains in the centre.
@@ -142,11 +152,12 @@ public final class StereoChorus {
     }
 
     /// Takes new settings at block start (render thread). Render-thread safe; cheap when nothing changed.
+    @_noLocks
     public func apply(_ newSettings: ChorusSettings) {
-        let s = Self.clamped(newSettings)
+        let s = ChorusVoices.clamped(newSettings)
         guard s != settings else { return }
         settings = s
-        rotation = Self.rotation(rateHz: s.rateHz, sampleRate: sampleRate)
+        rotation = ChorusVoices.rotation(rateHz: s.rateHz, sampleRate: sampleRate)
         baseFrames.setTarget(Float(s.baseDelayMilliseconds * sampleRate / 1000))
         depthFrames.setTarget(Float(s.depthMilliseconds * sampleRate / 1000))
         spread.setTarget(Float(s.spread))
@@ -156,10 +167,11 @@ public final class StereoChorus {
     /// How long the output keeps sounding after the input falls silent (the longest delay a
     /// voice can read). A caller may stop calling `process` this long after the last input.
     public var tailSeconds: Double {
-        (ChorusSettings.baseDelayRange.upperBound + ChorusSettings.depthRange.upperBound) / 1000
+        @_noLocks get { (ChorusSettings.baseDelayRange.upperBound + ChorusSettings.depthRange.upperBound) / 1000 }
     }
 
     /// Silence, LFO at phase 0, smoothed values at their targets. Render-thread safe (clears ~8 KB at 48 kHz).
+    @_noLocks
     public func reset() {
         ring.update(repeating: 0, count: mask + 1)
         writeIndex = 0
@@ -173,7 +185,9 @@ public final class StereoChorus {
 
     /// Renders the wet signal of `input` into `output` (may be the same buffers), at most
     /// `maxFrames` frames. Render-thread safe.
+    @_noLocks
     public func process(input: StereoBlock, output: StereoBlock) {
+        let maxFrames = maxFrames  // a local: the precondition's autoclosure would capture self
         precondition(input.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
         let frames = min(input.frames, output.frames)
         guard frames > 0 else { return }
@@ -187,7 +201,7 @@ public final class StereoChorus {
         var lfoCos = c0 * voiceOffsets.cos - s0 * voiceOffsets.sin
         var lfoSin = c0 * voiceOffsets.sin + s0 * voiceOffsets.cos
         phase += settings.rateHz * Double(frames) / sampleRate
-        phase -= phase.rounded(.down)
+        phase -= floor(phase)
         let (rc, rs) = rotation
 
         let ring = ring, mask = mask, voices = voiceCount

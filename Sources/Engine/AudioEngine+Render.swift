@@ -178,9 +178,9 @@ extension AudioEngine {
 // here (as libm is in RealTimeMath) so that everything else in `render` is checked. What is
 // behind them stays covered by the malloc-counting suite (Tests/RealTimeSafetyTests) only:
 // the sampler's note, program-change and render paths (its programs are Swift arrays and
-// classes read per note; its voices' resampling kernels are being rewritten). The mic chain's
-// effects (classes; the STFT ones call FFTW) are opted out inside `MicChain`, its setters in
-// `MicSettings`, the send effects' reverb and chorus inside `SendEffects`.
+// classes read per note; its voices' resampling kernels are being rewritten). The only other
+// opt-outs on the render path are the mic effects' calls into Spectral (STFT, pitch detector:
+// `MicEffects/SpectralCalls.swift`) and libm (`RealTimeMath`).
 
 @_semantics("no_performance_analysis")
 private func samplerRender(_ sampler: SamplerInstrument, into block: StereoBlock, sends: SendTarget?, at offset: Int) {

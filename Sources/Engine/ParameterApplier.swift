@@ -112,9 +112,7 @@ struct MicSettings {
     var lowpassCutoffHz, pitchShiftSemitones: Double
     var pitchTracking: Bool
 
-    /// The mic chain's setters are not covered by the real-time checks yet (its effects are
-    /// classes); opted out here, covered by the malloc-counting suite.
-    @_semantics("no_performance_analysis")
+    @_noLocks
     func apply(to mic: MicChain) {
         mic.setEffect(effect)
         mic.setMix(mix)

@@ -52,13 +52,17 @@ final class SendEffects {
     let target: SendTarget
     let reverb: FeedbackDelayReverb
     let chorus: StereoChorus
+    /// The two effects as the render path calls them (this object's `reverb` and `chorus` keep
+    /// them alive; a call on a class held in a stored property is a retain and a release).
+    private let reverbUnit: RenderRef<FeedbackDelayReverb>
+    private let chorusUnit: RenderRef<StereoChorus>
     private let wet: StereoBuffer
     private let wetBlock: StereoBlock
     private let sampleRate: Double
     private var reverbFramesSinceInput = Int.max / 2
     private var chorusFramesSinceInput = Int.max / 2
     /// The effects' tails in frames, read after every `apply`, `reset` and run (the reverb's glides
-    /// with its decay and size; reading it from the effects is not a checked call).
+    /// with its decay and size).
     private var reverbTailFrames = 0.0
     private var chorusTailFrames = 0.0
 
@@ -68,6 +72,8 @@ final class SendEffects {
         target = bus.target
         reverb = FeedbackDelayReverb(sampleRate: sampleRate, maxFrames: maxFrames)
         chorus = StereoChorus(sampleRate: sampleRate, maxFrames: maxFrames)
+        reverbUnit = RenderRef(reverb)
+        chorusUnit = RenderRef(chorus)
         wet = StereoBuffer(capacity: maxFrames)
         wetBlock = wet.block(frames: maxFrames)
         updateTails()
@@ -89,34 +95,39 @@ final class SendEffects {
     func begin(frames: Int) { target.begin(frames: frames) }
 
     /// Takes the parameter table's settings; `snap` jumps to them (first block).
-    @_semantics("no_performance_analysis")  // the reverb's and chorus's settings: not checked yet (README)
+    @_noLocks
     func apply(_ table: RenderRef<ParameterTable>, _ ids: SendEffectParameters, snap: Bool) {
-        table { apply($0, ids, snap: snap) }
-    }
-
-    private func apply(_ p: ParameterTable, _ ids: SendEffectParameters, snap: Bool) {
-        reverb.apply(ReverbSettings(
-            decaySeconds: p.value(ids.reverbDecay), highFrequencyDecayRatio: p.value(ids.reverbHighFrequencyRatio),
-            dampingHz: p.value(ids.reverbDamping), preDelaySeconds: p.value(ids.reverbPreDelay) / 1000, size: p.value(ids.reverbSize),
-            diffusion: p.value(ids.reverbDiffusion), levelDecibels: p.value(ids.reverbLevel)))
-        chorus.apply(ChorusSettings(
-            rateHz: p.value(ids.chorusRate), depthMilliseconds: p.value(ids.chorusDepth), baseDelayMilliseconds: p.value(ids.chorusDelay),
-            spread: p.value(ids.chorusSpread), levelDecibels: p.value(ids.chorusLevel)))
-        chorus.setVoiceCount(Int(p.value(ids.chorusVoices)))
+        let (reverbSettings, chorusSettings, voices) = table { p in
+            (ReverbSettings(
+                decaySeconds: p.value(ids.reverbDecay), highFrequencyDecayRatio: p.value(ids.reverbHighFrequencyRatio),
+                dampingHz: p.value(ids.reverbDamping), preDelaySeconds: p.value(ids.reverbPreDelay) / 1000, size: p.value(ids.reverbSize),
+                diffusion: p.value(ids.reverbDiffusion), levelDecibels: p.value(ids.reverbLevel)),
+             ChorusSettings(
+                rateHz: p.value(ids.chorusRate), depthMilliseconds: p.value(ids.chorusDepth), baseDelayMilliseconds: p.value(ids.chorusDelay),
+                spread: p.value(ids.chorusSpread), levelDecibels: p.value(ids.chorusLevel)),
+             Int(p.value(ids.chorusVoices)))
+        }
+        reverbUnit { $0.apply(reverbSettings) }
+        chorusUnit {
+            $0.apply(chorusSettings)
+            $0.setVoiceCount(voices)
+        }
         updateTails()
         if snap { reset() }
     }
 
+    @_noLocks
     private func updateTails() {
-        reverbTailFrames = reverb.tailSeconds * sampleRate
-        chorusTailFrames = chorus.tailSeconds * sampleRate
+        let rate = sampleRate
+        reverbTailFrames = reverbUnit { $0.tailSeconds } * rate
+        chorusTailFrames = chorusUnit { $0.tailSeconds } * rate
     }
 
     /// Silences both tails (first block, and after non-finite output).
-    @_semantics("no_performance_analysis")  // the reverb's and chorus's reset: not checked yet
+    @_noLocks
     func reset() {
-        reverb.reset()
-        chorus.reset()
+        reverbUnit { $0.reset() }
+        chorusUnit { $0.reset() }
         updateTails()
         reverbFramesSinceInput = Int.max / 2
         chorusFramesSinceInput = Int.max / 2
@@ -130,30 +141,31 @@ final class SendEffects {
         reverbFramesSinceInput = reverbActive ? 0 : reverbFramesSinceInput + out.frames
         chorusFramesSinceInput = chorusActive ? 0 : chorusFramesSinceInput + out.frames
         let runReverb = reverbRinging, runChorus = chorusRinging
-        if runReverb { runReverbEffect(active: reverbActive, into: out) }
-        if runChorus { runChorusEffect(active: chorusActive, into: out) }
+        if runReverb {
+            let (send, returned) = blocks(input: target.reverb, active: reverbActive, frames: out.frames)
+            reverbUnit { $0.process(input: send, output: returned) }
+            add(returned, into: out)
+        }
+        if runChorus {
+            let (send, returned) = blocks(input: target.chorus, active: chorusActive, frames: out.frames)
+            chorusUnit { $0.process(input: send, output: returned) }
+            add(returned, into: out)
+        }
+        if runReverb || runChorus { updateTails() }
         return runReverb || runChorus
     }
 
-    @_semantics("no_performance_analysis")  // FeedbackDelayReverb.process: not checked yet
-    private func runReverbEffect(active: Bool, into out: StereoBlock) {
-        run(reverb, input: target.reverb, active: active, into: out)
-        updateTails()
-    }
-
-    @_semantics("no_performance_analysis")  // StereoChorus.process: not checked yet
-    private func runChorusEffect(active: Bool, into out: StereoBlock) {
-        run(chorus, input: target.chorus, active: active, into: out)
-        updateTails()
-    }
-
-    /// One effect on its send (silence when nothing was sent: the tail rings on), its return
-    /// added into `out`.
-    private func run(_ effect: some SendEffect, input: StereoBlock, active: Bool, into out: StereoBlock) {
-        let send = input.slice(from: 0, count: out.frames)
+    /// An effect's send for this block (silence when nothing was sent: the tail rings on) and
+    /// where its return goes (not generic over the effect: a generic closure is rejected).
+    @_noLocks
+    private func blocks(input: StereoBlock, active: Bool, frames: Int) -> (send: StereoBlock, returned: StereoBlock) {
+        let send = input.slice(from: 0, count: frames)
         if !active { send.clear() }  // the buffer holds an old block
-        let returned = wetBlock.slice(from: 0, count: out.frames)
-        effect.process(input: send, output: returned)
+        return (send, wetBlock.slice(from: 0, count: frames))
+    }
+
+    @_noLocks
+    private func add(_ returned: StereoBlock, into out: StereoBlock) {
         for i in 0..<out.frames {
             out.left[i] += returned.left[i]
             out.right[i] += returned.right[i]

@@ -9,10 +9,11 @@ import DSP
 /// continuous sweep becomes a chain of smooth crossfades. Render-thread safe after init.
 final class EchoEffect {
     static let maximumSeconds = 2.0
-    static let maximumFeedback = 0.95
 
-    private let left: DelayLine
-    private let right: DelayLine
+    /// The two lines; the render path reads them through `left`/`right` (unretained).
+    private let lines: (DelayLine, DelayLine)
+    private let left: RenderRef<DelayLine>
+    private let right: RenderRef<DelayLine>
     private let sampleRate: Double
     private let maximumFrames: Int
     private var currentFrames: Int
@@ -28,8 +29,9 @@ final class EchoEffect {
     init(sampleRate: Double) {
         self.sampleRate = sampleRate
         maximumFrames = Int((Self.maximumSeconds * sampleRate).rounded())
-        left = DelayLine(maximumAgeFrames: maximumFrames)
-        right = DelayLine(maximumAgeFrames: maximumFrames)
+        lines = (DelayLine(maximumAgeFrames: maximumFrames), DelayLine(maximumAgeFrames: maximumFrames))
+        left = RenderRef(lines.0)
+        right = RenderRef(lines.1)
         currentFrames = Int((0.25 * sampleRate).rounded())
         previousFrames = currentFrames
         targetFrames = currentFrames
@@ -40,21 +42,25 @@ final class EchoEffect {
     }
 
     /// Delay in seconds, clamped to one frame…2 s.
+    @_noLocks
     func setDelaySeconds(_ seconds: Double) {
-        let frames = seconds.isFinite ? Int((seconds * sampleRate).rounded()) : 1
+        let frames = seconds.isFinite ? Int(RealTimeMath.round(seconds * sampleRate)) : 1
         targetFrames = min(max(frames, 1), maximumFrames)
     }
 
+    @_noLocks
     func setFeedback(_ amount: Double) {
-        feedback.setTarget(Float(min(max(amount.isFinite ? amount : 0, 0), Self.maximumFeedback)))
+        feedback.setTarget(Float(min(max(amount.isFinite ? amount : 0, 0), EchoLimits.maximumFeedback)))
     }
 
+    @_noLocks
     func setMix(_ mix: Double) { wetMix.setTarget(Float(min(max(mix.isFinite ? mix : 0, 0), 1))) }
 
     /// Silences the echo (O(1)); the delay time jumps to its target.
+    @_noLocks
     func reset() {
-        left.reset()
-        right.reset()
+        left { $0.reset() }
+        right { $0.reset() }
         currentFrames = targetFrames
         previousFrames = targetFrames
         headFade.finish()
@@ -63,27 +69,37 @@ final class EchoEffect {
         inputFade.start()
     }
 
+    @_noLocks
     func process(input: StereoBlock, output: StereoBlock) {
+        let left = left, right = right
         for i in 0..<input.frames {
-            if !headFade.isActive && targetFrames != currentFrames {
-                previousFrames = currentFrames
-                currentFrames = targetFrames
+            let fading = headFade.isActive, target = targetFrames, current = currentFrames
+            if !fading && target != current {
+                previousFrames = current
+                currentFrames = target
                 headFade.start()
             }
-            var tapL = left.read(age: currentFrames - 1)
-            var tapR = right.read(age: currentFrames - 1)
+            let age = currentFrames - 1
+            var tapL = left { $0.read(age: age) }
+            var tapR = right { $0.read(age: age) }
             if headFade.isActive {
-                let g = headFade.next()
-                tapL = g * tapL + (1 - g) * left.read(age: previousFrames - 1)
-                tapR = g * tapR + (1 - g) * right.read(age: previousFrames - 1)
+                let g = headFade.next(), previousAge = previousFrames - 1
+                tapL = g * tapL + (1 - g) * left { $0.read(age: previousAge) }
+                tapR = g * tapR + (1 - g) * right { $0.read(age: previousAge) }
             }
             let fb = feedback.next(), m = wetMix.next()
             let xL = input.left[i], xR = input.right[i]
             let gIn = inputFade.next()
-            left.write(gIn * xL + fb * tapL)
-            right.write(gIn * xR + fb * tapR)
+            let writeL = gIn * xL + fb * tapL, writeR = gIn * xR + fb * tapR
+            left { $0.write(writeL) }
+            right { $0.write(writeR) }
             output.left[i] = (1 - m) * xL + m * tapL
             output.right[i] = (1 - m) * xR + m * tapR
         }
     }
+}
+
+/// The echo's feedback ceiling, outside the class (a class's statics are initialised behind a lock).
+enum EchoLimits {
+    static let maximumFeedback = 0.95
 }

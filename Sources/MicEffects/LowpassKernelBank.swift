@@ -14,10 +14,10 @@ import DSP
 /// protocol to get wrong. It costs 185 × 101 floats (75 KB) and ≈ 7 M instructions of design at
 /// init (one shared window, sines by recurrence: see `WindowedSinc.Design`).
 final class LowpassKernelBank {
-    static let tapCount = 101
-    static let lowestHz = 20.0
-    static let highestHz = 4000.0
-    static let kernelsPerOctave = 24.0
+    static var tapCount: Int { LowpassBank.tapCount }
+    static var lowestHz: Double { LowpassBank.lowestHz }
+    static var highestHz: Double { LowpassBank.highestHz }
+    static var kernelsPerOctave: Double { LowpassBank.kernelsPerOctave }
 
     let count: Int
     /// `count` kernels of `tapCount` taps, back to back.
@@ -39,24 +39,37 @@ final class LowpassKernelBank {
     deinit { taps.deallocate() }
 
     /// Fractional kernel index for a cutoff in Hz (clamped to the bank).
+    @_noLocks
     func position(forCutoffHz hz: Double) -> Float {
-        let clamped = min(max(hz.isFinite ? hz : Self.highestHz, Self.lowestHz), Self.highestHz)
-        return Float(min(log2(clamped / Self.lowestHz) * Self.kernelsPerOctave, Double(count - 1)))
+        typealias B = LowpassBank
+        let clamped = min(max(hz.isFinite ? hz : B.highestHz, B.lowestHz), B.highestHz)
+        return Float(min(RealTimeMath.log2(clamped / B.lowestHz) * B.kernelsPerOctave, Double(count - 1)))
     }
 
     /// Kernel `j` (0..<count).
-    func kernel(_ j: Int) -> UnsafeMutablePointer<Float> { taps + j * Self.tapCount }
+    @_noLocks
+    func kernel(_ j: Int) -> UnsafeMutablePointer<Float> { taps + j * LowpassBank.tapCount }
 
     /// Writes the blend of the kernels around `position` into `destination`.
+    @_noLocks
     func blend(at position: Float, into destination: UnsafeMutablePointer<Float>) {
         let (j, t) = split(position)
         let a = kernel(j), b = kernel(j + 1)
-        for k in 0..<Self.tapCount { destination[k] = a[k] + t * (b[k] - a[k]) }
+        for k in 0..<LowpassBank.tapCount { destination[k] = a[k] + t * (b[k] - a[k]) }
     }
 
     /// Lower kernel index and blend weight of the upper one; index ≤ count − 2.
+    @_noLocks
     func split(_ position: Float) -> (Int, Float) {
         let j = min(max(Int(position), 0), count - 2)
         return (j, min(max(position - Float(j), 0), 1))
     }
+}
+
+/// The bank's layout, outside the class (a class's statics are initialised behind a lock).
+enum LowpassBank {
+    static let tapCount = 101
+    static let lowestHz = 20.0
+    static let highestHz = 4000.0
+    static let kernelsPerOctave = 24.0
 }

@@ -19,7 +19,7 @@ public final class MicChain {
     public let sampleRate: Double
     public let maxFrames: Int
     /// Render-thread measurements for the control thread.
-    public let readouts = MicReadouts()
+    public let readouts: MicReadouts
     /// Builds the STFT effects and the pitch detector off the render thread (`Sendable`).
     public var builder: MicEffectBuilder { effects.builder }
 
@@ -35,6 +35,8 @@ public final class MicChain {
     private let dryLeft: RenderRef<DelayLine>
     private let dryRight: RenderRef<DelayLine>
     private let effectSet: RenderRef<MicEffectSet>
+    /// The effect set's units, for the setters.
+    private let units: MicEffectSet.Units
     private let published: PublishedReadouts
     /// `MicEffectSet.latencyFrames(of:)` by `MicEffectKind.rawValue` (the effects' statics are
     /// class members, which the render path may not name).
@@ -61,7 +63,9 @@ public final class MicChain {
         self.sampleRate = sampleRate
         self.maxFrames = max(1, maxFrames)
         let frames = self.maxFrames
-        effects = MicEffectSet(sampleRate: sampleRate, maxFrames: frames)
+        let readouts = MicReadouts()
+        self.readouts = readouts
+        effects = MicEffectSet(sampleRate: sampleRate, maxFrames: frames, readouts: readouts)
         let buffers = (0..<4).map { _ in StereoBuffer(capacity: frames) }
         inputCopy = buffers[0].block(frames: frames)
         newSlot = buffers[1].block(frames: frames)
@@ -74,6 +78,7 @@ public final class MicChain {
         dryLeft = RenderRef(dry.0)
         dryRight = RenderRef(dry.1)
         effectSet = RenderRef(effects)
+        units = effects.units
         storage = buffers + [dry.0, dry.1]
         published = PublishedReadouts(readouts)
         latencies = .allocate(capacity: MicEffectKind.allCases.count)
@@ -102,31 +107,44 @@ public final class MicChain {
     // MARK: Parameters (render-thread safe; call at block start)
 
     /// Selects the effect; the change crossfades over 20 ms (after the new effect's latency).
+    @_noLocks
     public func setEffect(_ kind: MicEffectKind) { requestedKind = kind }
     /// Wet/dry mix of the effect, 0 (dry) … 1 (wet), smoothed over 20 ms.
+    @_noLocks
     public func setMix(_ mix: Double) { self.mix.setTarget(Float(min(max(mix.isFinite ? mix : 1, 0), 1))) }
     /// Ring-modulator carrier in Hz, 0…4000 (0 passes the input), glides over 10 ms.
-    public func setRingFrequencyHz(_ hz: Double) { effects.ring.setCarrierHz(hz) }
+    @_noLocks
+    public func setRingFrequencyHz(_ hz: Double) { units.ring { $0.setCarrierHz(hz) } }
     /// Echo time in seconds, one frame…2 s; changes crossfade between read heads (20 ms).
-    public func setDelaySeconds(_ seconds: Double) { effects.echo.setDelaySeconds(seconds) }
+    @_noLocks
+    public func setDelaySeconds(_ seconds: Double) { units.echo { $0.setDelaySeconds(seconds) } }
     /// Echo feedback 0…0.95, smoothed.
-    public func setDelayFeedback(_ amount: Double) { effects.echo.setFeedback(amount) }
+    @_noLocks
+    public func setDelayFeedback(_ amount: Double) { units.echo { $0.setFeedback(amount) } }
     /// Echo wet/dry 0…1 inside the delay effect (1 = echoes only), smoothed.
-    public func setDelayMix(_ mix: Double) { effects.echo.setMix(mix) }
+    @_noLocks
+    public func setDelayMix(_ mix: Double) { units.echo { $0.setMix(mix) } }
     /// Moving-average length, 3…101 points; changes crossfade over 20 ms.
-    public func setAveragePoints(_ points: Int) { effects.average.setPoints(points) }
+    @_noLocks
+    public func setAveragePoints(_ points: Int) { units.average { $0.setPoints(points) } }
     /// Low-pass −6 dB frequency in Hz, 20…4000, glides over 20 ms in log frequency.
-    public func setLowpassCutoffHz(_ hz: Double) { effects.lowpass.setCutoffHz(hz) }
+    @_noLocks
+    public func setLowpassCutoffHz(_ hz: Double) { units.lowpass { $0.setCutoffHz(hz) } }
     /// Pitch shift in semitones, −12…+12, smoothed.
-    public func setPitchShiftSemitones(_ semitones: Double) { effects.setPitchShiftSemitones(semitones) }
+    @_noLocks
+    public func setPitchShiftSemitones(_ semitones: Double) { effectSet { $0.setPitchShiftSemitones(semitones) } }
     /// Sums the input to mono (both channels get (L + R)/2) before the effect.
+    @_noLocks
     public func setMonoInput(_ mono: Bool) { monoInput = mono }
 
     /// Runs the pitch tracker on the input even when no effect needs it (it always runs while
     /// `pitchshift` is selected). Any thread.
     public var pitchTrackingEnabled: Bool {
         get { readouts.pitchTracking.load(ordering: .relaxed) }
-        set { readouts.pitchTracking.store(newValue, ordering: .relaxed) }
+        @_noLocks set {
+            let readouts = published.readouts
+            readouts { $0.pitchTracking.store(newValue, ordering: .relaxed) }
+        }
     }
 
     /// Latency of `kind` in frames (its output lags its input by this much; dry is aligned).
@@ -143,11 +161,11 @@ public final class MicChain {
     @_noLocks
     public func reset() {
         let requested = requestedKind
-        if micEffectIsReady(effectSet, requested) { activeKind = requested }
+        if effectSet({ $0.isReady(requested) }) { activeKind = requested }
         switchFade.finish()
         prerollFrames = 0
         let active = activeKind
-        micEffectReset(effectSet, active)
+        effectSet { $0.reset(active) }
         dryLeft { $0.reset() }
         dryRight { $0.reset() }
         mix.snap(to: mix.target)
@@ -178,10 +196,10 @@ public final class MicChain {
         dryRight { for i in 0..<frames { $0.write(x.right[i]) } }
         for i in 0..<frames { gains[i] = mix.next() }
         let requested = requestedKind, active = activeKind, fading = switchFade.isActive, set = effectSet
-        if !fading && requested != active && micEffectIsReady(set, requested) {
+        if !fading && requested != active && set({ $0.isReady(requested) }) {
             fadingOutKind = active
             activeKind = requested
-            micEffectReset(effectSet, requested)
+            set { $0.reset(requested) }
             prerollFrames = latencies[requested.rawValue]
             switchFade.start()
         }
@@ -209,7 +227,7 @@ public final class MicChain {
             return
         }
         let wet = wetScratch.slice(from: 0, count: x.frames)
-        micEffectProcess(effectSet, kind, input: x, output: wet, readouts: published.readouts)
+        effectSet { $0.process(kind, input: x, output: wet) }
         let latency = latencies[kind.rawValue]
         let last = x.frames - 1, gains = mixGains
         dryLeft { dry in
@@ -238,7 +256,7 @@ public final class MicChain {
         let tracking = published.readouts { $0.pitchTracking.load(ordering: .relaxed) }
         let active = activeKind, requested = requestedKind
         if tracking || active == .pitchshift || requested == .pitchshift {
-            micTrackPitch(effectSet, x, readouts: published.readouts)
+            effectSet { $0.trackPitch(x) }
         }
     }
 }
@@ -254,25 +272,4 @@ private struct PublishedReadouts {
         peak = (RenderRef(r.inputPeakDecibels.left), RenderRef(r.inputPeakDecibels.right))
         rms = (RenderRef(r.inputRMSDecibels.left), RenderRef(r.inputRMSDecibels.right))
     }
-}
-
-// The effects themselves are not covered by the real-time checks yet (classes; the STFT effects
-// and the pitch detector call FFTW): the chain reaches them through these calls, opted out of
-// the analysis by name and covered by the malloc-counting suite (Sources/DSP/README.md).
-
-@_semantics("no_performance_analysis")
-private func micEffectIsReady(_ set: RenderRef<MicEffectSet>, _ kind: MicEffectKind) -> Bool { set { $0.isReady(kind) } }
-
-@_semantics("no_performance_analysis")
-private func micEffectReset(_ set: RenderRef<MicEffectSet>, _ kind: MicEffectKind) { set { $0.reset(kind) } }
-
-@_semantics("no_performance_analysis")
-private func micEffectProcess(_ set: RenderRef<MicEffectSet>, _ kind: MicEffectKind, input: StereoBlock, output: StereoBlock,
-                              readouts: RenderRef<MicReadouts>) {
-    readouts { r in set { $0.process(kind, input: input, output: output, readouts: r) } }
-}
-
-@_semantics("no_performance_analysis")
-private func micTrackPitch(_ set: RenderRef<MicEffectSet>, _ x: StereoBlock, readouts: RenderRef<MicReadouts>) {
-    readouts { r in set { $0.trackPitch(x, readouts: r) } }
 }

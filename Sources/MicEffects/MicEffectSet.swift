@@ -14,6 +14,11 @@ public final class MicEffectBuilder: @unchecked Sendable {
     let spectralPass = AtomicLazyReference<SpectralPassEffect>()
     let pitchShift = AtomicLazyReference<PitchShiftEffect>()
     let pitchDetector = AtomicLazyReference<PitchDetector>()
+    /// The built objects' addresses for the render thread, which must not retain them (the lazy
+    /// references above keep them alive; each is stored once, after its object).
+    private let spectralPassAddress = Atomic<UnsafeMutableRawPointer?>(nil)
+    private let pitchShiftAddress = Atomic<UnsafeMutableRawPointer?>(nil)
+    private let pitchDetectorAddress = Atomic<UnsafeMutableRawPointer?>(nil)
     /// What the render thread is waiting for (`Need` bits); the control thread builds it.
     let requested = Atomic<UInt8>(0)
 
@@ -40,25 +45,45 @@ public final class MicEffectBuilder: @unchecked Sendable {
 
     private func build(_ needs: UInt8) {
         if needs & Need.spectralPass != 0 && spectralPass.load() == nil {
-            _ = spectralPass.storeIfNil(SpectralPassEffect(sampleRate: sampleRate))
+            publish(spectralPass.storeIfNil(SpectralPassEffect(sampleRate: sampleRate)), to: spectralPassAddress)
         }
         if needs & Need.pitchShift != 0 && pitchShift.load() == nil {
-            _ = pitchShift.storeIfNil(PitchShiftEffect(sampleRate: sampleRate))
+            publish(pitchShift.storeIfNil(PitchShiftEffect(sampleRate: sampleRate)), to: pitchShiftAddress)
         }
         if needs & Need.pitchDetector != 0 && pitchDetector.load() == nil {
-            _ = pitchDetector.storeIfNil(PitchDetector(sampleRate: sampleRate, hopFrames: 512))
+            publish(pitchDetector.storeIfNil(PitchDetector(sampleRate: sampleRate, hopFrames: 512)), to: pitchDetectorAddress)
         }
     }
 
-    /// Render thread: asks the control thread to build `needs`.
+    private func publish(_ object: AnyObject, to address: borrowing Atomic<UnsafeMutableRawPointer?>) {
+        address.store(Unmanaged.passUnretained(object).toOpaque(), ordering: .releasing)
+    }
+
+    // MARK: Render thread
+
+    /// Asks the control thread to build `needs`.
+    @_noLocks
     func request(_ needs: UInt8) { requested.bitwiseOr(needs, ordering: .relaxed) }
+
+    /// The built effects and detector, unretained; nil until built.
+    var builtSpectralPass: RenderRef<SpectralPassEffect>? { @_noLocks get { reference(spectralPassAddress) } }
+    var builtPitchShift: RenderRef<PitchShiftEffect>? { @_noLocks get { reference(pitchShiftAddress) } }
+    var builtPitchDetector: RenderRef<PitchDetector>? { @_noLocks get { reference(pitchDetectorAddress) } }
+
+    @inline(__always)  // generic: checked where it is inlined
+    private func reference<Object: AnyObject>(_ address: borrowing Atomic<UnsafeMutableRawPointer?>) -> RenderRef<Object>? {
+        guard let a = address.load(ordering: .acquiring) else { return nil }
+        return RenderRef(address: a)
+    }
 }
 
 /// Every effect of the chain and the dispatch from `MicEffectKind` to them (a switch over
 /// concrete types: no existentials on the render thread). The time-domain effects are built at
 /// init; the STFT effects and the pitch detector come from `builder` once it has built them.
+/// The render path reaches every object through a `RenderRef` (the `let`s and the builder keep
+/// them alive).
 final class MicEffectSet {
-    static let maximumLatencyFrames = 4096
+    static var maximumLatencyFrames: Int { 4096 }
     private typealias Need = MicEffectBuilder.Need
 
     let sampleRate: Double
@@ -66,49 +91,40 @@ final class MicEffectSet {
     let echo: EchoEffect
     let average: AverageEffect
     let lowpass: LowpassEffect
-    /// The render thread's references, taken from the published ones once they exist.
-    private(set) var spectralPass: SpectralPassEffect?
-    private(set) var pitchShift: PitchShiftEffect?
-    private(set) var pitchDetector: PitchDetector?
     let builder: MicEffectBuilder
+    /// The effects and readouts as the render path reaches them (the chain sets the time-domain
+    /// effects' parameters through these directly).
+    let units: Units
+    /// The render thread's references, taken from the builder's once they exist.
+    private var spectralPass: RenderRef<SpectralPassEffect>?
+    private var pitchShift: RenderRef<PitchShiftEffect>?
+    private var pitchDetector: RenderRef<PitchDetector>?
     private var pitchShiftSemitones = 0.0
     private let monoScratch: UnsafeMutablePointer<Float>
 
-    init(sampleRate: Double, maxFrames: Int) {
+    struct Units {
+        let ring: RenderRef<RingModEffect>, echo: RenderRef<EchoEffect>, average: RenderRef<AverageEffect>
+        let lowpass: RenderRef<LowpassEffect>, builder: RenderRef<MicEffectBuilder>
+        /// The readouts the effects publish to (the chain's `readouts` keeps them alive).
+        let dominantFrequencyHz: RenderRef<PublishedFloat>, pitch: RenderRef<PublishedPitch>, shiftedPitchHz: RenderRef<PublishedFloat>
+    }
+
+    init(sampleRate: Double, maxFrames: Int, readouts: MicReadouts) {
         self.sampleRate = sampleRate
         ring = RingModEffect(sampleRate: sampleRate)
         echo = EchoEffect(sampleRate: sampleRate)
         average = AverageEffect(sampleRate: sampleRate, maxFrames: maxFrames)
         lowpass = LowpassEffect(sampleRate: sampleRate)
         builder = MicEffectBuilder(sampleRate: sampleRate)
+        units = Units(
+            ring: RenderRef(ring), echo: RenderRef(echo), average: RenderRef(average), lowpass: RenderRef(lowpass),
+            builder: RenderRef(builder), dominantFrequencyHz: RenderRef(readouts.dominantFrequencyHz), pitch: RenderRef(readouts.pitch),
+            shiftedPitchHz: RenderRef(readouts.shiftedPitchHz))
         monoScratch = .allocate(capacity: maxFrames)
         monoScratch.initialize(repeating: 0, count: maxFrames)
     }
 
     deinit { monoScratch.deallocate() }
-
-    // MARK: Render thread
-
-    /// True when `kind` can run now; otherwise asks the control thread to build it.
-    func isReady(_ kind: MicEffectKind) -> Bool {
-        switch kind {
-        case .off, .ringmod, .delay, .average, .lowpass:
-            return true
-        case .fft:
-            if spectralPass == nil { spectralPass = builder.spectralPass.load() }
-            if spectralPass == nil { request(Need.spectralPass) }
-            return spectralPass != nil
-        case .pitchshift:
-            if pitchShift == nil, let shifter = builder.pitchShift.load() {
-                shifter.setSemitones(pitchShiftSemitones)
-                pitchShift = shifter
-            }
-            if pitchShift == nil { request(Need.pitchShift | Need.pitchDetector) }
-            return pitchShift != nil
-        }
-    }
-
-    private func request(_ needs: UInt8) { builder.request(needs) }
 
     static func latencyFrames(of kind: MicEffectKind) -> Int {
         switch kind {
@@ -119,44 +135,79 @@ final class MicEffectSet {
         }
     }
 
+    // MARK: Render thread
+
+    @_noLocks
     func setPitchShiftSemitones(_ semitones: Double) {
         pitchShiftSemitones = semitones
-        pitchShift?.setSemitones(semitones)
+        if let shifter = pitchShift { shifter { $0.setSemitones(semitones) } }
     }
 
-    func reset(_ kind: MicEffectKind) {
+    /// True when `kind` can run now; otherwise asks the control thread to build it.
+    @_noLocks
+    func isReady(_ kind: MicEffectKind) -> Bool {
+        let builder = units.builder
         switch kind {
-        case .off: break
-        case .ringmod: ring.reset()
-        case .delay: echo.reset()
-        case .average: average.reset()
-        case .lowpass: lowpass.reset()
-        case .fft: spectralPass?.reset()
-        case .pitchshift: pitchShift?.reset()
+        case .off, .ringmod, .delay, .average, .lowpass:
+            return true
+        case .fft:
+            if spectralPass == nil { spectralPass = builder { $0.builtSpectralPass } }
+            if spectralPass == nil { builder { $0.request(Need.spectralPass) } }
+            return spectralPass != nil
+        case .pitchshift:
+            if pitchShift == nil, let shifter = builder({ $0.builtPitchShift }) {
+                let semitones = pitchShiftSemitones
+                shifter { $0.setSemitones(semitones) }
+                pitchShift = shifter
+            }
+            if pitchShift == nil { builder { $0.request(Need.pitchShift | Need.pitchDetector) } }
+            return pitchShift != nil
         }
     }
 
-    func process(_ kind: MicEffectKind, input: StereoBlock, output: StereoBlock, readouts: MicReadouts) {
+    @_noLocks
+    func reset(_ kind: MicEffectKind) {
+        switch kind {
+        case .off: break
+        case .ringmod: units.ring { $0.reset() }
+        case .delay: units.echo { $0.reset() }
+        case .average: units.average { $0.reset() }
+        case .lowpass: units.lowpass { $0.reset() }
+        case .fft: if let effect = spectralPass { effect { $0.reset() } }
+        case .pitchshift: if let effect = pitchShift { effect { $0.reset() } }
+        }
+    }
+
+    @_noLocks
+    func process(_ kind: MicEffectKind, input: StereoBlock, output: StereoBlock) {
         switch kind {
         case .off: output.copy(from: input)
-        case .ringmod: ring.process(input: input, output: output)
-        case .delay: echo.process(input: input, output: output)
-        case .average: average.process(input: input, output: output)
-        case .lowpass: lowpass.process(input: input, output: output)
+        case .ringmod: units.ring { $0.process(input: input, output: output) }
+        case .delay: units.echo { $0.process(input: input, output: output) }
+        case .average: units.average { $0.process(input: input, output: output) }
+        case .lowpass: units.lowpass { $0.process(input: input, output: output) }
         // Only selected once ready (`isReady`).
-        case .fft: spectralPass?.process(input: input, output: output, readouts: readouts)
-        case .pitchshift: pitchShift?.process(input: input, output: output)
+        case .fft:
+            if let effect = spectralPass {
+                let readout = units.dominantFrequencyHz
+                effect { $0.process(input: input, output: output, dominantFrequencyHz: readout) }
+            }
+        case .pitchshift: if let effect = pitchShift { effect { $0.process(input: input, output: output) } }
         }
     }
 
     /// Runs the pitch detector on (L + R)/2 and publishes each new estimate (once it is built).
-    func trackPitch(_ input: StereoBlock, readouts: MicReadouts) {
-        if pitchDetector == nil { pitchDetector = builder.pitchDetector.load() }
-        guard let pitchDetector else { return request(Need.pitchDetector) }
-        for i in 0..<input.frames { monoScratch[i] = 0.5 * (input.left[i] + input.right[i]) }
-        guard pitchDetector.push(monoScratch, count: input.frames) else { return }
-        let estimate = pitchDetector.latest
-        readouts.pitch.store(estimate)
-        readouts.shiftedPitchHz.store(estimate.voiced ? Float(estimate.frequencyHz) * (pitchShift?.ratio ?? 1) : 0)
+    @_noLocks
+    func trackPitch(_ input: StereoBlock) {
+        if pitchDetector == nil { pitchDetector = units.builder { $0.builtPitchDetector } }
+        guard let detector = pitchDetector else { return units.builder { $0.request(Need.pitchDetector) } }
+        let mono = monoScratch
+        for i in 0..<input.frames { mono[i] = 0.5 * (input.left[i] + input.right[i]) }
+        guard let estimate = detector({ pitchDetectorPush($0, mono, count: input.frames) }) else { return }
+        units.pitch { publishPitch($0, estimate) }
+        var ratio: Float = 1
+        if let shifter = pitchShift { ratio = shifter { $0.ratio } }
+        let shifted = estimate.voiced ? Float(estimate.frequencyHz) * ratio : 0
+        units.shiftedPitchHz { $0.store(shifted) }
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import DSP
 import Spectral
 
@@ -9,44 +6,55 @@ import Spectral
 /// for twice the cost, still ≈ 15× cheaper than the classic vocoder — see `MicEffectsBenchmark`). The shift glides over 20 ms; the ratio is updated at block starts
 /// (≤ one hop apart, so each frame sees one ratio). Render-thread safe after init.
 final class PitchShiftEffect {
-    static let frameSize = 1024
-    static let overlap = 8
+    static var frameSize: Int { 1024 }
+    static var overlap: Int { 8 }
     static var latencyFrames: Int { frameSize }
-    static let semitoneRange = -12.0...12.0
+    static var semitoneRange: ClosedRange<Double> { -12.0...12.0 }
 
-    private let left: STFT<PhaseLockedPitchShift>
-    private let right: STFT<PhaseLockedPitchShift>
+    /// The two transforms; the render path uses the unretained references below.
+    private let transforms: (STFT<PhaseLockedPitchShift>, STFT<PhaseLockedPitchShift>)
+    private let left: RenderRef<STFT<PhaseLockedPitchShift>>
+    private let right: RenderRef<STFT<PhaseLockedPitchShift>>
     private var semitones: LinearSmoother
 
     init(sampleRate: Double) {
         let hop = Self.frameSize / Self.overlap
-        left = STFT(frameSize: Self.frameSize, overlap: Self.overlap,
-                    processor: PhaseLockedPitchShift(frameSize: Self.frameSize, hopSize: hop))
-        right = STFT(frameSize: Self.frameSize, overlap: Self.overlap,
-                     processor: PhaseLockedPitchShift(frameSize: Self.frameSize, hopSize: hop))
+        transforms = (STFT(frameSize: Self.frameSize, overlap: Self.overlap,
+                           processor: PhaseLockedPitchShift(frameSize: Self.frameSize, hopSize: hop)),
+                      STFT(frameSize: Self.frameSize, overlap: Self.overlap,
+                           processor: PhaseLockedPitchShift(frameSize: Self.frameSize, hopSize: hop)))
+        left = RenderRef(transforms.0)
+        right = RenderRef(transforms.1)
         semitones = LinearSmoother(value: 0, sampleRate: sampleRate, rampSeconds: 0.020)
     }
 
+    @_noLocks
     func setSemitones(_ value: Double) {
         let v = value.isFinite ? value : 0
-        semitones.setTarget(Float(min(max(v, Self.semitoneRange.lowerBound), Self.semitoneRange.upperBound)))
+        semitones.setTarget(Float(min(max(v, -12), 12)))  // semitoneRange, written out: no class statics here
     }
 
     /// Current frequency ratio (2^(semitones/12)).
-    var ratio: Float { Float(pow(2.0, Double(semitones.current) / 12)) }
+    var ratio: Float { @_noLocks get { Float(RealTimeMath.pow(2.0, Double(semitones.current) / 12)) } }
 
+    @_noLocks
     func reset() {
-        left.reset()
-        right.reset()
+        left { stftReset($0) }
+        right { stftReset($0) }
         semitones.snap(to: semitones.target)
     }
 
+    @_noLocks
     func process(input: StereoBlock, output: StereoBlock) {
         for _ in 0..<input.frames { _ = semitones.next() }
-        let r = ratio
-        left.processor.ratio = r
-        right.processor.ratio = r
-        left.process(input.left, output.left, count: input.frames)
-        right.process(input.right, output.right, count: input.frames)
+        let r = ratio, frames = input.frames
+        left {
+            $0.processor.ratio = r
+            stftProcess($0, input.left, output.left, count: frames)
+        }
+        right {
+            $0.processor.ratio = r
+            stftProcess($0, input.right, output.right, count: frames)
+        }
     }
 }

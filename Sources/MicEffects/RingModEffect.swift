@@ -8,11 +8,14 @@ final class RingModEffect {
         modulator = RingModulator(sampleRate: sampleRate, carrierHz: 440)
     }
 
+    @_noLocks
     func setCarrierHz(_ hz: Double) { modulator.setCarrierHz(hz) }
 
+    @_noLocks
     func reset() { modulator.reset() }
 
     /// Writes the modulated `input` to `output` (distinct buffers).
+    @_noLocks
     func process(input: StereoBlock, output: StereoBlock) {
         output.copy(from: input)
         modulator.process(output)

@@ -5,30 +5,37 @@ import Spectral
 /// so the output is the input delayed by 1024 frames) and reports the strongest frequency.
 /// Render-thread safe after init.
 final class SpectralPassEffect {
-    static let frameSize = 1024
-    static let overlap = 4
+    static var frameSize: Int { 1024 }
+    static var overlap: Int { 4 }
     static var latencyFrames: Int { frameSize }
 
-    private let left: STFT<DominantFrequencyFinder>
-    private let right: STFT<DominantFrequencyFinder>
+    /// The two transforms; the render path uses the unretained references below.
+    private let transforms: (STFT<DominantFrequencyFinder>, STFT<DominantFrequencyFinder>)
+    private let left: RenderRef<STFT<DominantFrequencyFinder>>
+    private let right: RenderRef<STFT<DominantFrequencyFinder>>
 
     init(sampleRate: Double) {
         let finder = DominantFrequencyFinder(sampleRate: sampleRate, frameSize: Self.frameSize)
-        left = STFT(frameSize: Self.frameSize, overlap: Self.overlap, processor: finder)
-        right = STFT(frameSize: Self.frameSize, overlap: Self.overlap, processor: finder)
+        transforms = (STFT(frameSize: Self.frameSize, overlap: Self.overlap, processor: finder),
+                      STFT(frameSize: Self.frameSize, overlap: Self.overlap, processor: finder))
+        left = RenderRef(transforms.0)
+        right = RenderRef(transforms.1)
     }
 
+    @_noLocks
     func reset() {
-        left.reset()
-        right.reset()
+        left { stftReset($0) }
+        right { stftReset($0) }
     }
 
-    func process(input: StereoBlock, output: StereoBlock, readouts: MicReadouts) {
-        left.process(input.left, output.left, count: input.frames)
-        right.process(input.right, output.right, count: input.frames)
+    @_noLocks
+    func process(input: StereoBlock, output: StereoBlock, dominantFrequencyHz: RenderRef<PublishedFloat>) {
+        let frames = input.frames
+        left { stftProcess($0, input.left, output.left, count: frames) }
+        right { stftProcess($0, input.right, output.right, count: frames) }
         // The louder channel's peak is "the" dominant frequency.
-        let l = left.processor, r = right.processor
+        let l = left { $0.processor }, r = right { $0.processor }
         let f = l.peakMagnitude >= r.peakMagnitude ? l.frequencyHz : r.frequencyHz
-        readouts.dominantFrequencyHz.store(Float(f))
+        dominantFrequencyHz { $0.store(Float(f)) }
     }
 }
