@@ -109,4 +109,25 @@ import Testing
         let out = render(sampler, frames: 4_800 + analysisFrames, events: [At(0, noteOn(rootKey + 12))])
         #expect(spuriousDecibels(Array(out.left[4_800...]), reference: rootReference(program)) <= -80)
     }
+
+    /// Notes struck on this thread while the publisher's thread builds and publishes the same
+    /// regions: the render side's acquire at note-on against the builder's release store (run by
+    /// scripts/tsan-live under ThreadSanitizer). Every block stays finite and audible.
+    @Test func notesStruckWhileLevelsArePublished() throws {
+        let bank = try bank()
+        let sampler = instrument(playing: bank.programs[0])
+        let done = Flag()
+        _ = LevelPublisher.start(bank) { done.value.store(true, ordering: .releasing) }
+        let deadline = Date().addingTimeInterval(30)
+        var blocks = 0
+        while !done.value.load(ordering: .acquiring), Date() < deadline {
+            let key = [rootKey, rootKey + 1, rootKey + 12][blocks % 3]
+            let out = render(sampler, frames: 512, events: [At(0, noteOn(key)), At(384, noteOff(key))])
+            #expect(out.left.allSatisfy(\.isFinite) && out.right.allSatisfy(\.isFinite))
+            #expect(Measure.peak(out.left) > 0.01, "block \(blocks) is audible")
+            blocks += 1
+        }
+        let finished = done.value.load(ordering: .acquiring)
+        #expect(finished, "the publisher finished within 30 s (\(blocks) blocks rendered meanwhile)")
+    }
 }

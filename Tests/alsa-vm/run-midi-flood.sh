@@ -8,10 +8,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/host-lib.sh"
 make_work midi-flood
 # Every program and the drum bank play the sine synth, 2 voices at most; the baseline holds as many
-# notes. Not a sampler preset: under the rig's emulated CPU one voice of the sine preset costs
-# ~24 % of this period (its one-cycle table is stepped ~19 frames per output frame through the
-# 32-tap band-limited kernel), so every note-on of the flood, stealing a voice that fades out
-# beside its successor, would be measured rather than the MIDI path.
+# notes. Not a sampler preset: under the rig's emulated CPU one voice of the sine preset cost
+# ~24 % of this period with the former step-following kernel (its one-cycle table stepped ~19
+# frames per output frame through 32 taps per frame stepped), so every note-on of the flood,
+# stealing a voice that fades out beside its successor, measured the sampler rather than the MIDI
+# path. The fixed 12-tap kernel on band-limited levels is cheaper; not re-measured here yet.
 cat > "$WORK/test.json" <<JSON
 { "name": "flood rig test",
   "programs": { "0-127": "synth" },
