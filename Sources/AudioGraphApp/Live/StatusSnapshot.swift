@@ -29,6 +29,9 @@ struct StatusSnapshot: Codable, Sendable {
     var nonFiniteBlocks: Int
     /// Sampler voices stopped because their output ran away (NaN, infinity, beyond +80 dBFS).
     var runawayVoices: Int
+    /// Sampler regions whose band-limited levels the background builder has not published yet
+    /// (notes on them play with the 4-point kernel); 0 soon after start.
+    var regionsAwaitingLevels: Int
     var playback: String
     var capture: String?
     var realtime: String
@@ -48,6 +51,7 @@ struct StatusSnapshot: Codable, Sendable {
         s += String(format: "  xruns %d  dsp %4.1f%% (max %4.1f%%)", xruns, dspLoadPercent, worstDspLoadPercent)
         if nonFiniteBlocks > 0 { s += "  NaN/inf blocks \(nonFiniteBlocks)" }
         if runawayVoices > 0 { s += "  runaway voices stopped \(runawayVoices)" }
+        if regionsAwaitingLevels > 0 { s += "  levels building for \(regionsAwaitingLevels) regions" }
         if midiEventsDropped > 0 || midiInputOverruns > 0 || midiNoteOnsSkipped > 0 {
             s += "  MIDI lost: \(midiEventsDropped) dropped, \(midiNoteOnsSkipped) late note-ons skipped, \(midiInputOverruns) kernel overruns"
         }
