@@ -15,7 +15,7 @@ public final class LevelPublisher: Sendable {
     public let programs: [SamplerProgram]
 
     /// Regions of the bank whose levels are still being built (any thread).
-    public var regionsAwaitingLevels: Int { programs.reduce(0) { $0 + $1.regionsAwaitingLevels } }
+    public var regionsAwaitingLevels: Int { programs.regionsAwaitingLevels }
 
     /// Control thread: starts building every region of `bank` not built yet; calls `finished`
     /// on the builder thread when all are published. Builds on the calling thread if no thread
@@ -65,4 +65,9 @@ public final class LevelPublisher: Sendable {
             finished()
         }
     }
+}
+
+extension Sequence<SamplerProgram> {
+    /// Regions of these programs whose band-limited levels are not published yet (any thread).
+    public var regionsAwaitingLevels: Int { reduce(0) { $0 + $1.regionsAwaitingLevels } }
 }

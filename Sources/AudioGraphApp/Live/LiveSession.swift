@@ -294,7 +294,7 @@ final class LiveSession: @unchecked Sendable {
             midiEventsCoalesced: events.coalesced.load(ordering: .relaxed),
             midiNoteOnsSkipped: events.skippedNoteOns.load(ordering: .relaxed),
             nonFiniteBlocks: m.nonFiniteBlocks, runawayVoices: m.runawayVoices,
-            regionsAwaitingLevels: engine.programBank?.programs.reduce(0) { $0 + $1.regionsAwaitingLevels } ?? 0,
+            regionsAwaitingLevels: engine.programBank?.programs.regionsAwaitingLevels ?? 0,
             playback: output, capture: input, realtime: realtime,
             sampler: sampler,
             parts: PartStatus.collect(engine))
