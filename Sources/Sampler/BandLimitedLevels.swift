@@ -4,46 +4,58 @@ import Spectral
 import Glibc
 #endif
 
-/// Band-limited copies of a sample ("levels"), made once at load so that the voices can read any
-/// upward step with one short, fixed kernel (`ResamplingKernel`).
+/// Band-limited copies of a sample ("levels"), made once (by need) so that the voices can read any
+/// upward step with the 4-point cubic B-spline (`ResamplingKernels.bSpline`, live) or a 16-tap
+/// kernel (`ResamplingKernel.offline`).
 ///
 /// Principle: if the stored data holds content only up to c cycles per stored frame, an
-/// interpolation kernel needs a pass band up to c and a stop band from 1 − c (where the images of
-/// that content start), and nothing aliases as long as the output Nyquist 0.5/σ (σ = stored frames
-/// per output frame) is ≥ c. With c ≤ 0.25 that transition is ≥ 0.5 wide, which a 12-tap Kaiser
-/// sinc covers at −80 dB (16 taps at −120 dB offline). So each level is low-passed to the output
-/// Nyquist of the largest step it serves, and stored at a rate where that edge is ≤ 0.25:
+/// interpolation kernel needs a pass band up to c and a stop band around every multiple of the
+/// stored rate, k ± c (where the images of that content lie), and nothing aliases as long as the
+/// output Nyquist 0.5/σ (σ = stored frames per output frame) is ≥ c. The cubic B-spline is the
+/// 4-tap kernel made for that: its response sinc⁴(f) has fourth-order zeros at every k, so an
+/// image of content at f lies (f / (1 − f))⁴ below it — −80 dB at f = 0.091 — and its pass-band
+/// droop (sinc⁴, −0.47 dB at 0.091) is undone exactly when the level is built (the FFT filter
+/// divides by it, Unser's B-spline prefilter restricted to the band). So each level is low-passed
+/// to the output Nyquist of the largest step it serves and stored at r frames per source frame,
+/// r the least whole number keeping its edge ≤ 0.0884 cycles per stored frame (images ≤ −80.9 dB,
+/// ≤ −84.6 dB for content in the pass band):
 ///
-/// - level 0 (steps ≤ 1): the sample upsampled exactly 2×, content to the source Nyquist;
-/// - level 1 (steps ≤ √2): 2× as well (its edge, 0.35 cycles per source frame, is above 0.25);
-/// - levels 2, 3, 4 (steps ≤ 2, 2√2, 4): at the source rate, low-passed to 0.5/step;
-/// - level 5 (steps ≤ 8, pass band 0.8 × its edge): beyond two octaves. Steps above the top level
-///   built (8: +36 semitones from a sample at the output rate) read it and may alias; one-cycle
-///   tables stop at step 4 (`shortRegionFrames`) and step far beyond it, but their only partial
-///   lies far below its edge.
+/// - level 0 (steps ≤ 1): content to the source Nyquist, r = 6;
+/// - level 1 (steps ≤ √2): r = 4;  level 2 (steps ≤ 2): r = 3;
+/// - levels 3, 4 (steps ≤ 2√2, 4): r = 2;
+/// - level 5 (steps ≤ 8, pass band 0.8 × its edge): r = 1, beyond two octaves. Steps above the
+///   top level built (8: +36 semitones from a sample at the output rate) read it and may alias;
+///   one-cycle tables stop at step 4 (`shortRegionFrames`) and step far beyond it, but their
+///   only partial lies far below its edge.
+///
+/// Why this and not a longer kernel on fewer stored frames: callgrind counts ~20 instructions per
+/// voice-sample for the 4-point read, against ~50 for the 12-tap Kaiser sinc that the former
+/// levels (2 + 2 + 1 + 1 + 1 + 1 = 8 stored floats per source frame, edge ≤ 0.25) needed for
+/// −80 dB; the price is memory, 18 floats per source frame. An optimised 4-tap kernel (measured:
+/// −83 dB at c = 0.125) would need 13, but has no closed form for its weights or its droop.
+/// The offline kernel reads the same levels: a 14-tap Kaiser sinc convolved with the B-spline's
+/// samples (1, 4, 1)/6, so that its pass band matches the prefilter (see `ResamplingKernel`).
 ///
 /// Why half-octave spacing up to step 4: a step just above a level's lower neighbour s′ hears
 /// only 0.9 × 0.5 × s′/s of the output rate. Octave levels left 0.225 of it just above the root
-/// (10.8 kHz at 48 kHz, where the former step-following kernel kept 16 kHz); half octaves keep
-/// 0.9 × 0.5/√2 = 0.318 (15.3 kHz) at every step up to +24 semitones. They cost 8 stored floats
-/// per source frame instead of 5 and ~1.6× the build work, which is why levels are built by need,
-/// off the start path (`LevelBuildPlan`, `LevelPublisher`), not at load.
+/// (10.8 kHz at 48 kHz); half octaves keep 0.9 × 0.5/√2 = 0.318 (15.3 kHz) at every step up to
+/// +24 semitones. Levels are built by need, off the start path (`LevelBuildPlan`,
+/// `LevelPublisher`), and only those a region's zones can reach (`RegionStorage.reach`).
 ///
-/// Every level is at the source rate or exactly twice it, so loop points and lengths stay whole.
+/// Every level's rate is a whole multiple of the source's, so loop points and lengths stay whole.
 /// A level is built from the region as it plays (for a looped region: the frames up to the loop
 /// end, then the loop over and over), so the filtered loop is itself periodic and needs no seam.
 ///
-/// The filters: pass band to 0.9 × the edge, flat (exactly 1), stop band exactly 0 from the edge,
-/// between them the integral of a Kaiser window (β 12.3), applied as an FFT fast convolution
-/// (overlap-save, FFTW): its cost does not depend on how sharp the filter is (~13 instructions
-/// per stored frame, against ~300 multiply-adds per frame for a direct FIR this sharp). The
-/// time response's tails beyond `halfLength` lie below −120 dB. Only the levels a region's
-/// zones can reach are built (`RegionStorage.reach`).
+/// The filters: pass band to 0.9 × the edge, flat (exactly 1, times the B-spline's 1/sinc⁴),
+/// stop band exactly 0 from the edge, between them the integral of a Kaiser window (β 12.3),
+/// applied as an FFT fast convolution (overlap-save, FFTW): its cost does not depend on how sharp
+/// the filter is (~13 instructions per stored frame, against ~300 multiply-adds per frame for a
+/// direct FIR this sharp). The time response's tails beyond `halfLength` lie below −120 dB.
 enum BandLimitedLevels {
     struct Spec {
         /// Largest step (source frames per output frame) this level serves.
         var maxStep: Double
-        /// Stored frames per source frame: 1 or 2.
+        /// Stored frames per source frame (r).
         var oversampling: Int
         /// Pass-band edge / stop-band edge. The top level's is wider (0.8): its filter, the
         /// longest, sets the FFT blocks' overlap, which this halves (390 frames either side).
@@ -58,11 +70,22 @@ enum BandLimitedLevels {
     }
 
     static let specs = [
-        Spec(maxStep: 1, oversampling: 2), Spec(maxStep: 2.0.squareRoot(), oversampling: 2),
-        Spec(maxStep: 2, oversampling: 1), Spec(maxStep: 8.0.squareRoot(), oversampling: 1), Spec(maxStep: 4, oversampling: 1),
+        Spec(maxStep: 1, oversampling: 6), Spec(maxStep: 2.0.squareRoot(), oversampling: 4),
+        Spec(maxStep: 2, oversampling: 3), Spec(maxStep: 8.0.squareRoot(), oversampling: 2), Spec(maxStep: 4, oversampling: 2),
         Spec(maxStep: 8, oversampling: 1, passFraction: 0.8),
     ]
     static let count = specs.count
+    /// The largest `oversampling`: a region longer than `Int32.max / maxOversampling` frames
+    /// keeps its plain form (its 32.32 phase in stored frames would overflow).
+    static let maxOversampling = 6
+
+    /// The cubic B-spline's response at `frequency` cycles per stored frame, sinc⁴: what the live
+    /// kernel does to the pass band, and what each level's filter divides by.
+    static func bSplineResponse(at frequency: Double) -> Double {
+        guard frequency != 0 else { return 1 }
+        let x = Double.pi * frequency, sinc = sin(x) / x
+        return sinc * sinc * sinc * sinc
+    }
 
     /// Stored frames of silence-or-ringing kept before frame 0 and after the last frame of every
     /// level, so the widest kernel window never leaves the buffer.
@@ -178,20 +201,19 @@ extension PlayedChannel {
 /// Filters one channel into the levels (control/loader thread). One per process, behind a lock:
 /// FFTW plans are costly to make (the first ~20 M instructions), cheap to reuse.
 ///
-/// A 2× level is computed as its two phases, each an inverse FFT of the block's size: the frames
-/// at the source positions, and those half a frame later (the spectrum times e^(iπk/n)). Same
-/// cost as one inverse of twice the size, without planning that size.
+/// A level stored at r frames per source frame is computed as its r phases, each an inverse FFT of
+/// the block's size: the frames at the source positions, and those j/r of a frame later (the
+/// spectrum times e^(2πi·k·j/(r·n))), interleaved. Same cost as one inverse of r times the size,
+/// without planning that size.
 final class LevelBuilder {
     /// FFT block, source frames. Each block yields `blockSize` − twice the longest filter's half length.
     static let blockSize = 8192
     private let analysis = RealFFT(size: blockSize)
     private let synthesis = RealFFT(size: blockSize)
-    /// Per level and phase (the second only for 2× levels): the complex gain at bins
-    /// 0 ..< blockSize/2, as `SIMD4`s of two bins: (c, c, c′, c′) for the real part of each product and
-    /// (−s, s, −s′, s′) for the swapped one, so that a product is x · c + swap(x) · s.
+    /// Per level and phase: the complex gain at bins 0 ..< blockSize/2, as `SIMD4`s of two bins:
+    /// (c, c, c′, c′) for the real part of each product and (−s, s, −s′, s′) for the swapped one,
+    /// so that a product is x · c + swap(x) · s.
     private let gains: [[(real: [SIMD4<Float>], swapped: [SIMD4<Float>])]]
-    /// The first phase of a 2× level, until the second is ready to interleave with it.
-    private let firstPhase = UnsafeMutablePointer<Float>.allocate(capacity: blockSize)
     /// FFTW's 1/n, split between the input and output copies (so neither is a plain memcpy,
     /// which callgrind counts byte by byte, rep movsb).
     private static let inputScale = Float(1) / 64, outputScale = Float(1) / Float(blockSize / 64)
@@ -203,14 +225,17 @@ final class LevelBuilder {
         let n = Self.blockSize
         let pairs = n / 4  // bins 0 ..< n/2, two per SIMD4 (at n/2 every level's gain is 0)
         gains = BandLimitedLevels.specs.map { spec in
-            (0..<spec.oversampling).map { phase in
+            let r = Double(spec.oversampling)
+            return (0..<spec.oversampling).map { phase in
                 var real: [SIMD4<Float>] = [], swapped: [SIMD4<Float>] = []
                 for pair in 0..<pairs {
                     var c = SIMD4<Float>(), s = SIMD4<Float>()
                     for lane in 0..<2 {
-                        let bin = 2 * pair + lane
-                        let gain = BandLimitedLevels.response(spec, at: Double(bin) / Double(n))
-                        let angle = Double.pi * Double(bin) / Double(n)
+                        let bin = 2 * pair + lane, frequency = Double(bin) / Double(n)
+                        let band = BandLimitedLevels.response(spec, at: frequency)
+                        // Divided by the live kernel's droop at this frequency in stored cycles.
+                        let gain = band == 0 ? 0 : band / BandLimitedLevels.bSplineResponse(at: frequency / r)
+                        let angle = 2 * Double.pi * Double(bin) * Double(phase) / (r * Double(n))
                         let (cosine, sine) = phase == 0 || gain == 0 ? (1.0, 0.0) : (cos(angle), sin(angle))
                         c[2 * lane] = Float(gain * cosine); c[2 * lane + 1] = c[2 * lane]
                         s[2 * lane] = Float(-gain * sine); s[2 * lane + 1] = -s[2 * lane]
@@ -270,19 +295,9 @@ final class LevelBuilder {
                     synthesis.spectrum[n] = 0  // the Nyquist bin: above every level's edge
                     synthesis.spectrum[n + 1] = 0
                     synthesis.inverse()
-                    let source = synthesis.time + half, scale = Self.outputScale
-                    if spec.oversampling == 1 {
-                        let destination = outputs[level] + start + guardFrames
-                        for j in 0..<count { destination[j] = source[j] * scale }
-                    } else if phase == 0 {
-                        for j in 0..<count { firstPhase[j] = source[j] * scale }
-                    } else {
-                        let destination = outputs[level] + 2 * (start + guardFrames)
-                        for j in 0..<count {
-                            destination[2 * j] = firstPhase[j]
-                            destination[2 * j + 1] = source[j] * scale
-                        }
-                    }
+                    let source = synthesis.time + half, scale = Self.outputScale, r = spec.oversampling
+                    let destination = outputs[level] + r * (start + guardFrames) + phase
+                    for j in 0..<count { destination[r * j] = source[j] * scale }
                 }
             }
             start += hop

@@ -5,40 +5,40 @@ import DSP
 
 /// How the voices read between sample frames.
 public enum InterpolationQuality: Sendable, Equatable {
-    /// Band-limited: a 12-tap Kaiser-windowed sinc on the band-limited level for the step (see
-    /// `ResamplingKernel.live`, `BandLimitedLevels`). Live playback.
+    /// Band-limited: the 4-point cubic B-spline on the band-limited level for the step (see
+    /// `ResamplingKernels.bSpline`, `BandLimitedLevels`), images ≤ −80 dBc. Live playback.
     case realtime
-    /// The same at 16 taps and −120 dB (see `ResamplingKernel.offline`). Offline rendering.
+    /// The same levels read by a 16-tap kernel, images ≤ −110 dBc (see `ResamplingKernel.offline`).
+    /// Offline rendering.
     case high
-    /// The former live kernel, 4-point cubic Hermite with no anti-aliasing, reading the 2×
-    /// level 0 whatever the step: kept as the benchmark baseline only (its cost per voice-sample
-    /// is the same as on the plain sample). A 15 kHz partial moved up an octave comes back as an
-    /// 18 kHz alias at full level.
+    /// The former live kernel, 4-point cubic Hermite with no anti-aliasing, reading the plain
+    /// level-0 data whatever the step: kept as the benchmark baseline only. A 15 kHz partial
+    /// moved up an octave comes back as an 18 kHz alias at full level.
     case cubic
 }
 
-/// The one short polyphase kernel every band-limited read uses: a Kaiser-windowed sinc at a fixed
-/// cutoff, `rows` phases of `quads` (weight, slope) pairs of `SIMD4` (the taps of a row are
-/// weight + fraction × slope, linearly interpolating to the next row). Plain data.
+/// The offline kernel's polyphase table: `rows` phases of `quads` (weight, slope) pairs of `SIMD4`
+/// (the taps of a row are weight + fraction × slope, linearly interpolating to the next row).
+/// Plain data.
 ///
-/// Why fixed and short: the levels (`BandLimitedLevels`) hold content only up to 0.25 cycles per
-/// stored frame, with a flat pass band to 0.225 (0.9 × the edge), so the kernel needs a pass band
-/// to 0.225 and a stop band from 0.75 only — a transition 0.5 wide, where the former kernel, whose
-/// cutoff followed the step on the plain sample, needed one of ~0.18 and 32 × step taps. Cutoff at
-/// 0.5, so that row 0 is the identity (a frame read at its own position comes back unchanged);
-/// Kaiser, N − 1 = (A − 7.95) / (14.36 Δf): 12 taps reach −85 dB over 0.256 … 0.744, 16 taps
-/// −120 dB over 0.26 … 0.74 (the images of the levels' transition band, 0.225 … 0.25, fall in
-/// the kernel's and are attenuated by both).
+/// The levels (`BandLimitedLevels`) hold content only up to 0.0884 cycles per stored frame,
+/// prefiltered for the live cubic B-spline: divided by its response sinc⁴(f). A kernel reading
+/// them must therefore have the B-spline's response in the pass band, and stop the images from
+/// 1 − 0.0884 on. This one is a Kaiser-windowed sinc (cutoff 0.5 cycles per stored frame, so row
+/// 0 is the identity) convolved with the B-spline's values at the frames, (1, 4, 1)/6: that
+/// discrete response, (4 + 2 cos 2πf)/6, equals the B-spline's continuous one, summed over its
+/// images, to within (f/(1 − f))⁴ (≤ 0.0013 dB). Kaiser, N − 1 = (A − 7.95) / (14.36 Δf): over
+/// the transition 0.0884 … 0.9116, 14 taps reach far below −120 dB, so β is set for 120 dB and
+/// the kernel is 14 + 2 = 16 taps.
 struct ResamplingKernel: @unchecked Sendable {
     var weights: UnsafePointer<SIMD4<Float>>
     var quads: Int
     /// Taps before the current frame (the window covers frame − tapsBefore … frame + taps − tapsBefore − 1).
     var tapsBefore: Int
     var rowBits: Int
-    /// The largest step each level serves (`BandLimitedLevels.specs`), for picking one per chunk.
-    var levelSteps: UnsafePointer<Double>
 
     struct Design {
+        /// Taps of the whole kernel (the Kaiser sinc's + 2).
         var taps: Int
         var beta: Double
         /// Phases per frame (linearly interpolated between).
@@ -47,11 +47,7 @@ struct ResamplingKernel: @unchecked Sendable {
 
     /// Cutoff, cycles per stored frame.
     static let cutoff = 0.5
-    /// 12 taps, β 8.4 (A = 85 dB), 256 phases: linear interpolation between phases errs by
-    /// ≤ (2π·0.25)²/(8·256²) ≈ −113 dB of a partial at the levels' edge.
-    static let live = Design(taps: 12, beta: 0.1102 * (85 - 8.7), rowBits: 8)
-    /// 16 taps, β 12.3 (A = 120 dB), 512 phases (interpolation error ≈ −125 dB). At A = 115 the
-    /// 15 kHz sine's image at +1 semitone measured −111.8 dBc, too close to the −110 bound.
+    /// 16 taps, β 12.3 (A = 120 dB), 512 phases (interpolation error ≈ −125 dB).
     static let offline = Design(taps: 16, beta: 0.1102 * (120 - 8.7), rowBits: 9)
 
     /// Designs the table (kept for the life of the process, see `InterpolationTables`).
@@ -61,7 +57,14 @@ struct ResamplingKernel: @unchecked Sendable {
         // (the kernel is even), so only half are designed.
         var weights = [[Double]](repeating: [], count: rows + 1)
         for row in 0...(rows / 2) {
-            weights[row] = kernelRow(taps: taps, fraction: Double(row) / Double(rows), beta: design.beta)
+            let sinc = kernelRow(taps: taps - 2, fraction: Double(row) / Double(rows), beta: design.beta)
+            // Convolved with (1, 4, 1)/6: tap t of the result covers Kaiser taps t − 2 … t.
+            weights[row] = (0..<taps).map { tap in
+                (0..<3).reduce(0.0) { sum, m in
+                    let k = tap - 2 + m
+                    return k < 0 || k >= taps - 2 ? sum : sum + sinc[k] * (m == 1 ? 4 : 1) / 6
+                }
+            }
             weights[rows - row] = weights[row].reversed()
         }
         let quads = taps / 4
@@ -78,10 +81,7 @@ struct ResamplingKernel: @unchecked Sendable {
                 (table + (row * quads + quad) * 2 + 1).initialize(to: slope)
             }
         }
-        let steps = UnsafeMutablePointer<Double>.allocate(capacity: BandLimitedLevels.count)
-        steps.initialize(from: BandLimitedLevels.specs.map(\.maxStep), count: BandLimitedLevels.count)
-        return ResamplingKernel(
-            weights: UnsafePointer(table), quads: quads, tapsBefore: taps / 2 - 1, rowBits: design.rowBits, levelSteps: steps)
+        return ResamplingKernel(weights: UnsafePointer(table), quads: quads, tapsBefore: taps / 2 - 1, rowBits: design.rowBits)
     }
 
     /// Weights for taps at offsets −(taps/2 − 1) … taps/2 from the current frame, for a read
@@ -104,7 +104,7 @@ struct ResamplingKernel: @unchecked Sendable {
 }
 
 /// Precomputed interpolation weights, built once and read-only afterwards. One set serves every
-/// instrument (`shared`, 56 KB); it is an immutable table, never freed.
+/// instrument (`shared`, 48 KB); it is an immutable table, never freed.
 final class InterpolationTables: Sendable {
     static let shared = InterpolationTables()
 
@@ -113,10 +113,13 @@ final class InterpolationTables: Sendable {
 
     /// `1 << hermiteRowBits` rows of weights for frames (i − 1, i, i + 1, i + 2).
     nonisolated(unsafe) let hermite: UnsafeMutablePointer<SIMD4<Float>>
-    let live = ResamplingKernel.make(ResamplingKernel.live)
     let offline = ResamplingKernel.make(ResamplingKernel.offline)
+    /// The largest step each level serves (`BandLimitedLevels.specs`), for picking one per chunk.
+    nonisolated(unsafe) let levelSteps: UnsafeMutablePointer<Double>
 
     private init() {
+        levelSteps = .allocate(capacity: BandLimitedLevels.count)
+        levelSteps.initialize(from: BandLimitedLevels.specs.map(\.maxStep), count: BandLimitedLevels.count)
         let rows = 1 << Self.hermiteRowBits
         hermite = .allocate(capacity: rows)
         for row in 0..<rows {

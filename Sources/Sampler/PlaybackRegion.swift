@@ -1,11 +1,11 @@
 import Synchronization
 
 /// One band-limited level of a region (see `BandLimitedLevels`): its channels' stored frame 0
-/// (`right` == `left` for mono) and how many stored frames make one source frame (shift 0 or 1).
+/// (`right` == `left` for mono) and how many stored frames make one source frame (1 … 6).
 struct PlaybackLevel {
     var left: UnsafePointer<Float>
     var right: UnsafePointer<Float>
-    var oversamplingShift: Int
+    var oversampling: Int
 }
 
 /// A waveform with one particular loop (or none), as the voices read it. Plain data pointing into
@@ -55,8 +55,8 @@ struct PlaybackRegion {
 /// thread, or one builder thread at a time (the program serialises them); the render side reads
 /// only the `regions` copy the program makes and the published slots.
 ///
-/// Memory per source frame and channel: a looped region's plain copy, 1 float, and the levels: 2 + 2 + 1 + 1 + 1
-/// + 1 = 8 stored floats (32 bytes) when a zone reaches steps above 4, 5 (20 bytes) for one that
+/// Memory per source frame and channel: a looped region's plain copy, 1 float, and the levels: 6 + 4 + 3 + 2 + 2
+/// + 1 = 18 stored floats (72 bytes) when a zone reaches steps above 4, 13 (52 bytes) for one that
 /// stays within 2 (drums, a multisample's inner zones), besides the 4 of the waveform itself,
 /// which is kept (zones may make further regions of it).
 final class RegionStorage {
@@ -105,7 +105,7 @@ final class RegionStorage {
         let channels = (0..<waveform.channelCount).map { channel in
             loop == nil ? waveform.frames(channel: channel) : copy(played(waveform, channel: channel, loop: loop), frames: wrapFrame)
         }
-        table.initialize(to: PlaybackLevel(left: channels[0], right: channels.last!, oversamplingShift: 0))
+        table.initialize(to: PlaybackLevel(left: channels[0], right: channels.last!, oversampling: 1))
         levelTables.append(table)
         let slot = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 1)
         slot.initialize(to: Atomic(0))
@@ -115,8 +115,9 @@ final class RegionStorage {
             endFrame: endFrame, loopStartFrame: loop?.startFrame ?? 0, isLooped: loop != nil, sampleRate: waveform.sampleRate,
             wrapFrame: wrapFrame))
         let built = levelCount(for: waveform, loop: loop, largestStep: largestSteps[key] ?? .infinity)
-        pending.append((waveform, loop, built))
-        awaiting.add(1, ordering: .relaxed)
+        // 0 levels (a region too long for them): it stays plain, nothing to build.
+        pending.append(built == 0 ? nil : (waveform, loop, built))
+        if built > 0 { awaiting.add(1, ordering: .relaxed) }
         indexByKey[key] = regions.count - 1
         return regions.count - 1
     }
@@ -153,10 +154,14 @@ final class RegionStorage {
         return UnsafePointer(buffer + guardFrames)
     }
     /// How many levels the region gets: up to the first whose step covers `largestStep`, for a
-    /// short region at most to step 4 (see `BandLimitedLevels.shortRegionFrames`).
+    /// short region at most to step 4 (see `BandLimitedLevels.shortRegionFrames`), for one too
+    /// long to index at 6 stored frames per frame none.
     private func levelCount(for waveform: SamplerWaveform, loop: SamplerLoop?, largestStep: Double) -> Int {
         let covering = (BandLimitedLevels.specs.firstIndex { $0.maxStep >= largestStep } ?? BandLimitedLevels.count - 1) + 1
-        let short = (loop?.endFrame ?? waveform.frameCount) <= BandLimitedLevels.shortRegionFrames
+        let frames = loop?.endFrame ?? waveform.frameCount
+        // Stored frames index a 32.32 phase: beyond 2³¹ of them, only the top level (r = 1) is safe.
+        if frames > Int(Int32.max) / BandLimitedLevels.maxOversampling { return 0 }
+        let short = frames <= BandLimitedLevels.shortRegionFrames
         return short ? min(covering, BandLimitedLevels.specs.firstIndex { $0.maxStep == BandLimitedLevels.shortRegionTopStep }! + 1) : covering
     }
 
@@ -175,7 +180,7 @@ final class RegionStorage {
             let offset = guardFrames * spec.oversampling
             let left = UnsafePointer(perChannel[0][level] + offset)
             let right = perChannel.count == 2 ? UnsafePointer(perChannel[1][level] + offset) : left
-            (table + index).initialize(to: PlaybackLevel(left: left, right: right, oversamplingShift: spec.oversampling == 2 ? 1 : 0))
+            (table + index).initialize(to: PlaybackLevel(left: left, right: right, oversampling: spec.oversampling))
         }
         buffers += perChannel.flatMap { $0 }
         levelTables.append(table)

@@ -31,6 +31,149 @@ enum ResamplingKernels {
         return raw.loadUnaligned(fromByteOffset: (frame &- 1) &* 4, as: SIMD4<Float>.self) * table[row]
     }
 
+    /// The live kernel: the cubic B-spline on a band-limited level (see `BandLimitedLevels`, which
+    /// stores the prefiltered coefficients). Its weights come from the fraction directly, so no
+    /// table is read and no phase is quantised.
+    ///
+    /// Four output samples at a time, vectorised across them: their four windows are transposed
+    /// into frame columns and each weight is a vector over the four outputs, so the sum needs no
+    /// horizontal adds, and the fractions advance as one vector. The last 0–3 samples take the
+    /// one-at-a-time form.
+    @inline(__always)
+    static func bSpline(
+        _ source: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
+        phase: UInt64, increment: UInt64
+    ) {
+        let raw = UnsafeRawPointer(source - 1)
+        var group = FourPhases(phase: phase, increment: increment)
+        var i = 0
+        while i &+ 4 <= count {
+            let weights = bSplineWeights(group.fractions)
+            let columns = transposed(group.windows(raw))
+            UnsafeMutableRawPointer(output + i).storeBytes(of: dot(columns, weights), as: SIMD4<Float>.self)
+            group.advance()
+            i &+= 4
+        }
+        var p = group.phase
+        while i < count {
+            output[i] = sum(window(raw, p) * bSplineWeights(p))
+            p &+= increment
+            i &+= 1
+        }
+    }
+
+    /// Both channels of a stereo level, the weights computed once for both.
+    @inline(__always)
+    static func bSplineStereo(
+        _ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>,
+        into outputLeft: UnsafeMutablePointer<Float>, _ outputRight: UnsafeMutablePointer<Float>, count: Int,
+        phase: UInt64, increment: UInt64
+    ) {
+        let rawLeft = UnsafeRawPointer(left - 1), rawRight = UnsafeRawPointer(right - 1)
+        var group = FourPhases(phase: phase, increment: increment)
+        var i = 0
+        while i &+ 4 <= count {
+            let weights = bSplineWeights(group.fractions)
+            UnsafeMutableRawPointer(outputLeft + i).storeBytes(of: dot(transposed(group.windows(rawLeft)), weights), as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(outputRight + i).storeBytes(of: dot(transposed(group.windows(rawRight)), weights), as: SIMD4<Float>.self)
+            group.advance()
+            i &+= 4
+        }
+        var p = group.phase
+        while i < count {
+            let weights = bSplineWeights(p)
+            outputLeft[i] = sum(window(rawLeft, p) * weights)
+            outputRight[i] = sum(window(rawRight, p) * weights)
+            p &+= increment
+            i &+= 1
+        }
+    }
+
+    /// The phases of four consecutive output samples: the first in full, the fractions of all
+    /// four as one vector (wrapping adds of the step's fraction carry nothing into the frames,
+    /// which come from the full phase).
+    private struct FourPhases {
+        var phase: UInt64
+        let increment: UInt64
+        var fractions: SIMD4<UInt32>
+        let fractionStep: SIMD4<UInt32>
+
+        @inline(__always)
+        init(phase: UInt64, increment: UInt64) {
+            self.phase = phase
+            self.increment = increment
+            let low = UInt32(truncatingIfNeeded: phase), step = UInt32(truncatingIfNeeded: increment)
+            fractions = SIMD4(low, low &+ step, low &+ step &* 2, low &+ step &* 3)
+            fractionStep = SIMD4(repeating: step &* 4)
+        }
+
+        /// The four frames i − 1 … i + 2 around each sample's frame i.
+        @inline(__always)
+        func windows(_ raw: UnsafeRawPointer) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+            let p1 = phase &+ increment, p2 = p1 &+ increment, p3 = p2 &+ increment
+            return (window(raw, phase), window(raw, p1), window(raw, p2), window(raw, p3))
+        }
+
+        @inline(__always)
+        mutating func advance() {
+            phase &+= increment &* 4
+            fractions &+= fractionStep
+        }
+    }
+
+    @inline(__always)
+    private static func window(_ raw: UnsafeRawPointer, _ p: UInt64) -> SIMD4<Float> {
+        raw.loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: p &>> 32) &* 4, as: SIMD4<Float>.self)
+    }
+
+    /// Rows (one output's window each) to columns (one frame offset each, across the outputs).
+    @inline(__always)
+    private static func transposed(
+        _ rows: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+    ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        let (a, b, c, d) = rows
+        let ab = SIMD4(a.x, b.x, a.y, b.y), cd = SIMD4(c.x, d.x, c.y, d.y)
+        let abHigh = SIMD4(a.z, b.z, a.w, b.w), cdHigh = SIMD4(c.z, d.z, c.w, d.w)
+        return (SIMD4(lowHalf: ab.lowHalf, highHalf: cd.lowHalf), SIMD4(lowHalf: ab.highHalf, highHalf: cd.highHalf),
+                SIMD4(lowHalf: abHigh.lowHalf, highHalf: cdHigh.lowHalf), SIMD4(lowHalf: abHigh.highHalf, highHalf: cdHigh.highHalf))
+    }
+
+    @inline(__always)
+    private static func dot(
+        _ columns: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>),
+        _ weights: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+    ) -> SIMD4<Float> {
+        (columns.0 * weights.0 + columns.1 * weights.1) + (columns.2 * weights.2 + columns.3 * weights.3)
+    }
+
+    /// The cubic B-spline's weights for frames i − 1, i, i + 1, i + 2 at fraction t, each a vector
+    /// over four outputs: (1 − t)³/6, 2/3 − t² + t³/2, the rest of 1, t³/6.
+    @inline(__always)
+    private static func bSplineWeights(_ fractions: SIMD4<UInt32>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        // The top 31 bits as signed integers: one vector conversion.
+        let t = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: fractions &>> 1)) * 0x1p-31
+        let t2 = t * t, t3 = t2 * t, u = 1 - t
+        let w0 = u * u * u * (1.0 / 6), w3 = t3 * (1.0 / 6)
+        let w1 = t3 * 0.5 - t2 + 2.0 / 3
+        return (w0, w1, 1 - w0 - w1 - w3, w3)
+    }
+
+    /// The same weights for one output, as one vector (w0, w1, w2, w3).
+    @inline(__always)
+    private static func bSplineWeights(_ p: UInt64) -> SIMD4<Float> {
+        let t = Float(Int64(truncatingIfNeeded: p & 0xFFFF_FFFF)) * 0x1p-32
+        let t2 = t * t, t3 = t2 * t, u = 1 - t
+        let w0 = u * u * u * (1.0 / 6), w3 = t3 * (1.0 / 6), w1 = t3 * 0.5 - t2 + 2.0 / 3
+        return SIMD4(w0, w1, 1 - w0 - w1 - w3, w3)
+    }
+
+    /// Horizontal sum by halves: two adds (SIMD4.sum() compiles to a much longer sequence).
+    @inline(__always)
+    private static func sum(_ products: SIMD4<Float>) -> Float {
+        let pair = products.lowHalf + products.highHalf
+        return pair.x + pair.y
+    }
+
     /// Band-limited windowed sinc on a level (see `ResamplingKernel`): per output sample, the
     /// row's weights are interpolated toward the next row's (one multiply-add per 4 taps) and
     /// multiplied with the window, 4 taps at a time.
@@ -149,12 +292,6 @@ protocol KernelLength {
     /// Taps / 4.
     static var quads: Int { get }
     static var rowBits: Int { get }
-}
-
-/// 12 taps, 256 rows (`ResamplingKernel.live`).
-enum LiveKernelLength: KernelLength {
-    static var quads: Int { 3 }
-    static var rowBits: Int { 8 }
 }
 
 /// 16 taps, 512 rows (`ResamplingKernel.offline`).

@@ -123,7 +123,7 @@ public final class SamplerInstrument {
             (parts + c).initialize(to: SamplerPart(sampleRate: sampleRate, controllerValues: controllerBlock + 128 * c))
             (contexts + c).initialize(to: VoiceRenderContext(
                 scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp,
-                controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, live: tables.live, offline: tables.offline, quality: quality,
+                controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, offline: tables.offline, levelSteps: tables.levelSteps, quality: quality,
                 outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0,
                 volumeGain: 1, expressionGain: 1, controllerPan: 0))
         }

@@ -18,8 +18,9 @@ struct VoiceRenderContext {
     /// The last value of every controller 0…127.
     var controllerValues: UnsafePointer<UInt8>
     var hermite: UnsafePointer<SIMD4<Float>>
-    var live: ResamplingKernel
     var offline: ResamplingKernel
+    /// The largest step each band-limited level serves.
+    var levelSteps: UnsafePointer<Double>
     var quality: InterpolationQuality
     var outputSampleRate: Double
     /// Pitch-bend position −1…1.
@@ -142,7 +143,7 @@ struct SamplerVoice {
         let depths = hasLFO ? advanceLFO(frames: frames, controllerValues: context.controllerValues) : LFODepths()
         let increment = phaseIncrement(context: context, lfoCents: depths.pitch * Double(lfoStart))
         // A plain region (its levels were not built at note-on) is read with the 4-point cubic to the end.
-        let kernel = Kernel(quality: region.isPlain ? .cubic : context.quality, increment: increment, context: context)
+        let kernel = Kernel(quality: region.isPlain ? .cubic : context.quality, context: context)
         let reachedEnd = read(region, frames: frames, increment: increment, kernel: kernel, context: context)
         if filter.isEnabled {
             let right = region.isStereo ? context.scratchRight : context.filterDiscard
@@ -222,7 +223,7 @@ struct SamplerVoice {
     private mutating func read(
         _ region: PlaybackRegion, frames: Int, increment: UInt64, kernel: Kernel, context: VoiceRenderContext
     ) -> Bool {
-        let level = region.levels[kernel.level]
+        let level = region.levels[kernel.level(for: increment, steps: context.levelSteps)]
         var written = 0
         while written < frames {
             let frame = Int(truncatingIfNeeded: phase >> 32)
@@ -242,21 +243,32 @@ struct SamplerVoice {
             }
             let remaining = (UInt64(segmentEnd) << 32) &- phase
             let count = min(frames - written, Int(truncatingIfNeeded: (remaining &+ increment &- 1) / increment))
-            // A 2× level: the same read in stored frames (both shifts exact).
-            let shift = UInt64(truncatingIfNeeded: level.oversamplingShift)
-            let storedPhase = phase << shift, storedIncrement = increment << shift
+            // The same read in stored frames (r × the phase, exact: `RegionStorage` keeps r × frames < 2³¹).
+            let r = UInt64(truncatingIfNeeded: level.oversampling)
+            let storedPhase = phase &* r, storedIncrement = increment &* r
             let left = context.scratchLeft + written, right = context.scratchRight + written
-            if let hermite = kernel.hermite {
-                ResamplingKernels.hermite(level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement, table: hermite)
+            switch kernel {
+            case .bSpline:
                 if region.isStereo {
-                    ResamplingKernels.hermite(level.right, into: right, count: count, phase: storedPhase, increment: storedIncrement, table: hermite)
+                    ResamplingKernels.bSplineStereo(level.left, level.right, into: left, right, count: count, phase: storedPhase, increment: storedIncrement)
+                } else {
+                    ResamplingKernels.bSpline(level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement)
                 }
-            } else if kernel.resampling.quads == LiveKernelLength.quads {
-                bandLimited(level, stereo: region.isStereo, into: (left, right), count: count, phase: storedPhase,
-                            increment: storedIncrement, kernel: kernel.resampling, length: LiveKernelLength.self)
-            } else {
-                bandLimited(level, stereo: region.isStereo, into: (left, right), count: count, phase: storedPhase,
-                            increment: storedIncrement, kernel: kernel.resampling, length: OfflineKernelLength.self)
+            case .offline(let resampling):
+                if region.isStereo {
+                    ResamplingKernels.bandLimitedStereo(
+                        level.left, level.right, into: left, right, count: count, phase: storedPhase, increment: storedIncrement,
+                        kernel: resampling, length: OfflineKernelLength.self)
+                } else {
+                    ResamplingKernels.bandLimited(
+                        level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement, kernel: resampling,
+                        length: OfflineKernelLength.self)
+                }
+            case .hermite(let table):
+                ResamplingKernels.hermite(level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement, table: table)
+                if region.isStereo {
+                    ResamplingKernels.hermite(level.right, into: right, count: count, phase: storedPhase, increment: storedIncrement, table: table)
+                }
             }
             phase &+= UInt64(truncatingIfNeeded: count) &* increment
             written += count
@@ -264,37 +276,30 @@ struct SamplerVoice {
         return false
     }
 
-    @inline(__always)
-    private func bandLimited<Length: KernelLength>(
-        _ level: PlaybackLevel, stereo: Bool, into output: (left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>),
-        count: Int, phase: UInt64, increment: UInt64, kernel: ResamplingKernel, length: Length.Type
-    ) {
-        if stereo {
-            ResamplingKernels.bandLimitedStereo(
-                level.left, level.right, into: output.left, output.right, count: count, phase: phase, increment: increment,
-                kernel: kernel, length: length)
-        } else {
-            ResamplingKernels.bandLimited(
-                level.left, into: output.left, count: count, phase: phase, increment: increment, kernel: kernel, length: length)
-        }
-    }
-
-    /// The kernel and level for this chunk: the first level whose largest step covers it (the top
-    /// one beyond), or the legacy cubic on level 0.
-    private struct Kernel {
-        var resampling: ResamplingKernel
-        var level: Int
-        var hermite: UnsafePointer<SIMD4<Float>>?
+    /// The kernel for this chunk, by quality: live and offline read band-limited levels, the
+    /// legacy cubic (and every plain region) reads level 0.
+    private enum Kernel {
+        case bSpline
+        case offline(ResamplingKernel)
+        case hermite(UnsafePointer<SIMD4<Float>>)
 
         @inline(__always)
-        init(quality: InterpolationQuality, increment: UInt64, context: VoiceRenderContext) {
-            resampling = quality == .high ? context.offline : context.live
-            hermite = quality == .cubic ? context.hermite : nil
-            level = 0
-            if hermite == nil {
-                let step = Double(increment) * 0x1p-32
-                while level < BandLimitedLevels.count - 1 && step > resampling.levelSteps[level] { level += 1 }
+        init(quality: InterpolationQuality, context: VoiceRenderContext) {
+            switch quality {
+            case .realtime: self = .bSpline
+            case .high: self = .offline(context.offline)
+            case .cubic: self = .hermite(context.hermite)
             }
+        }
+
+        /// The first level whose largest step covers `increment` (the top one beyond); 0 for the cubic.
+        @inline(__always)
+        func level(for increment: UInt64, steps: UnsafePointer<Double>) -> Int {
+            if case .hermite = self { return 0 }
+            let step = Double(increment) * 0x1p-32
+            var level = 0
+            while level < BandLimitedLevels.count - 1 && step > steps[level] { level += 1 }
+            return level
         }
     }
 }
