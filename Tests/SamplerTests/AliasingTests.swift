@@ -8,11 +8,12 @@ import Testing
 /// the largest component that is not one of the tone's partials, in dB relative to the level
 /// the tone's fundamental has when played at its root ("dBc").
 ///
-/// Measured with the half-octave band-limited levels and the fixed short kernels: live (12 taps)
-/// worst −91.5 dBc (the 15 kHz sine at +1 semitone, on the √2 level; the saw −98.0), offline
-/// (16 taps) worst −116.7 dBc (the same sine; the saw −128.3); +30 semitones −98.1 / −128.5 dBc;
-/// the 96 kHz sample at its root −148.0 dBc; the top band just above each level boundary within
-/// 0.0008 dB live, 0.00002 dB offline. The former live kernel (4-point cubic, kept as `.cubic`) fails every case: the 15 kHz
+/// Measured with the half-octave band-limited levels: live (4-point B-spline) worst −85.8 dBc
+/// (the 15 kHz sine at +1 semitone, on the √2 level, 0.078 cycles per stored frame: the B-spline's
+/// (f/(1 − f))⁴ predicts −85.8; the saw −113.2), offline (16 taps) worst −118.8 dBc (the same
+/// sine; the saw −138.5); +30 semitones −113.9 / −126.5 dBc; the 96 kHz sample at its root
+/// −152.1 / −152.2 dBc; the top band just above each level boundary within 0.0007 dB.
+/// The former live kernel (4-point cubic Hermite, kept as `.cubic`) fails every case: the 15 kHz
 /// sine's octave-up alias at 18 kHz at 0.0 dBc (asserted below), its images at +1 semitone at
 /// −17.8 dBc, the saw at −20 to −41 dBc, the 96 kHz sample at its root −2.5 dBc.
 @Suite struct AliasingTests {
@@ -136,6 +137,17 @@ import Testing
         let result = try spurious(Self.highRate, semitones: 0, quality: quality)
         #expect(result.dBc <= limit(quality), "96 kHz at root, \(quality): \(result.dBc) dBc at \(result.frequency) Hz")
     }
+    /// The live kernel's image is the cubic B-spline's, as the formula gives it: content at f
+    /// cycles per stored frame leaves an image (f / (1 − f))⁴ below it (sinc⁴ at 1 − f over sinc⁴
+    /// at f). The 15 kHz sine at +1 semitone lies at f = 15/48/4 (the √2 level, 4 stored frames
+    /// per source frame), near that level's pass-band edge, the worst in-band case: −85.75 dB.
+    @Test func liveImageMatchesTheBSplineFormula() throws {
+        let f = 15_000.0 / 48_000 / 4
+        let predicted = 80 * log10(f / (1 - f))
+        let result = try spurious(Self.brightSine, semitones: 1, quality: .realtime)
+        #expect(abs(result.dBc - predicted) <= 0.5, "\(result.dBc) dBc at \(result.frequency) Hz, formula \(predicted)")
+    }
+
     /// The measurement sees what the old kernel did: the octave-up alias at 18 kHz near full level.
     @Test func formerCubicKernelAliasesAtFullLevel() throws {
         let result = try spurious(Self.brightSine, semitones: 12, quality: .cubic)

@@ -32,22 +32,23 @@ import Glibc
         return worst
     }
 
-    /// Offline kernel (16 taps on the 2× level): the bound (−80 dB) leaves room for Float rounding.
+    /// Offline kernel (16 taps on level 0): the bound (−80 dB) leaves room for Float rounding.
     @Test func highQualityNullsAgainstTheDirectTone() throws {
         let residual = try nullResidual(quality: .high)
         #expect(residual < 1e-4, "residual \(Measure.decibels(residual)) dB")
     }
 
-    /// Live kernel (12 taps on the 2× level); the bound is the former cubic Hermite's (measured
+    /// Live kernel (the B-spline on level 0); the bound is the former cubic Hermite's (measured
     /// −55 dB with the 5 kHz partial, bound −46 dB).
     @Test func realtimeNullsWithinHermiteError() throws {
         let residual = try nullResidual(quality: .realtime)
         #expect(residual < 5e-3, "residual \(Measure.decibels(residual)) dB")
     }
 
-    /// At the root key and the same rate the voice reads the frames unchanged: level 0's even
-    /// frames are the sample (its filter passes 5 kHz at exactly 1; FFT rounding only) and the
-    /// kernel's row 0 is the identity.
+    /// At the root key and the same rate the voice reads the frames unchanged: it reads level 0
+    /// at every sixth stored frame, fraction 0, where the B-spline's weights (1, 4, 1)/6 undo the
+    /// level's prefilter (its filter passes 5 kHz at exactly 1/sinc⁴; what differs is the
+    /// B-spline's images, (f/(1 − f))⁴ ≈ 10⁻⁷ at 5 kHz, and FFT rounding).
     @Test func sameRateAtRootIsBitExactAfterTheAttack() throws {
         let tone = recordedTone(at: testSampleRate, frames: 24_000)
         let waveform = try SamplerWaveform(channels: [tone], sampleRate: testSampleRate)

@@ -120,7 +120,7 @@ struct BenchCommand: ParsableCommand {
                 return a
             }
             print(String(format: "sampler (%@, %d looping voices at ±12 semitones): %.2f ns per voice-sample (median; min %.2f)",
-                         quality == .realtime ? "12 taps on band-limited levels, live" : "16 taps on band-limited levels, offline", samplerVoices, s.median, s.minimum))
+                         quality == .realtime ? "4-point B-spline on band-limited levels, live" : "16 taps on band-limited levels, offline", samplerVoices, s.median, s.minimum))
         }
         print("  instructions per voice-sample: run `sampler-bench` under valgrind --tool=callgrind (see README)")
     }
