@@ -119,8 +119,9 @@ struct BenchCommand: ParsableCommand {
                 let a = SamplerBenchmark.run(voices: samplerVoices, seconds: seconds, sampleRate: rate, quality: quality).nanosecondsPerVoiceSample
                 return a
             }
+            let kernel = quality == .realtime ? "4-point B-spline on band-limited levels, live" : "16 taps on band-limited levels, offline"
             print(String(format: "sampler (%@, %d looping voices at ±12 semitones): %.2f ns per voice-sample (median; min %.2f)",
-                         quality == .realtime ? "4-point B-spline on band-limited levels, live" : "16 taps on band-limited levels, offline", samplerVoices, s.median, s.minimum))
+                         kernel, samplerVoices, s.median, s.minimum))
         }
         print("  instructions per voice-sample: run `sampler-bench` under valgrind --tool=callgrind (see README)")
     }
