@@ -127,15 +127,20 @@ public final class SamplerProgram: @unchecked Sendable {
 
     /// The largest step (source frames per output frame) a zone's notes can ask for: its highest
     /// key, tunings, the layer's bend range and LFO depth, 2 semitones more (master and RPN
-    /// tuning), at an output rate of 44.1 kHz or more. Levels are built up to it (beyond it a voice
-    /// reads the top level built and may alias).
+    /// tuning), at an output rate of 44.1 kHz or more; and never less than 4 (+24 semitones at
+    /// the sample's own rate), so that a bend or an RPN range the preset does not foresee stays
+    /// alias-free up to two octaves. Levels are built up to it (beyond it a voice reads the top
+    /// level built and may alias).
     static func largestStep(_ zone: SamplerZone, _ layer: SamplerLayer, _ globals: SamplerGlobals) -> Double {
         let key = min(zone.maxKey, layer.maxKey) + layer.keyOffset
         var semitones = zone.pitchTracking ? Double(key - zone.rootKey) : 0
         semitones += (zone.tuneCents + layer.tuneCents + globals.tuneCents + (layer.lfo?.pitch.map { abs($0.amount) } ?? 0)) / 100
         semitones += max(layer.pitchBendRangeSemitones, 2) + 2
-        return exp2(semitones / 12) * zone.waveform.sampleRate / 44_100
+        return max(exp2(semitones / 12) * zone.waveform.sampleRate / 44_100, guaranteedStep)
     }
+
+    /// Every region is band-limited for steps up to this (+24 semitones).
+    static let guaranteedStep = 4.0
 
     /// A one-layer program playing `waveform` across the keyboard (tests, the built-in sine).
     public static func single(

@@ -146,6 +146,27 @@ import Testing
         let result = try spurious(tone, semitones: 0, quality: quality)
         #expect(result.dBc <= limit(quality), "192 kHz at root, \(quality): \(result.dBc) dBc at \(result.frequency) Hz")
     }
+    /// A bend the preset does not foresee: a zone on one key with the default bend range (its own
+    /// reach: +4 semitones), then RPN 0 set to 24 semitones and the wheel fully up. Every region
+    /// has the levels to +24 semitones (`SamplerProgram.guaranteedStep`), so this stays alias-free;
+    /// levels built only to the zone's reach measured −20.5 dBc (the saw folding back at 23.6 kHz);
+    /// with them −116.7 live, −132.6 offline.
+    @Test(arguments: [InterpolationQuality.realtime, .high])
+    func bendBeyondThePresetsRangeIsAliasFree(quality: InterpolationQuality) throws {
+        var zone = SamplerZone(waveform: try Self.saw.waveform(), rootKey: rootKey)
+        zone.minKey = rootKey
+        zone.maxKey = rootKey
+        let sampler = instrument(playing: try SamplerProgram(layers: [plainLayer()], zones: [zone], globals: SamplerGlobals()), quality: quality)
+        let bendRange = [At(0, controlChange(101, 0)), At(0, controlChange(100, 0)), At(0, controlChange(6, 24))]
+        let out = render(sampler, frames: 4_800 + analysisFrames,
+                         events: bendRange + [At(0, .pitchBend(channel: 0, value: 8_191)), At(0, noteOn(rootKey))])
+        let ratio = exp2(24 * 8_191 / 8_192 / 12.0)
+        let expected = Self.saw.partials.map { $0.frequency * ratio }.filter { $0 < testSampleRate / 2 }
+        let worst = Spectrum.largestSpurious(Spectrum.amplitudes(out.left[4_800...]), sampleRate: testSampleRate, expected: expected)
+        let dBc = Measure.decibels(worst.amplitude / (try carrier(Self.saw, quality: quality)))
+        #expect(dBc <= limit(quality), "+24 st by bend, \(quality): \(dBc) dBc at \(worst.frequency) Hz")
+    }
+
     /// The live kernel's image is the cubic B-spline's, as the formula gives it: content at f
     /// cycles per stored frame leaves an image (f / (1 − f))⁴ below it (sinc⁴ at 1 − f over sinc⁴
     /// at f). The 15 kHz sine at +1 semitone lies at f = 15/48/4 (the √2 level, 4 stored frames
