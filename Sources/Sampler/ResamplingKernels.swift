@@ -13,10 +13,7 @@ enum ResamplingKernels {
         let raw = UnsafeRawPointer(source)
         var p = phase
         for i in 0..<count {
-            // Horizontal sum by halves: two adds (SIMD4.sum() compiles to a much longer sequence).
-            let products = product(raw, p, table)
-            let pair = products.lowHalf + products.highHalf
-            output[i] = pair.x + pair.y
+            output[i] = sum(product(raw, p, table))
             p &+= increment
         }
     }
@@ -158,13 +155,11 @@ enum ResamplingKernels {
         return (w0, w1, 1 - w0 - w1 - w3, w3)
     }
 
-    /// The same weights for one output, as one vector (w0, w1, w2, w3).
+    /// The same weights for one output, as one vector (w0, w1, w2, w3): the last 0–3 samples.
     @inline(__always)
     private static func bSplineWeights(_ p: UInt64) -> SIMD4<Float> {
-        let t = Float(Int64(truncatingIfNeeded: p & 0xFFFF_FFFF)) * 0x1p-32
-        let t2 = t * t, t3 = t2 * t, u = 1 - t
-        let w0 = u * u * u * (1.0 / 6), w3 = t3 * (1.0 / 6), w1 = t3 * 0.5 - t2 + 2.0 / 3
-        return SIMD4(w0, w1, 1 - w0 - w1 - w3, w3)
+        let w = bSplineWeights(SIMD4(repeating: UInt32(truncatingIfNeeded: p)))
+        return SIMD4(w.0[0], w.1[0], w.2[0], w.3[0])
     }
 
     /// Horizontal sum by halves: two adds (SIMD4.sum() compiles to a much longer sequence).
