@@ -74,7 +74,9 @@ enum BandLimitedLevels {
         Spec(maxStep: 2, oversampling: 3), Spec(maxStep: 8.0.squareRoot(), oversampling: 2), Spec(maxStep: 4, oversampling: 2),
         Spec(maxStep: 8, oversampling: 1, passFraction: 0.8),
     ]
-    static let count = specs.count
+    /// `specs.count`, as a literal: the voices read it per chunk, and a static let computed from
+    /// the array would be a lazily initialised global, checked (swift_once) on every read.
+    static var count: Int { 6 }
     /// The largest `oversampling`: a region longer than `Int32.max / maxOversampling` frames
     /// keeps its plain form (its 32.32 phase in stored frames would overflow).
     static let maxOversampling = 6

@@ -118,6 +118,7 @@ final class InterpolationTables: Sendable {
     nonisolated(unsafe) let levelSteps: UnsafeMutablePointer<Double>
 
     private init() {
+        precondition(BandLimitedLevels.specs.count == BandLimitedLevels.count, "BandLimitedLevels.count must match its specs")
         levelSteps = .allocate(capacity: BandLimitedLevels.count)
         levelSteps.initialize(from: BandLimitedLevels.specs.map(\.maxStep), count: BandLimitedLevels.count)
         let rows = 1 << Self.hermiteRowBits
