@@ -37,13 +37,13 @@ extension AudioEngine {
             // Everything but note-ons reaches both instruments: each keeps the channel's
             // controllers, and notes started before a program change still get their note-off.
             synth { $0.handle(m) }
-            sampler { samplerHandle($0, m) }
+            sampler { $0.handle(m) }
             return
         }
         m = .noteOn(channel: c, note: note, velocity: velocityCurve.apply(velocity))
-        switch sampler({ samplerPartProgram($0, channel: channel) }) {
+        switch sampler({ $0.partProgram(channel: channel) }) {
         case .sampler?:
-            sampler { samplerHandle($0, m) }
+            sampler { $0.handle(m) }
             partMeterCells { $0.countPlayed(channel: channel) }
         case .synth?, nil:
             synth { $0.handle(m) }
@@ -83,7 +83,7 @@ extension AudioEngine {
         if !sampler({ $0.isSilent }) {
             let block = activate(.sampler, blockFrames: blockFrames).slice(from: start, count: count)
             let sends = sends(of: .sampler)
-            sampler { samplerRender($0, into: block, sends: sends, at: start) }
+            sampler { $0.render(into: block, sends: sends, at: start) }
         }
     }
 
@@ -162,7 +162,7 @@ extension AudioEngine {
         let levels = master { $0.meters }
         let voices = synth { $0.activeVoiceCount } + sampler { $0.activeVoiceCount }
         let idle = isIdle
-        let runaway = sampler { samplerRunawayVoices($0) }
+        let runaway = sampler { $0.runawayVoiceCount }
         outputMeters {
             $0.publish(
                 peak: (levels.left.peakDecibels, levels.right.peakDecibels), rms: (levels.left.rmsDecibels, levels.right.rmsDecibels),
@@ -173,25 +173,3 @@ extension AudioEngine {
         publishPartMeters()
     }
 }
-
-// The calls into units the real-time checks do not cover yet, each opted out of the analysis
-// here (as libm is in RealTimeMath) so that everything else in `render` is checked. What is
-// behind them stays covered by the malloc-counting suite (Tests/RealTimeSafetyTests) only:
-// the sampler's note, program-change and render paths (its programs are Swift arrays and
-// classes read per note; its voices' resampling kernels are being rewritten). The only other
-// opt-outs on the render path are the mic effects' calls into Spectral (STFT, pitch detector:
-// `MicEffects/SpectralCalls.swift`) and libm (`RealTimeMath`).
-
-@_semantics("no_performance_analysis")
-private func samplerRender(_ sampler: SamplerInstrument, into block: StereoBlock, sends: SendTarget?, at offset: Int) {
-    sampler.render(into: block, sends: sends, at: offset)
-}
-
-@_semantics("no_performance_analysis")
-private func samplerHandle(_ sampler: SamplerInstrument, _ message: MIDIMessage) { sampler.handle(message) }
-
-@_semantics("no_performance_analysis")
-private func samplerPartProgram(_ sampler: SamplerInstrument, channel: Int) -> PartProgram? { sampler.partProgram(channel: channel) }
-
-@_semantics("no_performance_analysis")
-private func samplerRunawayVoices(_ sampler: SamplerInstrument) -> Int { sampler.runawayVoiceCount }

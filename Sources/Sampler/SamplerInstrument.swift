@@ -83,8 +83,8 @@ public final class SamplerInstrument {
     /// Retained addresses of the bank in use and of the one being faded out (0 = none).
     private var currentAddress = 0
     private var retiringAddress = 0
-    /// The bank in use (unowned: `currentAddress` keeps it alive).
-    private(set) unowned(unsafe) var bank: ProgramBank?
+    /// The tables of the bank in use (`currentAddress` keeps it alive); nil before the first.
+    private(set) var bank: ProgramBank.RenderTables?
     var bankID: Int { currentAddress }
     /// Increments each time a new bank is adopted (the engine re-reads part programs then).
     public private(set) var bankGeneration = 0
@@ -169,7 +169,8 @@ public final class SamplerInstrument {
             }
         }
         currentAddress = address
-        let adopted = Unmanaged<ProgramBank>.fromOpaque(pointer).takeUnretainedValue()
+        let reference = RenderRef<ProgramBank>(address: UnsafeMutableRawPointer(mutating: pointer))
+        let adopted = reference { $0.render }
         bank = adopted
         bankGeneration &+= 1
         for c in 0..<SamplerConstants.partCount {
@@ -199,6 +200,7 @@ public final class SamplerInstrument {
 
     /// Render thread: what part `channel` (0–15) plays now; nil before any bank was submitted.
     /// Adopts a pending bank first.
+    @_noLocks
     public func partProgram(channel: Int) -> PartProgram? {
         acceptPendingBank()
         return currentProgram(channel: channel)
@@ -215,6 +217,7 @@ public final class SamplerInstrument {
     /// Render thread: ADDS `block.frames` (≤ `maxFrames`) frames.
     /// Each part's voices are summed into its own chunk buffer first, to measure the part's peak
     /// and to feed `sends` (frames from `sendOffset` of its block) at the part's CC91/CC93 levels.
+    @_noLocks
     public func render(into block: StereoBlock, sends: SendTarget? = nil, at sendOffset: Int = 0) {
         let maxFrames = maxFrames
         precondition(block.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
@@ -241,7 +244,7 @@ public final class SamplerInstrument {
                     for i in 0..<frames {
                         chunk.left[i] += mix.left[i]
                         chunk.right[i] += mix.right[i]
-                        peak = max(peak, abs(mix.left[i]), abs(mix.right[i]))
+                        peak = max(max(peak, abs(mix.left[i])), abs(mix.right[i]))  // what the variadic max does, without its array
                     }
                     partPeaks[c] = peak
                     if let sends { sends.add(mix, at: sendOffset + offset, levels: &parts[c].sends) } else { parts[c].sends.advance(frames: frames) }
@@ -309,6 +312,9 @@ public final class SamplerInstrument {
 
     /// The shared polyphony budget in force: the override or `maxVoices`, within 1…maxVoices.
     public var effectivePolyphony: Int {
-        min(max(polyphonyLimit ?? maxVoices, 1), maxVoices)
+        @_noLocks get {
+            let maxVoices = maxVoices  // a local: `??` would capture `self` (a retain)
+            return min(max(polyphonyLimit ?? maxVoices, 1), maxVoices)
+        }
     }
 }
