@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "FileAccess"),
         .target(name: "MIDI", dependencies: ["FileAccess"], swiftSettings: realTimeChecked),
         .target(name: "DSP", exclude: ["README.md"], swiftSettings: realTimeChecked),
-        .target(name: "Spectral", dependencies: ["CFFTW"], swiftSettings: realTimeChecked),
+        .target(name: "Spectral", dependencies: ["CFFTW", "DSP"], swiftSettings: realTimeChecked),
         .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
         .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
         .target(name: "Instruments", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),

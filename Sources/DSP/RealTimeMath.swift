@@ -24,6 +24,8 @@ public enum RealTimeMath {
     @_semantics("no_performance_analysis") @inlinable
     public static func log(_ x: Double) -> Double { Glibc.log(x) }
     @_semantics("no_performance_analysis") @inlinable
+    public static func log(_ x: Float) -> Float { Glibc.logf(x) }
+    @_semantics("no_performance_analysis") @inlinable
     public static func log10(_ x: Double) -> Double { Glibc.log10(x) }
     @_semantics("no_performance_analysis") @inlinable
     public static func log2(_ x: Double) -> Double { Glibc.log2(x) }
@@ -41,6 +43,8 @@ public enum RealTimeMath {
     public static func cos(_ x: Float) -> Float { Glibc.cosf(x) }
     @_semantics("no_performance_analysis") @inlinable
     public static func tan(_ x: Double) -> Double { Glibc.tan(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func atan2(_ y: Float, _ x: Float) -> Float { Glibc.atan2f(y, x) }
     // The standard library's `squareRoot()` and `rounded()` are C shims or use a rounding-rule
     // type the diagnostics treat as metadata: render-path code calls these instead.
     @_semantics("no_performance_analysis") @inlinable

@@ -63,3 +63,13 @@ public final class StereoBuffer: @unchecked Sendable {
         StereoBlock(left: left, right: right, frames: frames)
     }
 }
+
+extension UnsafeMutablePointer<Float> {
+    /// Copies `count` floats from `source` (the regions may overlap): `update(from:count:)` as a raw
+    /// copy, which the real-time checks accept (see `StereoBlock.copy`). Render-thread safe.
+    @inlinable
+    @_noLocks
+    public func copyFloats(from source: UnsafePointer<Float>, count: Int) {
+        UnsafeMutableRawPointer(self).copyMemory(from: source, byteCount: count * MemoryLayout<Float>.stride)
+    }
+}

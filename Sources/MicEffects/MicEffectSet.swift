@@ -203,8 +203,8 @@ final class MicEffectSet {
         guard let detector = pitchDetector else { return units.builder { $0.request(Need.pitchDetector) } }
         let mono = monoScratch
         for i in 0..<input.frames { mono[i] = 0.5 * (input.left[i] + input.right[i]) }
-        guard let estimate = detector({ pitchDetectorPush($0, mono, count: input.frames) }) else { return }
-        units.pitch { publishPitch($0, estimate) }
+        guard let estimate = detector({ $0.push(mono, count: input.frames) ? $0.latest : nil }) else { return }
+        units.pitch { $0.store(estimate) }
         var ratio: Float = 1
         if let shifter = pitchShift { ratio = shifter { $0.ratio } }
         let shifted = estimate.voiced ? Float(estimate.frequencyHz) * ratio : 0

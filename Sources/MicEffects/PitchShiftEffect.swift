@@ -39,8 +39,8 @@ final class PitchShiftEffect {
 
     @_noLocks
     func reset() {
-        left { stftReset($0) }
-        right { stftReset($0) }
+        left { SpectralRender.reset($0) }
+        right { SpectralRender.reset($0) }
         semitones.snap(to: semitones.target)
     }
 
@@ -50,11 +50,11 @@ final class PitchShiftEffect {
         let r = ratio, frames = input.frames
         left {
             $0.processor.ratio = r
-            stftProcess($0, input.left, output.left, count: frames)
+            SpectralRender.process($0, input.left, output.left, count: frames)
         }
         right {
             $0.processor.ratio = r
-            stftProcess($0, input.right, output.right, count: frames)
+            SpectralRender.process($0, input.right, output.right, count: frames)
         }
     }
 }

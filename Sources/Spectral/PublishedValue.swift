@@ -1,3 +1,4 @@
+import DSP
 import Synchronization
 
 /// A Float handed from the render thread to the control thread: the render thread `store`s,
@@ -27,9 +28,10 @@ public final class PublishedPitch: Sendable {
     public init() {}
 
     /// Render-thread safe.
+    @_noLocks
     public func store(_ e: PitchEstimate) {
         let f = UInt64(Float(e.frequencyHz).bitPattern)
-        let c = UInt64((min(max(e.confidence, 0), 1) * 65535).rounded())
+        let c = UInt64(RealTimeMath.round(min(max(e.confidence, 0), 1) * 65535))
         word.store(f | c << 32 | (e.voiced ? 1 << 48 : 0), ordering: .relaxed)
     }
 
