@@ -9,7 +9,7 @@ import Sampler
 
 extension AudioEngine {
     /// What changes every block without a parameter store: the shutdown fade and the pitch follower.
-    @_noLocks
+    @_noAllocation
     func applyLiveInputs() {
         if fadeRequest({ $0.fadeOutRequested.load(ordering: .relaxed) }) { master { $0.gain.setTarget(0) } }
         let follower = follower
@@ -17,7 +17,7 @@ extension AudioEngine {
     }
 
     /// Routes one message: mapped controls first (consumed), then the instruments its channel plays.
-    @_noLocks
+    @_noAllocation
     func dispatch(_ message: MIDIMessage) {
         var m = message.normalized
         if let control = controls.apply(m) {
@@ -54,7 +54,7 @@ extension AudioEngine {
     }
 
     /// Publishes each part's voices, program and peak (block end).
-    @_noLocks
+    @_noAllocation
     func publishPartMeters() {
         let counts = partVoiceCounts
         counts.update(repeating: 0, count: PartMeters.partCount)
@@ -68,7 +68,7 @@ extension AudioEngine {
     }
 
     /// Renders every MIDI-driven or looping source for frames `[start, start + count)`.
-    @_noLocks
+    @_noAllocation
     func renderSources(from start: Int, count: Int, blockFrames: Int) {
         for index in 0..<BusID.count {
             guard let player = loopPlayers[index], !player({ $0.isSilent }) else { continue }
@@ -90,7 +90,7 @@ extension AudioEngine {
     /// Where a bus's parts send: the send bus, or nowhere while the bus is muted (its parts'
     /// reverb and chorus fall silent with it) or `fx.enabled` is off. The sends are taken before
     /// the bus gain and pan.
-    @_noLocks
+    @_noAllocation
     private func sends(of bus: BusID) -> SendTarget? {
         let switches = sendSwitches
         let (muted, enabled) = table { ($0.value(switches.busMute[bus.rawValue]) >= 0.5, $0.value(switches.fxEnabled) >= 0.5) }
@@ -99,7 +99,7 @@ extension AudioEngine {
     }
 
     /// The bus's whole-block buffer, cleared the first time a source touches it in this block.
-    @_noLocks
+    @_noAllocation
     func activate(_ bus: BusID, blockFrames: Int) -> StereoBlock {
         let block = buses[bus.rawValue].whole.slice(from: 0, count: blockFrames)
         if !buses[bus.rawValue].isActive {
@@ -111,7 +111,7 @@ extension AudioEngine {
 
     /// Silences a bus block holding NaN or infinity, resets the source that made it (its voices or
     /// filters would otherwise stay poisoned) and counts it. Render thread.
-    @_noLocks
+    @_noAllocation
     private func guardFinite(_ block: StereoBlock, _ bus: BusID) {
         guard NonFiniteGuard.scrub(block) else { return }
         outputMeters { $0.countNonFiniteBlock() }
@@ -128,7 +128,7 @@ extension AudioEngine {
 
     /// The mic chain runs whenever there is input (its meters and pitch readout need it), even
     /// with the bus muted; without input it costs nothing.
-    @_noLocks
+    @_noAllocation
     func renderMic(input: StereoBlock?, frames: Int) {
         guard let input else { return }
         let source = StereoBlock(left: input.left, right: input.right, frames: frames)
@@ -138,7 +138,7 @@ extension AudioEngine {
         mic { $0.process(input: source, output: block) }
     }
 
-    @_noLocks
+    @_noAllocation
     func mixAndMaster(into out: StereoBlock) {
         out.clear()
         var anyActive = false

@@ -22,13 +22,13 @@ final class SpectralPassEffect {
         right = RenderRef(transforms.1)
     }
 
-    @_noLocks
+    @_noAllocation
     func reset() {
         left { SpectralRender.reset($0) }
         right { SpectralRender.reset($0) }
     }
 
-    @_noLocks
+    @_noAllocation
     func process(input: StereoBlock, output: StereoBlock, dominantFrequencyHz: RenderRef<PublishedFloat>) {
         let frames = input.frames
         left { SpectralRender.process($0, input.left, output.left, count: frames) }

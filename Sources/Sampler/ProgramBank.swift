@@ -136,7 +136,7 @@ public final class ProgramBank: @unchecked Sendable {
         /// use bank 128 whatever was selected, when the bank defines it). A melodic bank without
         /// that program falls back to bank 0 (the GS "capital tone" rule); a drum kit number
         /// without an entry falls back to kit 0. nil: not defined anywhere.
-        @_noLocks
+        @_noAllocation
         func lookup(bank: Int, program: Int, isDrum: Bool) -> PartProgram? {
             guard program >= 0 && program < 128 else { return nil }
             if isDrum, let row = row(of: Self.percussionBank) {
@@ -150,13 +150,13 @@ public final class ProgramBank: @unchecked Sendable {
         }
 
         /// What part `channel` plays at start (or after a reset to this bank).
-        @_noLocks
+        @_noAllocation
         func startProgram(channel: Int) -> PartProgram {
             let setup = partSetups[channel & 15]
             return setup.startOverride ?? lookup(bank: 0, program: setup.program, isDrum: setup.isDrum) ?? .none
         }
 
-        @_noLocks
+        @_noAllocation
         private func row(of bank: Int) -> Int? {
             for i in 0..<bankNumbers.count where bankNumbers[i] == bank { return i * 128 }
             return nil

@@ -22,7 +22,7 @@ extension SamplerInstrument {
     /// Voices stopped because their output ran away (NaN, infinity or beyond +80 dBFS) since
     /// start. Render thread (or between offline blocks).
     public var runawayVoiceCount: Int {
-        @_noLocks get {
+        @_noAllocation get {
             var count = 0
             for slot in 0..<voiceSlots { count += voices[slot].filter.runaways }
             return count

@@ -16,7 +16,7 @@ public struct DominantFrequencyFinder: SpectralFrameProcessor {
         self.frameSize = frameSize
     }
 
-    @_noLocks
+    @_noAllocation
     public mutating func process(spectrum: UnsafeMutablePointer<Float>, binCount: Int) {
         var best = 1, bestPower: Float = 0
         for k in 1..<(binCount - 1) {
@@ -34,7 +34,7 @@ public struct DominantFrequencyFinder: SpectralFrameProcessor {
         frequencyHz = (Double(best) + min(max(offset, -0.5), 0.5)) * sampleRate / Double(frameSize)
     }
 
-    @_noLocks
+    @_noAllocation
     public mutating func reset() {
         frequencyHz = 0
         peakMagnitude = 0

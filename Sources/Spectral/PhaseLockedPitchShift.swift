@@ -34,16 +34,16 @@ public struct PhaseLockedPitchShift: SpectralFrameProcessor {
         state = RenderRef(storage)
     }
 
-    @_noLocks
+    @_noAllocation
     public mutating func reset() { state { $0.reset() } }
 
-    @_noLocks
+    @_noAllocation
     public mutating func process(spectrum z: UnsafeMutablePointer<Float>, binCount: Int) {
         let ratio = ratio, hopSize = hopSize, frameSize = frameSize
         state { Self.process(spectrum: z, binCount: binCount, storage: $0, ratio: ratio, hopSize: hopSize, frameSize: frameSize) }
     }
 
-    @_noLocks
+    @_noAllocation
     private static func process(
         spectrum z: UnsafeMutablePointer<Float>, binCount: Int, storage s: PhaseLockStorage, ratio: Float, hopSize: Int, frameSize: Int
     ) {
@@ -103,7 +103,7 @@ public struct PhaseLockedPitchShift: SpectralFrameProcessor {
     }
 
     /// Local maxima of `power` above `floor`, into `storage.peaks`; returns how many.
-    @_noLocks
+    @_noAllocation
     private static func findPeaks(power: UnsafeMutablePointer<Float>, peaks: UnsafeMutablePointer<Int>, binCount: Int, floor: Float) -> Int {
         var count = 0
         for k in 1..<(binCount - 1) where power[k] > floor && power[k] > power[k - 1] && power[k] >= power[k + 1] {
@@ -114,14 +114,14 @@ public struct PhaseLockedPitchShift: SpectralFrameProcessor {
     }
 
     /// First bin of the next region: the weakest bin between two peaks.
-    @_noLocks
+    @_noAllocation
     private static func lowestBin(power: UnsafeMutablePointer<Float>, between a: Int, and b: Int) -> Int {
         var best = a + 1
         for k in (a + 1)..<b where power[k] < power[best] { best = k }
         return best
     }
 
-    @_noLocks
+    @_noAllocation
     private static func principal(_ x: Double) -> Double {
         x - 2 * Double.pi * RealTimeMath.round(x / (2 * Double.pi))
     }

@@ -76,7 +76,7 @@ public final class PitchDetector {
     }
 
     /// Pitch of `frameFrames` samples at `x`. Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public func estimate(_ x: UnsafePointer<Float>) -> PitchEstimate {
         let w = integrationFrames, n = fftA.size
         prefixEnergy[0] = 0
@@ -157,7 +157,7 @@ public final class PitchDetector {
 
     /// Feeds `count` samples; every `hopFrames` an estimate of the latest `frameFrames` samples
     /// lands in `latest`. Returns true when it did. Render-thread safe.
-    @discardableResult @_noLocks
+    @discardableResult @_noAllocation
     public func push(_ samples: UnsafePointer<Float>, count: Int) -> Bool {
         var updated = false
         let hopFrames = hopFrames, frameFrames = frameFrames  // locals: `&&` would capture `self` (a retain)
@@ -179,7 +179,7 @@ public final class PitchDetector {
     }
 
     /// Forgets the pushed history. Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public func reset() {
         ring.update(repeating: 0, count: frameFrames)
         ringIndex = 0

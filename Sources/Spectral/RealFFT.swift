@@ -73,11 +73,11 @@ public final class RealFFT {
         let inversePlan: fftwf_plan
 
         /// `time` → `spectrum`.
-        @_noLocks
+        @_noAllocation
         public func forward() { execute(forwardPlan) }
 
         /// `spectrum` → `time` (unnormalised; `spectrum` is destroyed).
-        @_noLocks
+        @_noAllocation
         public func inverse() { execute(inversePlan) }
     }
 }

@@ -113,22 +113,22 @@ public final class STFT<Processor: SpectralFrameProcessor> {
 }
 
 /// The STFTs' render path as the mic effects call it, one non-generic entry per processor: the
-/// real-time checks reject a generic function, so `STFT.process`/`reset` are checked (`@_noLocks`)
+/// real-time checks reject a generic function, so `STFT.process`/`reset` are checked (`@_noAllocation`)
 /// in these specialisations. Render thread.
 public enum SpectralRender {
-    @_noLocks
+    @_noAllocation
     public static func process(_ stft: STFT<PhaseLockedPitchShift>, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int) {
         stft.process(input, output, count: count)
     }
 
-    @_noLocks
+    @_noAllocation
     public static func process(_ stft: STFT<DominantFrequencyFinder>, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int) {
         stft.process(input, output, count: count)
     }
 
-    @_noLocks
+    @_noAllocation
     public static func reset(_ stft: STFT<PhaseLockedPitchShift>) { stft.reset() }
 
-    @_noLocks
+    @_noAllocation
     public static func reset(_ stft: STFT<DominantFrequencyFinder>) { stft.reset() }
 }
