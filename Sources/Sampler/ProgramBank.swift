@@ -59,7 +59,7 @@ public final class ProgramBank: @unchecked Sendable {
 
     /// What the render thread reads of the bank: raw tables, no class reference (a call on the
     /// bank object would retain it). Valid while the bank lives.
-    let render: RenderTables
+    let renderTables: RenderTables
 
     /// Control thread. `table` rows shorter than 128 are padded with nil; `parts` with GM defaults.
     /// Entries must index `programs`.
@@ -85,7 +85,7 @@ public final class ProgramBank: @unchecked Sendable {
         }
         let partSetups = UnsafeMutableBufferPointer<PartSetup>.allocate(capacity: Self.partCount)
         _ = partSetups.initialize(from: self.parts)
-        render = RenderTables(programTables: programTables, bankNumbers: bankNumbers, entries: entries, partSetups: partSetups)
+        renderTables = RenderTables(programTables: programTables, bankNumbers: bankNumbers, entries: entries, partSetups: partSetups)
     }
 
     /// One program on every program number, every part starting on it (except `synthChannels`,
@@ -97,20 +97,20 @@ public final class ProgramBank: @unchecked Sendable {
     }
 
     deinit {
-        render.programTables.deallocate()
-        render.bankNumbers.deallocate()
-        render.entries.deallocate()
-        render.partSetups.deinitialize().deallocate()
+        renderTables.programTables.deallocate()
+        renderTables.bankNumbers.deallocate()
+        renderTables.entries.deallocate()
+        renderTables.partSetups.deinitialize().deallocate()
     }
 
     /// Any thread, allocation-free: what program change `program` selects on a part with bank
     /// select `bank` (`RenderTables.lookup`).
     public func lookup(bank: Int, program: Int, isDrum: Bool) -> PartProgram? {
-        render.lookup(bank: bank, program: program, isDrum: isDrum)
+        renderTables.lookup(bank: bank, program: program, isDrum: isDrum)
     }
 
     /// What part `channel` plays at start (or after a reset to this bank).
-    public func startProgram(channel: Int) -> PartProgram { render.startProgram(channel: channel) }
+    public func startProgram(channel: Int) -> PartProgram { renderTables.startProgram(channel: channel) }
 
     /// Display name of what a part plays.
     public func name(of program: PartProgram) -> String {

@@ -170,7 +170,7 @@ public final class SamplerInstrument {
         }
         currentAddress = address
         let reference = RenderRef<ProgramBank>(address: UnsafeMutableRawPointer(mutating: pointer))
-        let adopted = reference { $0.render }
+        let adopted = reference { $0.renderTables }
         bank = adopted
         bankGeneration &+= 1
         for c in 0..<SamplerConstants.partCount {

@@ -117,12 +117,16 @@ public final class STFT<Processor: SpectralFrameProcessor> {
 /// in these specialisations. Render thread.
 public enum SpectralRender {
     @_noAllocation
-    public static func process(_ stft: STFT<PhaseLockedPitchShift>, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int) {
+    public static func process(
+        _ stft: STFT<PhaseLockedPitchShift>, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int
+    ) {
         stft.process(input, output, count: count)
     }
 
     @_noAllocation
-    public static func process(_ stft: STFT<DominantFrequencyFinder>, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int) {
+    public static func process(
+        _ stft: STFT<DominantFrequencyFinder>, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int
+    ) {
         stft.process(input, output, count: count)
     }
 
