@@ -17,7 +17,7 @@
 // format: libxml2 and libsndfile come in only through SamplerLoading and the app.
 import PackageDescription
 
-// Render-path code carries `@_noLocks` (Sources/DSP/RealTimeMath.swift), which the compiler checks
+// Render-path code carries `@_noAllocation` (Sources/DSP/README.md), which the compiler checks
 // in release builds, whole-module and optimised, the builds real-time claims are made on. Unoptimised
 // per-file debug builds would report calls the optimiser removes, so they skip the check.
 let realTimeChecked: [SwiftSetting] = [
@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "FileAccess"),
         .target(name: "MIDI", dependencies: ["FileAccess"], swiftSettings: realTimeChecked),
         .target(name: "DSP", exclude: ["README.md"], swiftSettings: realTimeChecked),
-        .target(name: "Spectral", dependencies: ["CFFTW"], swiftSettings: realTimeChecked),
+        .target(name: "Spectral", dependencies: ["CFFTW", "DSP"], swiftSettings: realTimeChecked),
         .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
         .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
         .target(name: "Instruments", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),

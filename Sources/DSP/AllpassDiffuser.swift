@@ -26,7 +26,7 @@ struct AllpassDiffuser {
     func deallocate() { storage.deallocate() }
 
     /// One sample through the four stages with coefficient `g` (|g| < 1).
-    @inline(__always) @_noLocks
+    @inline(__always) @_noAllocation
     mutating func process(_ x: Float, coefficient g: Float) -> Float {
         var v = x
         let w = writeIndex
@@ -41,7 +41,7 @@ struct AllpassDiffuser {
         return v
     }
 
-    @_noLocks
+    @_noAllocation
     mutating func reset() {
         storage.update(repeating: 0, count: AllpassStages.count * ringSize)
         writeIndex = 0

@@ -18,20 +18,20 @@ public struct BiquadCoefficients: Sendable, Equatable {
 
     /// Q for a resonance in dB: 0 dB is Butterworth (Q = 1/√2, −3 dB at the cutoff); each dB of
     /// resonance raises the gain at the cutoff by one dB.
-    @_noLocks
+    @_noAllocation
     public static func q(resonanceDecibels: Double) -> Double {
         pow(10, resonanceDecibels / 20) / RealTimeMath.sqrt(2)
     }
 
     /// The RBJ Audio EQ Cookbook filters (bilinear transform of the analog prototype), with the
     /// resonance in dB as the instrument's parameters give it.
-    @_noLocks
+    @_noAllocation
     public static func design(_ kind: Kind, cutoffHz: Double, resonanceDecibels: Double, sampleRate: Double) -> BiquadCoefficients {
         design(kind, cutoffHz: cutoffHz, q: q(resonanceDecibels: resonanceDecibels), sampleRate: sampleRate)
     }
 
     /// The same with Q given directly.
-    @_noLocks
+    @_noAllocation
     public static func design(_ kind: Kind, cutoffHz: Double, q: Double, sampleRate: Double) -> BiquadCoefficients {
         let f = min(max(cutoffHz, 1), sampleRate * 0.49)
         let w0 = 2 * Double.pi * f / sampleRate
@@ -72,12 +72,12 @@ public struct StereoBiquad {
         self.coefficients = coefficients
     }
 
-    @_noLocks
+    @_noAllocation
     public mutating func reset() { state = (0, 0, 0, 0) }
 
     /// Filters `block` in place.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public mutating func process(_ block: StereoBlock) {
         let c = coefficients
         var (l1, l2, r1, r2) = state

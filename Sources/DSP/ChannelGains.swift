@@ -10,20 +10,20 @@ import Glibc
 public enum ConcaveCurve {
     public static let floorDecibels = -96.0
 
-    @_noLocks
+    @_noAllocation
     public static func gainDecibels(_ value: Int) -> Double {
         guard value > 0 else { return floorDecibels }
         return max(floorDecibels, 40 * log10(Double(min(value, 127)) / 127))
     }
 
     /// Linear gain (0 at value 0).
-    @_noLocks
+    @_noAllocation
     public static func gain(_ value: Int) -> Double {
         value <= 0 ? 0 : pow(10, gainDecibels(value) / 20)
     }
 
     /// Pan offset for a CC10 value: 0 → −1 (left), 64 → 0 (centre), 127 → +1 (right).
-    @_noLocks
+    @_noAllocation
     public static func pan(controllerValue: Int) -> Double {
         let v = Double(max(0, min(controllerValue, 127)))
         return v <= 64 ? (v - 64) / 64 : (v - 64) / 63
@@ -46,17 +46,17 @@ public struct ChannelGains {
         pan = LinearSmoother(value: 0, sampleRate: sampleRate, rampSeconds: Self.rampSeconds)
     }
 
-    @_noLocks
+    @_noAllocation
     public mutating func setVolume(_ value: Int) { volume.setTarget(Float(ConcaveCurve.gain(value))) }
-    @_noLocks
+    @_noAllocation
     public mutating func setExpression(_ value: Int) { expression.setTarget(Float(ConcaveCurve.gain(value))) }
-    @_noLocks
+    @_noAllocation
     public mutating func setPan(_ value: Int) { pan.setTarget(Float(ConcaveCurve.pan(controllerValue: value))) }
 
-    public var isRamping: Bool { @_noLocks get { volume.isRamping || expression.isRamping || pan.isRamping } }
+    public var isRamping: Bool { @_noAllocation get { volume.isRamping || expression.isRamping || pan.isRamping } }
 
     /// Moves the smoothers on by `frames`.
-    @_noLocks
+    @_noAllocation
     public mutating func advance(frames: Int) {
         guard isRamping else { return }
         for _ in 0..<frames {

@@ -23,7 +23,7 @@ public struct Crossfade {
     @inlinable public var isActive: Bool { active }
 
     /// Starts a fade at gain 0 (the new signal silent).
-    @_noLocks
+    @_noAllocation
     public mutating func start() {
         position = 0
         active = true
@@ -31,7 +31,7 @@ public struct Crossfade {
 
     /// Gain of the new signal for the next frame (the old one gets 1 − gain); ends at exactly 1.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public mutating func next() -> Float {
         guard active else { return 1 }
         position &+= 1
@@ -43,6 +43,6 @@ public struct Crossfade {
     }
 
     /// Stops any fade (the new signal at full gain).
-    @_noLocks
+    @_noAllocation
     public mutating func finish() { active = false }
 }

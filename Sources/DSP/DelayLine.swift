@@ -25,7 +25,7 @@ public final class DelayLine {
 
     /// Appends one sample. Render-thread safe.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public func write(_ sample: Float) {
         storage[writeIndex] = sample
         writeIndex = (writeIndex &+ 1) & mask
@@ -36,7 +36,7 @@ public final class DelayLine {
     /// silence for ages beyond what was written since `reset()`. `age` is clamped to
     /// `0...maximumAgeFrames`. Render-thread safe.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public func read(age: Int) -> Float {
         let a = min(max(age, 0), maximumAgeFrames)
         if a >= validFrames { return 0 }
@@ -44,7 +44,7 @@ public final class DelayLine {
     }
 
     /// Forgets everything written so far (O(1)). Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public func reset() {
         validFrames = 0
     }

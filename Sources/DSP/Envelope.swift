@@ -96,7 +96,7 @@ public struct Envelope {
     }
 
     /// Applies new times; a running stage keeps its current slope until it ends.
-    @_noLocks
+    @_noAllocation
     public mutating func configure(_ s: EnvelopeSettings) {
         // Saturating: callers bound their times, but Int(huge or NaN) would trap on the render thread.
         func frames(_ seconds: Double) -> Int { Self.frameCount(seconds * sampleRate) }
@@ -111,11 +111,11 @@ public struct Envelope {
         frames.isNaN ? 0 : Int(min(max(RealTimeMath.round(frames), 0), Double(Int32.max)))
     }
 
-    public var isIdle: Bool { @_noLocks get { stage == .idle && output < 1e-6 } }
-    public var isReleasing: Bool { @_noLocks get { stage == .release || (stage == .idle && output >= 1e-6) } }
+    public var isIdle: Bool { @_noAllocation get { stage == .idle && output < 1e-6 } }
+    public var isReleasing: Bool { @_noAllocation get { stage == .release || (stage == .idle && output >= 1e-6) } }
 
     /// Starts (or restarts, from the current level: no jump) the envelope.
-    @_noLocks
+    @_noAllocation
     public mutating func noteOn() {
         if timing.delay > 0 && level == 0 {
             enter(.delay, frames: timing.delay, toward: 0)
@@ -125,20 +125,20 @@ public struct Envelope {
     }
 
     /// Enters the release from the current level; silence after the release time.
-    @_noLocks
+    @_noAllocation
     public mutating func noteOff() {
         guard stage != .idle && stage != .release else { return }
         enter(.release, frames: timing.release, toward: 0, curve: curves.release)
     }
 
     /// Fades to silence in `seconds` (voice stealing, all-sound-off); click-free.
-    @_noLocks
+    @_noAllocation
     public mutating func fastRelease(seconds: Double = 0.003) {
         guard stage != .idle else { return }
         enter(.release, frames: max(1, Self.frameCount(seconds * sampleRate)), toward: 0)
     }
 
-    @_noLocks
+    @_noAllocation
     public mutating func reset() {
         stage = .idle
         level = 0
@@ -199,7 +199,7 @@ public struct Envelope {
 
     /// Next output level, one frame later.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public mutating func next() -> Float {
         advance()
         return output
@@ -216,7 +216,7 @@ public struct Envelope {
     }
 
     /// Writes `frames` successive levels to `levels`.
-    @_noLocks
+    @_noAllocation
     public mutating func render(into levels: UnsafeMutablePointer<Float>, frames: Int) {
         for i in 0..<frames { levels[i] = next() }
     }

@@ -31,7 +31,7 @@ public final class FIRFilter {
 
     /// Filters one sample with `taps` (`tapCount` values). Render-thread safe.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public func process(_ x: Float, taps: UnsafePointer<Float>) -> Float {
         push(x)
         return dot(taps)
@@ -39,7 +39,7 @@ public final class FIRFilter {
 
     /// Filters one sample with two kernels at once (for crossfading between them). Render-thread safe.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public func process(_ x: Float, taps a: UnsafePointer<Float>, _ b: UnsafePointer<Float>) -> (Float, Float) {
         push(x)
         return (dot(a), dot(b))
@@ -47,7 +47,7 @@ public final class FIRFilter {
 
     /// Filters `count` samples from `input` into `output` (may alias) with one kernel, the
     /// write position held in a register for the block. Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int, taps: UnsafePointer<Float>) {
         let n = tapCount, h = history
         var p = position
@@ -61,7 +61,7 @@ public final class FIRFilter {
         position = p
     }
 
-    @_noLocks
+    @_noAllocation
     public func reset() {
         history.update(repeating: 0, count: 2 * tapCount)
     }

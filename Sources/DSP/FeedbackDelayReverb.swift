@@ -214,7 +214,7 @@ public final class FeedbackDelayReverb {
 
     /// Takes new settings at block start (render thread): every change is smoothed or glides.
     /// Render-thread safe; cheap when nothing changed.
-    @_noLocks
+    @_noAllocation
     public func apply(_ newSettings: ReverbSettings) {
         let s = FDN.clamped(newSettings)
         guard s != settings else { return }
@@ -237,7 +237,7 @@ public final class FeedbackDelayReverb {
     /// the longest line, then two decay times (−120 dB) at the slower of the current and the set
     /// decay. A caller may stop calling `process` this long after the last non-silent input.
     public var tailSeconds: Double {
-        @_noLocks get {
+        @_noAllocation get {
             let decay = max(settings.decaySeconds, Double(exp(logDecay.current)))
             let longestLine = Double(max(lengths.max(), targetLengths.max())) / sampleRate
             return ReverbSettings.preDelayRange.upperBound + 0.03 + longestLine + 2 * decay
@@ -246,7 +246,7 @@ public final class FeedbackDelayReverb {
 
     /// Silences the tail and jumps every smoothed value to its target. Render-thread safe but O(memory):
     /// clears ~0.5 MB at 48 kHz (tens of µs).
-    @_noLocks
+    @_noAllocation
     public func reset() {
         ring.update(repeating: 0, count: (ringMask + 1) * FDN.lineCount)
         preDelay.left.update(repeating: 0, count: preDelayMask + 1)
@@ -270,7 +270,7 @@ public final class FeedbackDelayReverb {
     /// and g₁ at `dampingHz`, gᵢ = 10^(−3·m/(Tᵢ·fs)). From |H(ω)|²/|H(0)|² = r = (g₁/g₀)²:
     /// a² − 2Ba + 1 = 0 with B = (1 − r·cos ω)/(1 − r); the root inside the unit circle is
     /// a = 1/(B + √(B² − 1)) (written so, it does not cancel when r → 1), and b = g₀(1 − a).
-    @_noLocks
+    @_noAllocation
     func updateCoefficients() {
         let decay = Double(exp(logDecay.current))
         let highDecay = decay * Double(exp(logRatio.current))
@@ -293,7 +293,7 @@ public final class FeedbackDelayReverb {
 
     /// Renders the wet signal of `input` into `output` (may be the same buffers), at most
     /// `maxFrames` frames. Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public func process(input: StereoBlock, output: StereoBlock) {
         let maxFrames = maxFrames  // a local: the precondition's autoclosure would capture self
         precondition(input.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")

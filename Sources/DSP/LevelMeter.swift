@@ -15,7 +15,7 @@ public struct LevelMeter {
         rmsCoefficient = Float(1 - exp(-1 / (0.3 * sampleRate)))
     }
 
-    @_noLocks
+    @_noAllocation
     public mutating func process(_ samples: UnsafePointer<Float>, frames: Int) {
         var p = peak * powf(peakFallPerFrame, Float(frames))
         var ms = meanSquare
@@ -29,11 +29,11 @@ public struct LevelMeter {
         meanSquare = ms < 1e-20 ? 0 : ms
     }
 
-    public var rms: Float { @_noLocks get { RealTimeMath.sqrt(meanSquare) } }
-    public var peakDecibels: Double { @_noLocks get { Decibels.fromGain(Double(peak)) } }
-    public var rmsDecibels: Double { @_noLocks get { Decibels.fromGain(Double(rms)) } }
+    public var rms: Float { @_noAllocation get { RealTimeMath.sqrt(meanSquare) } }
+    public var peakDecibels: Double { @_noAllocation get { Decibels.fromGain(Double(peak)) } }
+    public var rmsDecibels: Double { @_noAllocation get { Decibels.fromGain(Double(rms)) } }
 
-    @_noLocks
+    @_noAllocation
     public mutating func reset() {
         peak = 0
         meanSquare = 0

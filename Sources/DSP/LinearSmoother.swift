@@ -16,14 +16,14 @@ public struct LinearSmoother {
 
     /// Starts a ramp from the current value to `value` (no-op when already heading there).
     @inlinable
-    @_noLocks
+    @_noAllocation
     public mutating func setTarget(_ value: Float) {
         if value == target { return }
         retarget(value)
     }
 
     /// Starts a ramp to `value` lasting `frames` frames instead of the default ramp time.
-    @_noLocks
+    @_noAllocation
     public mutating func setTarget(_ value: Float, overFrames frames: Int) {
         retarget(value, frames: max(1, frames))
     }
@@ -37,7 +37,7 @@ public struct LinearSmoother {
     }
 
     /// Jumps to `value` at once (prepare time, reset).
-    @_noLocks
+    @_noAllocation
     public mutating func snap(to value: Float) {
         current = value
         target = value
@@ -45,11 +45,11 @@ public struct LinearSmoother {
         step = 0
     }
 
-    public var isRamping: Bool { @_noLocks get { remaining > 0 } }
+    public var isRamping: Bool { @_noAllocation get { remaining > 0 } }
 
     /// Next value, one frame later.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public mutating func next() -> Float {
         if remaining > 0 { advanceOne() }
         return current
@@ -63,7 +63,7 @@ public struct LinearSmoother {
 
     /// Moves `frames` frames along at once (for values applied once per block, such as filter
     /// coefficients recomputed at block start).
-    @_noLocks
+    @_noAllocation
     public mutating func advance(by frames: Int) {
         guard remaining > 0 else { return }
         let n = min(max(frames, 0), remaining)
@@ -73,7 +73,7 @@ public struct LinearSmoother {
 
     /// Multiplies `frames` samples at `buffer` by the smoothed value.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public mutating func applyGain(to buffer: UnsafeMutablePointer<Float>, frames: Int) {
         if remaining == 0 {
             let g = current

@@ -51,6 +51,8 @@ public struct LowFrequencyOscillator {
     var random: UInt32
 
     /// `seed` makes sample & hold repeatable (every random source in this project takes one).
+    /// Render-thread safe (a voice starts its LFO at note-on).
+    @_noAllocation
     public init(sampleRate: Double, settings: Settings = Settings(), seed: UInt32 = 0x2545_F491) {
         self.sampleRate = sampleRate
         self.settings = settings
@@ -61,14 +63,14 @@ public struct LowFrequencyOscillator {
     }
 
     /// New shape or rate (phase kept) or onset times (used from the next `start()`).
-    @_noLocks
+    @_noAllocation
     public mutating func configure(_ s: Settings) {
         settings = s
         increment = Settings.rateRange.clamp(s.rateHz) / sampleRate
     }
 
     /// Restarts the onset: silent for the delay, then phase 0 and the fade-in.
-    @_noLocks
+    @_noAllocation
     public mutating func start() {
         delayLeft = Int(RealTimeMath.round(Settings.onsetRange.clamp(settings.delaySeconds) * sampleRate))
         fadeFrames = Int(RealTimeMath.round(Settings.onsetRange.clamp(settings.fadeInSeconds) * sampleRate))
@@ -99,7 +101,7 @@ public struct LowFrequencyOscillator {
     }
 
     /// The next output, one frame later, in −1…1 (times the fade-in depth).
-    @_noLocks
+    @_noAllocation
     public mutating func next() -> Float {
         if delayLeft > 0 {
             delayLeft -= 1
@@ -119,13 +121,16 @@ public struct LowFrequencyOscillator {
 
     /// What `next()` would return now, without moving on.
     public var current: Float {
-        if delayLeft > 0 { return 0 }
-        let value = shape(phase)
-        return fadeDone < fadeFrames ? value * Float(fadeDone + 1) / Float(fadeFrames + 1) : value
+        @_noAllocation get {
+            if delayLeft > 0 { return 0 }
+            let value = shape(phase)
+            return fadeDone < fadeFrames ? value * Float(fadeDone + 1) / Float(fadeFrames + 1) : value
+        }
     }
 
     /// Moves on `frames` frames at once, as that many `next()` calls would (a consumer that
     /// updates once per block reads `current` at its ends: one shape evaluation per block).
+    @_noAllocation
     public mutating func skip(frames: Int) {
         var frames = max(frames, 0)
         let waiting = min(delayLeft, frames)
@@ -135,7 +140,7 @@ public struct LowFrequencyOscillator {
         fadeDone = min(fadeFrames, fadeDone + frames)
         phase += increment * Double(frames)
         guard phase >= 1 else { return }
-        let cycles = phase.rounded(.down)
+        let cycles = RealTimeMath.floor(phase)
         phase -= cycles
         // A new random value per cycle start crossed (at most the last two matter).
         for _ in 0..<Int(min(cycles, 2)) {
@@ -145,7 +150,7 @@ public struct LowFrequencyOscillator {
     }
 
     /// Writes `frames` successive outputs to `values`.
-    @_noLocks
+    @_noAllocation
     public mutating func render(into values: UnsafeMutablePointer<Float>, frames: Int) {
         for i in 0..<frames { values[i] = next() }
     }

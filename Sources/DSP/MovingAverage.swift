@@ -27,7 +27,7 @@ public final class MovingAverage {
 
     /// Changes the length (clamped to 1…101); the sum is recomputed from the history, so the
     /// next output is the exact average of the last `points` inputs. Render-thread safe (≤ 101 adds).
-    @_noLocks
+    @_noAllocation
     public func setPoints(_ newPoints: Int) {
         points = min(max(newPoints, 1), Self.maximumPoints)
         scale = 1 / Float(points)
@@ -44,7 +44,7 @@ public final class MovingAverage {
 
     /// Pushes `x` and returns the average of the last `points` inputs including it. Render-thread safe.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public func process(_ x: Float) -> Float {
         let leaving = history[(writeIndex &- points) & mask]
         history[writeIndex] = x
@@ -57,7 +57,7 @@ public final class MovingAverage {
 
     /// Averages `count` samples from `input` into `output` (may alias). Same result as calling
     /// `process(_:)` per sample, with the state held in registers for the block. Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public func process(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int) {
         var done = 0
         while done < count {
@@ -86,20 +86,20 @@ public final class MovingAverage {
 
     /// Takes over `other`'s input history (so a new length can start exact without having
     /// been fed). Same capacity on both sides; Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public func copyHistory(from other: MovingAverage) { copyHistory(other.historyState) }
 
     /// The input history as plain values, for `copyHistory(_:)` when the two averagers are
     /// reached through `RenderRef`s (one cannot be borrowed inside the other's call without a retain).
-    public var historyState: (samples: UnsafePointer<Float>, writeIndex: Int) { @_noLocks get { (UnsafePointer(history), writeIndex) } }
+    public var historyState: (samples: UnsafePointer<Float>, writeIndex: Int) { @_noAllocation get { (UnsafePointer(history), writeIndex) } }
 
-    @_noLocks
+    @_noAllocation
     public func copyHistory(_ state: (samples: UnsafePointer<Float>, writeIndex: Int)) {
         UnsafeMutableRawPointer(history).copyMemory(from: state.samples, byteCount: 128 * MemoryLayout<Float>.stride)
         writeIndex = state.writeIndex
     }
 
-    @_noLocks
+    @_noAllocation
     public func reset() {
         history.update(repeating: 0, count: 128)
         sum = 0

@@ -13,7 +13,7 @@ public enum NonFiniteGuard {
     /// Silences `block` and returns true when any sample in it is NaN, infinite or beyond
     /// `maximumMagnitude`.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public static func scrub(_ block: StereoBlock) -> Bool {
         // x * 0 is 0 for every finite x and NaN otherwise, so one sum tells (and vectorizes);
         // the peak catches the rest (max() would drop a NaN, hence both).

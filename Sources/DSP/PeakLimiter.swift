@@ -65,21 +65,21 @@ public final class PeakLimiter {
     }
 
     /// Sets the ceiling (dBFS, at most 0). Takes effect for frames arriving from now on. Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public func setCeiling(decibels: Double) { ceiling = Decibels.gain(min(decibels, 0)) }
 
     /// True while the gain is below unity (or still has reduction in its averaging windows).
     public var isLimiting: Bool {
         // Plain loads, no `||`: its autoclosure, not yet inlined when the performance
         // diagnostics run, would count as retaining `self`.
-        @_noLocks get {
+        @_noAllocation get {
             let averaging = firstAverage.nonZero + secondAverage.nonZero
             return envelope < 1 ? true : averaging != 0
         }
     }
 
     /// Limits `block` in place (its output is the input `latencyFrames` earlier). Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public func process(_ block: StereoBlock) {
         let limit = ceiling * Self.headroom
         // At unity with nothing over the ceiling in this block, the envelope would stay at 1: just delay.
@@ -139,7 +139,7 @@ public final class PeakLimiter {
     }
 
     /// Clears the delay and the envelope (silence in, unity gain). Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public func reset() {
         delayLeft.update(repeating: 0, count: latencyFrames)
         delayRight.update(repeating: 0, count: latencyFrames)

@@ -2,11 +2,11 @@
 import Glibc
 #endif
 
-// libm's pure functions for render-path code checked with `@_noLocks` / `@_noLocks`. The
+// libm's pure functions for render-path code checked with `@_noAllocation`. The
 // compiler's performance diagnostics reject any call whose body it cannot see, and libm's are C;
 // these functions neither lock nor allocate, so the wrappers opt them out of the analysis
-// (`no_performance_analysis`). Besides these, only the engine's named calls into units not yet
-// covered carry that attribute (Sources/DSP/README.md, "Checked by the compiler").
+// (`no_performance_analysis`). Besides these, only FFTW's execute (`Spectral/RealFFT.swift`) and
+// the sampler voice's kernel choice carry that attribute (Sources/DSP/README.md, "Checked by the compiler").
 //
 // Inside DSP the free functions shadow Glibc's of the same signature, so existing call sites
 // (`pow(10, x / 20)`) need no change; other modules call `RealTimeMath`.
@@ -23,6 +23,8 @@ public enum RealTimeMath {
     public static func exp(_ x: Float) -> Float { Glibc.expf(x) }
     @_semantics("no_performance_analysis") @inlinable
     public static func log(_ x: Double) -> Double { Glibc.log(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func log(_ x: Float) -> Float { Glibc.logf(x) }
     @_semantics("no_performance_analysis") @inlinable
     public static func log10(_ x: Double) -> Double { Glibc.log10(x) }
     @_semantics("no_performance_analysis") @inlinable
@@ -41,6 +43,8 @@ public enum RealTimeMath {
     public static func cos(_ x: Float) -> Float { Glibc.cosf(x) }
     @_semantics("no_performance_analysis") @inlinable
     public static func tan(_ x: Double) -> Double { Glibc.tan(x) }
+    @_semantics("no_performance_analysis") @inlinable
+    public static func atan2(_ y: Float, _ x: Float) -> Float { Glibc.atan2f(y, x) }
     // The standard library's `squareRoot()` and `rounded()` are C shims or use a rounding-rule
     // type the diagnostics treat as metadata: render-path code calls these instead.
     @_semantics("no_performance_analysis") @inlinable

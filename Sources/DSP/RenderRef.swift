@@ -1,5 +1,5 @@
 /// A reference the render path calls through without retaining or releasing the object: the
-/// compiler's real-time checks (`@_noLocks`) count every call on a class instance loaded from
+/// compiler's real-time checks (`@_noAllocation`) count every call on a class instance loaded from
 /// another object's stored property as a retain and a release. Unowned and unmanaged: whoever
 /// makes one keeps a strong reference to the object for as long as the `RenderRef` is used (the
 /// engine holds its units in `AudioEngine.owners`).

@@ -18,14 +18,14 @@ public struct RingModulator {
     }
 
     /// New carrier frequency in Hz (clamped to 0…4000), reached after a 10 ms glide. Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public mutating func setCarrierHz(_ hz: Double) {
         frequency.setTarget(Float(min(max(hz, 0), Self.maximumCarrierHz)))
     }
 
     /// The carrier for the next frame.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public mutating func nextCarrier() -> Float {
         let c = Float(cos(phase))
         phase += radiansPerHzPerFrame * Double(frequency.next())
@@ -35,7 +35,7 @@ public struct RingModulator {
 
     /// Modulates a stereo block in place with one shared carrier. Render-thread safe.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public mutating func process(_ block: StereoBlock) {
         for i in 0..<block.frames {
             let c = nextCarrier()
@@ -45,7 +45,7 @@ public struct RingModulator {
     }
 
     /// Restarts the carrier at phase 0 on its target frequency.
-    @_noLocks
+    @_noAllocation
     public mutating func reset() {
         phase = 0
         frequency.snap(to: frequency.target)

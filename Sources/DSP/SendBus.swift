@@ -24,12 +24,12 @@ public struct ChannelSends {
 
     /// Send gain for a controller value: value/127 (GM leaves the law to the device; linear
     /// amplitude makes CC91 = 64 a −6 dB send).
-    @_noLocks
+    @_noAllocation
     public static func level(_ controller: UInt8) -> Float { Float(min(controller, 127)) / 127 }
 
     /// Heads for the part's CC91/CC93 values; `snap` jumps there (when the instrument is silent
     /// and not rendering, a ramp would otherwise wait for, and colour, the next note).
-    @_noLocks
+    @_noAllocation
     public mutating func follow(reverbController: UInt8, chorusController: UInt8, snap: Bool) {
         reverb.setTarget(Self.level(reverbController))
         chorus.setTarget(Self.level(chorusController))
@@ -40,7 +40,7 @@ public struct ChannelSends {
     }
 
     /// Moves the smoothers on by `frames` when the part sends nothing this time.
-    @_noLocks
+    @_noAllocation
     public mutating func advance(frames: Int) {
         reverb.advance(by: frames)
         chorus.advance(by: frames)
@@ -69,15 +69,15 @@ public final class SendBus {
     deinit { target.state.deallocate() }
 
     /// Whether any part sent to the bus in this block (its buffer holds stale samples otherwise).
-    public var reverbActive: Bool { @_noLocks get { target.state.pointee.reverbActive } }
-    public var chorusActive: Bool { @_noLocks get { target.state.pointee.chorusActive } }
+    public var reverbActive: Bool { @_noAllocation get { target.state.pointee.reverbActive } }
+    public var chorusActive: Bool { @_noAllocation get { target.state.pointee.chorusActive } }
 
     /// Block start: nothing sent yet; the block is `frames` long.
-    @_noLocks
+    @_noAllocation
     public func begin(frames: Int) { target.begin(frames: frames) }
 
     /// `target.add`.
-    @_noLocks
+    @_noAllocation
     public func add(_ source: StereoBlock, at offset: Int, levels: inout ChannelSends) { target.add(source, at: offset, levels: &levels) }
 }
 
@@ -98,11 +98,11 @@ public struct SendTarget {
     let state: UnsafeMutablePointer<State>
 
     /// Whether any part sent to the reverb (chorus) in this block.
-    public var reverbActive: Bool { @_noLocks get { state.pointee.reverbActive } }
-    public var chorusActive: Bool { @_noLocks get { state.pointee.chorusActive } }
+    public var reverbActive: Bool { @_noAllocation get { state.pointee.reverbActive } }
+    public var chorusActive: Bool { @_noAllocation get { state.pointee.chorusActive } }
 
     /// Block start: nothing sent yet; the block is `frames` long.
-    @_noLocks
+    @_noAllocation
     public func begin(frames: Int) {
         state.pointee.blockFrames = min(frames, state.pointee.capacity)
         state.pointee.reverbActive = false
@@ -111,7 +111,7 @@ public struct SendTarget {
 
     /// Adds `source` (a part's signal for block frames `[offset, offset + source.frames)`) times
     /// each of `levels`' smoothed sends, advancing them by `source.frames`.
-    @_noLocks
+    @_noAllocation
     public func add(_ source: StereoBlock, at offset: Int, levels: inout ChannelSends) {
         let whole = state.pointee.blockFrames
         let frames = min(source.frames, whole - offset)
@@ -125,7 +125,7 @@ public struct SendTarget {
 
 /// One send of `SendBus.add` (a free function: naming the class type for a static member is a
 /// metadata access the real-time checks reject).
-@_noLocks
+@_noAllocation
 private func sendAccumulate(_ source: StereoBlock, frames: Int, into bus: StereoBlock, at offset: Int, blockFrames: Int,
                             level: inout LinearSmoother, active: inout Bool) {
     if !level.isRamping && level.current == 0 { return }

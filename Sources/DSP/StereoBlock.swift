@@ -14,20 +14,20 @@ public struct StereoBlock {
 
     /// The sub-block `[start, start + count)`. Used to split a block at event frames.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public func slice(from start: Int, count: Int) -> StereoBlock {
         StereoBlock(left: left + start, right: right + start, frames: count)
     }
 
     @inlinable
-    @_noLocks
+    @_noAllocation
     public func clear() {
         left.update(repeating: 0, count: frames)
         right.update(repeating: 0, count: frames)
     }
 
     @inlinable
-    @_noLocks
+    @_noAllocation
     public func copy(from source: StereoBlock) {
         // Raw copies: `update(from:)` is generic over the element's lifetime, which the
         // performance diagnostics count as a possible deallocation.
@@ -58,8 +58,18 @@ public final class StereoBuffer: @unchecked Sendable {
 
     /// A view of the first `frames` frames. Render-thread safe.
     @inlinable
-    @_noLocks
+    @_noAllocation
     public func block(frames: Int) -> StereoBlock {
         StereoBlock(left: left, right: right, frames: frames)
+    }
+}
+
+extension UnsafeMutablePointer<Float> {
+    /// Copies `count` floats from `source` (the regions may overlap): `update(from:count:)` as a raw
+    /// copy, which the real-time checks accept (see `StereoBlock.copy`). Render-thread safe.
+    @inlinable
+    @_noAllocation
+    public func copyFloats(from source: UnsafePointer<Float>, count: Int) {
+        UnsafeMutableRawPointer(self).copyMemory(from: source, byteCount: count * MemoryLayout<Float>.stride)
     }
 }

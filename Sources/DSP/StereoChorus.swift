@@ -127,7 +127,7 @@ public final class StereoChorus {
 
     /// Changes the number of voices (2…4, clamped) at the next block. Render thread; the sound changes
     /// at once (voices are added or dropped, not faded), so this is a setting, not a performance control.
-    @_noLocks
+    @_noAllocation
     public func setVoiceCount(_ voices: Int) {
         let n = min(max(voices, ChorusVoices.minimum), ChorusVoices.maximum)
         guard n != voiceCount else { return }
@@ -138,7 +138,7 @@ public final class StereoChorus {
 
     /// Equal-power pan of voice k at position spread·(2k/(N−1) − 1), scaled by √(2/N) so N voices
     /// of uncorrelated signal sum to the input's power.
-    @_noLocks
+    @_noAllocation
     func panGains(spread: Float) -> (left: SIMD4<Float>, right: SIMD4<Float>) {
         var left = SIMD4<Float>(), right = SIMD4<Float>()
         let norm = RealTimeMath.sqrt(2 / Float(voiceCount))
@@ -152,7 +152,7 @@ public final class StereoChorus {
     }
 
     /// Takes new settings at block start (render thread). Render-thread safe; cheap when nothing changed.
-    @_noLocks
+    @_noAllocation
     public func apply(_ newSettings: ChorusSettings) {
         let s = ChorusVoices.clamped(newSettings)
         guard s != settings else { return }
@@ -167,11 +167,11 @@ public final class StereoChorus {
     /// How long the output keeps sounding after the input falls silent (the longest delay a
     /// voice can read). A caller may stop calling `process` this long after the last input.
     public var tailSeconds: Double {
-        @_noLocks get { (ChorusSettings.baseDelayRange.upperBound + ChorusSettings.depthRange.upperBound) / 1000 }
+        @_noAllocation get { (ChorusSettings.baseDelayRange.upperBound + ChorusSettings.depthRange.upperBound) / 1000 }
     }
 
     /// Silence, LFO at phase 0, smoothed values at their targets. Render-thread safe (clears ~8 KB at 48 kHz).
-    @_noLocks
+    @_noAllocation
     public func reset() {
         ring.update(repeating: 0, count: mask + 1)
         writeIndex = 0
@@ -185,7 +185,7 @@ public final class StereoChorus {
 
     /// Renders the wet signal of `input` into `output` (may be the same buffers), at most
     /// `maxFrames` frames. Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public func process(input: StereoBlock, output: StereoBlock) {
         let maxFrames = maxFrames  // a local: the precondition's autoclosure would capture self
         precondition(input.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")

@@ -31,11 +31,11 @@ public struct MasterTuning: Sendable, Equatable {
 
     /// The A4 reference alone, in semitones from 440 Hz: the one logarithm of the tuning, which an
     /// instrument takes once per A4 change and not per voice or per block.
-    @_noLocks
+    @_noAllocation
     public static func a4Semitones(_ a4Hz: Double) -> Double { 12 * log2(a4Range.clamp(a4Hz) / 440) }
 
     /// A channel's RPN 1/2 tuning alone, in semitones (no logarithm: per block is fine).
-    @_noLocks
+    @_noAllocation
     public static func channelSemitones(fineTuningData: Int, coarseTuningData: Int) -> Double {
         coarseTuningSemitones(dataMSB: coarseTuningData) + fineTuningCents(dataValue: fineTuningData) / 100
     }
@@ -65,7 +65,7 @@ public struct A4Reference: Sendable {
 
     public init() {}
 
-    @_noLocks
+    @_noAllocation
     public mutating func set(_ a4Hz: Double) {
         hertz = a4Hz
         semitones = MasterTuning.a4Semitones(a4Hz)
@@ -83,7 +83,7 @@ public enum VelocityCurve: Sendable, Equatable {
     public static let gammaRange = 0.1...10.0
 
     public var exponent: Double {
-        @_noLocks get {
+        @_noAllocation get {
             switch self {
             case .linear: 1
             case .soft: 0.5
@@ -94,7 +94,7 @@ public enum VelocityCurve: Sendable, Equatable {
     }
 
     /// The mapped velocity, 1…127 for 1…127 (never 0: that would turn a note-on into a note-off).
-    @_noLocks
+    @_noAllocation
     public func apply(_ velocity: UInt8) -> UInt8 {
         guard velocity > 0 else { return 0 }
         let v = min(Double(velocity), 127) / 127

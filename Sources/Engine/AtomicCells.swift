@@ -29,10 +29,10 @@ final class AtomicCells: @unchecked Sendable {
 struct AtomicCellsView: @unchecked Sendable {
     let cells: UnsafeMutablePointer<Atomic<Int>>
 
-    @_noLocks func load(_ i: Int) -> Int { cells[i].load(ordering: .relaxed) }
-    @_noLocks func store(_ i: Int, _ value: Int) { cells[i].store(value, ordering: .relaxed) }
-    @_noLocks func increment(_ i: Int) { cells[i].wrappingAdd(1, ordering: .relaxed) }
+    @_noAllocation func load(_ i: Int) -> Int { cells[i].load(ordering: .relaxed) }
+    @_noAllocation func store(_ i: Int, _ value: Int) { cells[i].store(value, ordering: .relaxed) }
+    @_noAllocation func increment(_ i: Int) { cells[i].wrappingAdd(1, ordering: .relaxed) }
 
-    @_noLocks func loadDouble(_ i: Int) -> Double { Double(bitPattern: UInt64(UInt(bitPattern: load(i)))) }
-    @_noLocks func store(_ i: Int, _ value: Double) { store(i, Int(bitPattern: UInt(value.bitPattern))) }
+    @_noAllocation func loadDouble(_ i: Int) -> Double { Double(bitPattern: UInt64(UInt(bitPattern: load(i)))) }
+    @_noAllocation func store(_ i: Int, _ value: Double) { store(i, Int(bitPattern: UInt(value.bitPattern))) }
 }

@@ -9,7 +9,7 @@ import Sampler
 
 extension AudioEngine {
     /// What changes every block without a parameter store: the shutdown fade and the pitch follower.
-    @_noLocks
+    @_noAllocation
     func applyLiveInputs() {
         if fadeRequest({ $0.fadeOutRequested.load(ordering: .relaxed) }) { master { $0.gain.setTarget(0) } }
         let follower = follower
@@ -17,7 +17,7 @@ extension AudioEngine {
     }
 
     /// Routes one message: mapped controls first (consumed), then the instruments its channel plays.
-    @_noLocks
+    @_noAllocation
     func dispatch(_ message: MIDIMessage) {
         var m = message.normalized
         if let control = controls.apply(m) {
@@ -37,13 +37,13 @@ extension AudioEngine {
             // Everything but note-ons reaches both instruments: each keeps the channel's
             // controllers, and notes started before a program change still get their note-off.
             synth { $0.handle(m) }
-            sampler { samplerHandle($0, m) }
+            sampler { $0.handle(m) }
             return
         }
         m = .noteOn(channel: c, note: note, velocity: velocityCurve.apply(velocity))
-        switch sampler({ samplerPartProgram($0, channel: channel) }) {
+        switch sampler({ $0.partProgram(channel: channel) }) {
         case .sampler?:
-            sampler { samplerHandle($0, m) }
+            sampler { $0.handle(m) }
             partMeterCells { $0.countPlayed(channel: channel) }
         case .synth?, nil:
             synth { $0.handle(m) }
@@ -54,7 +54,7 @@ extension AudioEngine {
     }
 
     /// Publishes each part's voices, program and peak (block end).
-    @_noLocks
+    @_noAllocation
     func publishPartMeters() {
         let counts = partVoiceCounts
         counts.update(repeating: 0, count: PartMeters.partCount)
@@ -68,7 +68,7 @@ extension AudioEngine {
     }
 
     /// Renders every MIDI-driven or looping source for frames `[start, start + count)`.
-    @_noLocks
+    @_noAllocation
     func renderSources(from start: Int, count: Int, blockFrames: Int) {
         for index in 0..<BusID.count {
             guard let player = loopPlayers[index], !player({ $0.isSilent }) else { continue }
@@ -83,14 +83,14 @@ extension AudioEngine {
         if !sampler({ $0.isSilent }) {
             let block = activate(.sampler, blockFrames: blockFrames).slice(from: start, count: count)
             let sends = sends(of: .sampler)
-            sampler { samplerRender($0, into: block, sends: sends, at: start) }
+            sampler { $0.render(into: block, sends: sends, at: start) }
         }
     }
 
     /// Where a bus's parts send: the send bus, or nowhere while the bus is muted (its parts'
     /// reverb and chorus fall silent with it) or `fx.enabled` is off. The sends are taken before
     /// the bus gain and pan.
-    @_noLocks
+    @_noAllocation
     private func sends(of bus: BusID) -> SendTarget? {
         let switches = sendSwitches
         let (muted, enabled) = table { ($0.value(switches.busMute[bus.rawValue]) >= 0.5, $0.value(switches.fxEnabled) >= 0.5) }
@@ -99,7 +99,7 @@ extension AudioEngine {
     }
 
     /// The bus's whole-block buffer, cleared the first time a source touches it in this block.
-    @_noLocks
+    @_noAllocation
     func activate(_ bus: BusID, blockFrames: Int) -> StereoBlock {
         let block = buses[bus.rawValue].whole.slice(from: 0, count: blockFrames)
         if !buses[bus.rawValue].isActive {
@@ -111,7 +111,7 @@ extension AudioEngine {
 
     /// Silences a bus block holding NaN or infinity, resets the source that made it (its voices or
     /// filters would otherwise stay poisoned) and counts it. Render thread.
-    @_noLocks
+    @_noAllocation
     private func guardFinite(_ block: StereoBlock, _ bus: BusID) {
         guard NonFiniteGuard.scrub(block) else { return }
         outputMeters { $0.countNonFiniteBlock() }
@@ -128,7 +128,7 @@ extension AudioEngine {
 
     /// The mic chain runs whenever there is input (its meters and pitch readout need it), even
     /// with the bus muted; without input it costs nothing.
-    @_noLocks
+    @_noAllocation
     func renderMic(input: StereoBlock?, frames: Int) {
         guard let input else { return }
         let source = StereoBlock(left: input.left, right: input.right, frames: frames)
@@ -138,7 +138,7 @@ extension AudioEngine {
         mic { $0.process(input: source, output: block) }
     }
 
-    @_noLocks
+    @_noAllocation
     func mixAndMaster(into out: StereoBlock) {
         out.clear()
         var anyActive = false
@@ -162,7 +162,7 @@ extension AudioEngine {
         let levels = master { $0.meters }
         let voices = synth { $0.activeVoiceCount } + sampler { $0.activeVoiceCount }
         let idle = isIdle
-        let runaway = sampler { samplerRunawayVoices($0) }
+        let runaway = sampler { $0.runawayVoiceCount }
         outputMeters {
             $0.publish(
                 peak: (levels.left.peakDecibels, levels.right.peakDecibels), rms: (levels.left.rmsDecibels, levels.right.rmsDecibels),
@@ -173,25 +173,3 @@ extension AudioEngine {
         publishPartMeters()
     }
 }
-
-// The calls into units the real-time checks do not cover yet, each opted out of the analysis
-// here (as libm is in RealTimeMath) so that everything else in `render` is checked. What is
-// behind them stays covered by the malloc-counting suite (Tests/RealTimeSafetyTests) only:
-// the sampler's note, program-change and render paths (its programs are Swift arrays and
-// classes read per note; its voices' resampling kernels are being rewritten). The only other
-// opt-outs on the render path are the mic effects' calls into Spectral (STFT, pitch detector:
-// `MicEffects/SpectralCalls.swift`) and libm (`RealTimeMath`).
-
-@_semantics("no_performance_analysis")
-private func samplerRender(_ sampler: SamplerInstrument, into block: StereoBlock, sends: SendTarget?, at offset: Int) {
-    sampler.render(into: block, sends: sends, at: offset)
-}
-
-@_semantics("no_performance_analysis")
-private func samplerHandle(_ sampler: SamplerInstrument, _ message: MIDIMessage) { sampler.handle(message) }
-
-@_semantics("no_performance_analysis")
-private func samplerPartProgram(_ sampler: SamplerInstrument, channel: Int) -> PartProgram? { sampler.partProgram(channel: channel) }
-
-@_semantics("no_performance_analysis")
-private func samplerRunawayVoices(_ sampler: SamplerInstrument) -> Int { sampler.runawayVoiceCount }

@@ -153,7 +153,7 @@ public final class AudioEngine {
     /// Renders one block into `output` (overwritten), applying `events` at their frame offsets.
     /// `input` is the mic/line signal for this block, if any. `output.frames` ≤ `maxFrames`.
     /// Render thread: allocation-free and lock-free.
-    @_noLocks
+    @_noAllocation
     public func render(output: StereoBlock, input: StereoBlock? = nil, events: UnsafeBufferPointer<TimedMIDIMessage>) {
         let maxFrames = maxFrames
         precondition(output.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
@@ -207,7 +207,7 @@ public final class AudioEngine {
     /// True when no source can make sound: rendering then costs almost nothing. Render thread (or
     /// between blocks offline); other threads read `controller.meters.isIdle`.
     public var isIdle: Bool {
-        @_noLocks get {
+        @_noAllocation get {
             guard synth({ $0.isSilent }), sampler({ $0.isSilent }), !master({ $0.isRinging }), !sendEffects({ $0.isRinging }) else {
                 return false
             }

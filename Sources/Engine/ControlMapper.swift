@@ -32,7 +32,7 @@ struct ControlMapper: ~Copyable {
 
     /// Render thread: if `message` is mapped, stores the value it sets and returns the mapping
     /// (the message is consumed); nil when it is not mapped.
-    @_noLocks
+    @_noAllocation
     func apply(_ message: MIDIMessage) -> RenderControl? {
         for i in 0..<controlCount where controls[i].matches(message) {
             store(controls[i], message: message)
@@ -41,7 +41,7 @@ struct ControlMapper: ~Copyable {
         return nil
     }
 
-    @_noLocks
+    @_noAllocation
     private func store(_ control: RenderControl, message: MIDIMessage) {
         let index = control.parameter
         let parameters = parameters

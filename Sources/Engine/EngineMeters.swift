@@ -19,7 +19,7 @@ public final class EngineMeters: @unchecked Sendable {
     }
 
     /// Render thread: a block held NaN or infinity and was silenced (its unit reset).
-    @_noLocks
+    @_noAllocation
     func countNonFiniteBlock() { nonFinite.wrappingAdd(1, ordering: .relaxed) }
 
     /// Blocks (of a bus or of the master output) silenced because they held NaN or infinity.
@@ -29,10 +29,10 @@ public final class EngineMeters: @unchecked Sendable {
     public var runawayVoices: Int { runaway.load(ordering: .relaxed) }
 
     /// Render thread, block end.
-    @_noLocks
+    @_noAllocation
     func publish(runawayVoices count: Int) { runaway.store(count, ordering: .relaxed) }
 
-    @_noLocks
+    @_noAllocation
     func publish(peak: (Double, Double), rms: (Double, Double), voices count: Int) {
         outputPeak.store(0, peak.0)
         outputPeak.store(1, peak.1)
@@ -54,7 +54,7 @@ public final class EngineMeters: @unchecked Sendable {
     public var activeVoices: Int { voices.load(ordering: .relaxed) }
 
     /// Render thread, block end: whether every source is silent and the master has rung out.
-    @_noLocks
+    @_noAllocation
     func publish(idle isIdle: Bool) { idle.store(isIdle, ordering: .relaxed) }
 
     /// Nothing sounds (as of the last block): no voice, no loop, no master ring-out. Any thread.

@@ -32,7 +32,7 @@ final class MasterStage {
 
     /// Render thread, after non-finite output: clears all the state a NaN could have reached, both
     /// filters and the limiter (its look-ahead line and gain would carry it into every later block).
-    @_noLocks
+    @_noAllocation
     func reset() {
         lowPass.reset()
         highPass.reset()
@@ -40,7 +40,7 @@ final class MasterStage {
     }
 
     /// `master.limiter.enabled` and `.ceiling`. Render thread.
-    @_noLocks
+    @_noAllocation
     func setLimiter(enabled: Bool, ceilingDecibels: Double) {
         limiterRef {
             $0.isEnabled = enabled
@@ -49,10 +49,10 @@ final class MasterStage {
     }
 
     /// True while the filters may still be ringing from earlier input.
-    var isRinging: Bool { @_noLocks get { framesSinceInput < ringOutFrames } }
+    var isRinging: Bool { @_noAllocation get { framesSinceInput < ringOutFrames } }
 
     /// Processes `block` in place. `hadInput` says whether any bus contributed this block.
-    @_noLocks
+    @_noAllocation
     func process(_ block: StereoBlock, hadInput: Bool) {
         // Sound after a whole ring-out of silence: no release is left to hear, so unity at once.
         let ringing = isRinging

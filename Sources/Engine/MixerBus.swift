@@ -40,7 +40,7 @@ struct MixerBus {
         rightGain = LinearSmoother(value: 1, sampleRate: sampleRate)
     }
 
-    @_noLocks
+    @_noAllocation
     mutating func set(gainDecibels: Double, muted: Bool, pan: Double, snap: Bool) {
         let g = muted ? 0 : Decibels.gain(gainDecibels)
         let angle = (min(max(pan, -1), 1) + 1) * Double.pi / 4
@@ -54,7 +54,7 @@ struct MixerBus {
     }
 
     /// Adds the bus, gained and panned, into `out`.
-    @_noLocks
+    @_noAllocation
     mutating func mix(into out: StereoBlock) {
         let l = whole.left, r = whole.right
         if !leftGain.isRamping, !rightGain.isRamping {

@@ -32,13 +32,13 @@ struct ParameterApplier: ~Copyable {
         loopPlayIDs.deallocate()
     }
 
-    @_noLocks
+    @_noAllocation
     private func value(_ index: Int) -> Double { parameters { $0.value(index) } }
 
-    @_noLocks
+    @_noAllocation
     private func isOn(_ index: Int) -> Bool { value(index) >= 0.5 }
 
-    @_noLocks
+    @_noAllocation
     mutating func applyIfChanged(to engine: AudioEngine) {
         let generation = parameters { $0.generation }
         guard generation != appliedGeneration || isFirstBlock else { return }
@@ -47,7 +47,7 @@ struct ParameterApplier: ~Copyable {
         isFirstBlock = false
     }
 
-    @_noLocks
+    @_noAllocation
     private func apply(to engine: AudioEngine, snap: Bool) {
         for index in 0..<BusID.count {
             let id = busIDs[index]
@@ -98,7 +98,7 @@ struct ParameterApplier: ~Copyable {
         engine.mic { mic.apply(to: $0) }
     }
 
-    @_noLocks
+    @_noAllocation
     private func filterSettings(_ f: EngineParameters.Filter) -> (cutoff: Double, resonance: Double, enabled: Bool) {
         (value(f.cutoff), value(f.resonance), isOn(f.enabled))
     }
@@ -112,7 +112,7 @@ struct MicSettings {
     var lowpassCutoffHz, pitchShiftSemitones: Double
     var pitchTracking: Bool
 
-    @_noLocks
+    @_noAllocation
     func apply(to mic: MicChain) {
         mic.setEffect(effect)
         mic.setMix(mix)

@@ -114,7 +114,7 @@ public final class ParameterTable: @unchecked Sendable {
 
     /// Any thread. Differs from the last value read whenever a parameter has been stored since;
     /// the values stored before the bump are visible to whoever sees it (release/acquire).
-    public var generation: UInt64 { @_noLocks get { changes.load(ordering: .acquiring) } }
+    public var generation: UInt64 { @_noAllocation get { changes.load(ordering: .acquiring) } }
 
     /// Adds a parameter (construction time only) and returns its index.
     @discardableResult
@@ -137,11 +137,11 @@ public final class ParameterTable: @unchecked Sendable {
     public func index(of name: String) -> Int? { indexByName[name] }
 
     /// Any thread. Relaxed: each value is independent and only needs to arrive eventually.
-    @_noLocks
+    @_noAllocation
     public func value(_ index: Int) -> Double { cells.loadDouble(index) }
 
     /// Any thread; the value must already be valid (render-side writes from MIDI mappings).
-    @_noLocks
+    @_noAllocation
     public func store(_ index: Int, _ value: Double) {
         cells.store(index, value)
         changes.wrappingAdd(1, ordering: .releasing)

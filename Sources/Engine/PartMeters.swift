@@ -38,14 +38,14 @@ public final class PartMeters: @unchecked Sendable {
 
     // MARK: Render thread
 
-    @_noLocks
+    @_noAllocation
     func countPlayed(channel: Int) { played.increment(channel) }
-    @_noLocks
+    @_noAllocation
     func countIgnored(channel: Int, reason: IgnoredReason) {
         ignored.increment(reason.rawValue * 16 + channel)
     }
 
-    @_noLocks
+    @_noAllocation
     func publish(channel: Int, voices count: Int, program: PartProgram?, peak: Float) {
         voices.store(channel, count)
         let code: Int

@@ -22,7 +22,7 @@ struct PitchFollowerLink {
         rms = (RenderRef(readouts.inputRMSDecibels.left), RenderRef(readouts.inputRMSDecibels.right))
     }
 
-    @_noLocks
+    @_noAllocation
     func update(_ synth: SineSynth) {
         let enabled = enabled, interval = interval
         let (on, semitones) = parameters { ($0.value(enabled) >= 0.5, $0.value(interval)) }

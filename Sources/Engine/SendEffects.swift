@@ -79,23 +79,23 @@ final class SendEffects {
         updateTails()
     }
 
-    private var reverbRinging: Bool { @_noLocks get { Double(reverbFramesSinceInput) < reverbTailFrames } }
-    private var chorusRinging: Bool { @_noLocks get { Double(chorusFramesSinceInput) < chorusTailFrames } }
+    private var reverbRinging: Bool { @_noAllocation get { Double(reverbFramesSinceInput) < reverbTailFrames } }
+    private var chorusRinging: Bool { @_noAllocation get { Double(chorusFramesSinceInput) < chorusTailFrames } }
 
     /// True while a tail may still sound (the engine is not idle then).
     var isRinging: Bool {
-        @_noLocks get {
+        @_noAllocation get {
             let reverb = reverbRinging, chorus = chorusRinging
             return reverb || chorus
         }
     }
 
     /// Block start: nothing sent yet.
-    @_noLocks
+    @_noAllocation
     func begin(frames: Int) { target.begin(frames: frames) }
 
     /// Takes the parameter table's settings; `snap` jumps to them (first block).
-    @_noLocks
+    @_noAllocation
     func apply(_ table: RenderRef<ParameterTable>, _ ids: SendEffectParameters, snap: Bool) {
         let (reverbSettings, chorusSettings, voices) = table { p in
             (ReverbSettings(
@@ -116,7 +116,7 @@ final class SendEffects {
         if snap { reset() }
     }
 
-    @_noLocks
+    @_noAllocation
     private func updateTails() {
         let rate = sampleRate
         reverbTailFrames = reverbUnit { $0.tailSeconds } * rate
@@ -124,7 +124,7 @@ final class SendEffects {
     }
 
     /// Silences both tails (first block, and after non-finite output).
-    @_noLocks
+    @_noAllocation
     func reset() {
         reverbUnit { $0.reset() }
         chorusUnit { $0.reset() }
@@ -135,7 +135,7 @@ final class SendEffects {
 
     /// Adds the effects' returns for this block into `out`; false when neither ran (nothing
     /// sent, tails over).
-    @_noLocks
+    @_noAllocation
     func process(into out: StereoBlock) -> Bool {
         let reverbActive = target.reverbActive, chorusActive = target.chorusActive
         reverbFramesSinceInput = reverbActive ? 0 : reverbFramesSinceInput + out.frames
@@ -157,14 +157,14 @@ final class SendEffects {
 
     /// An effect's send for this block (silence when nothing was sent: the tail rings on) and
     /// where its return goes (not generic over the effect: a generic closure is rejected).
-    @_noLocks
+    @_noAllocation
     private func blocks(input: StereoBlock, active: Bool, frames: Int) -> (send: StereoBlock, returned: StereoBlock) {
         let send = input.slice(from: 0, count: frames)
         if !active { send.clear() }  // the buffer holds an old block
         return (send, wetBlock.slice(from: 0, count: frames))
     }
 
-    @_noLocks
+    @_noAllocation
     private func add(_ returned: StereoBlock, into out: StereoBlock) {
         for i in 0..<out.frames {
             out.left[i] += returned.left[i]

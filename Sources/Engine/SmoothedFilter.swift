@@ -26,7 +26,7 @@ struct SmoothedFilter {
         wet = LinearSmoother(value: enabled ? 1 : 0, sampleRate: sampleRate, rampSeconds: 0.01)
     }
 
-    @_noLocks
+    @_noAllocation
     mutating func set(cutoffHz: Double, resonanceDecibels: Double, enabled: Bool, snap: Bool) {
         logCutoff.setTarget(Float(RealTimeMath.log2(max(cutoffHz, 1))))
         resonance.setTarget(Float(resonanceDecibels))
@@ -39,7 +39,7 @@ struct SmoothedFilter {
     }
 
     /// Clears the filter's state (used after NaN poisoned it); the settings are kept.
-    @_noLocks
+    @_noAllocation
     mutating func reset() { filter.reset() }
 
     /// True while it changes the signal (on, or fading in or out).
@@ -48,7 +48,7 @@ struct SmoothedFilter {
     /// The coefficients in use right now (for tests and displays).
     var coefficients: BiquadCoefficients { filter.coefficients }
 
-    @_noLocks
+    @_noAllocation
     mutating func process(_ block: StereoBlock, scratch: StereoBlock) {
         guard isEngaged else {
             // Bypassed: no glide is audible, so jump to the settings and start clean when switched on.

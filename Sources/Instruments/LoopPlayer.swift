@@ -57,7 +57,7 @@ public final class LoopPlayer {
     }
 
     /// Starts from the top of the loop (no-op if already playing), or stops with a fade.
-    @_noLocks
+    @_noAllocation
     public func setPlaying(_ playing: Bool) {
         guard playing != isPlaying else { return }
         isPlaying = playing
@@ -71,14 +71,14 @@ public final class LoopPlayer {
 
     // Class fields are read into locals first: `&&` would capture `self` in its closure (a retain).
     public var isSilent: Bool {
-        @_noLocks get {
+        @_noAllocation get {
             let playing = isPlaying, fade = fade
             return !playing && fade.current == 0 && !fade.isRamping
         }
     }
 
     /// Adds `block.frames` frames of the loop into `block`.
-    @_noLocks
+    @_noAllocation
     public func render(into block: StereoBlock) {
         guard !isSilent else { return }
         let count = frameCount
@@ -96,7 +96,7 @@ public final class LoopPlayer {
         position = !playing && level == 0 ? 0 : p
     }
 
-    @_noLocks
+    @_noAllocation
     public func reset() {
         isPlaying = false
         fade.snap(to: 0)

@@ -22,8 +22,8 @@ public final class SineSynth {
     public var pitchBendRangeSemitones: Double = 2
     /// Master tuning: the frequency of A4, Hz (each channel's RPN 1/2 adds to it).
     public var a4Hz: Double {
-        @_noLocks get { a4.hertz }
-        @_noLocks set { a4.set(newValue) }
+        @_noAllocation get { a4.hertz }
+        @_noAllocation set { a4.set(newValue) }
     }
     private var a4 = A4Reference()
     /// Fade applied to a stolen voice and on all-sound-off.
@@ -74,7 +74,7 @@ public final class SineSynth {
 
     /// Voices currently producing sound (including ones fading out).
     public var activeVoiceCount: Int {
-        @_noLocks get {
+        @_noAllocation get {
             var count = 0
             for i in voices.indices where voices[i].isActive { count += 1 }
             return count
@@ -82,7 +82,7 @@ public final class SineSynth {
     }
 
     public var isSilent: Bool {
-        @_noLocks get {
+        @_noAllocation get {
             let followerSilent = follower.isSilent
             return activeVoiceCount == 0 && followerSilent
         }
@@ -91,7 +91,7 @@ public final class SineSynth {
     // MARK: MIDI
 
     /// Applies one MIDI message at the current position. Unknown messages are ignored.
-    @_noLocks
+    @_noAllocation
     public func handle(_ message: MIDIMessage) {
         switch message.normalized {
         case .noteOn(let channel, let note, let velocity):
@@ -107,7 +107,7 @@ public final class SineSynth {
         }
     }
 
-    @_noLocks
+    @_noAllocation
     private func noteOn(channel: UInt8, note: UInt8, velocity: UInt8) {
         let voices = voices  // a local view: `&&` below would capture `self` (a retain)
         // A re-struck key fades its previous voice so the two never pile up.
@@ -127,7 +127,7 @@ public final class SineSynth {
                                     age: noteCounter, settings: envelope)
     }
 
-    @_noLocks
+    @_noAllocation
     private func noteOff(channel: UInt8, note: UInt8) {
         let voices = voices, channels = channels
         for i in voices.indices where voices[i].isActive && voices[i].isKeyDown
@@ -141,7 +141,7 @@ public final class SineSynth {
         }
     }
 
-    @_noLocks
+    @_noAllocation
     private func control(channel: Int, controller: UInt8, value: UInt8) {
         let voices = voices, channels = channels
         switch channels[channel].controllers.apply(controller: controller, value: value) {
@@ -179,7 +179,7 @@ public final class SineSynth {
     /// A pedal went up: notes whose key is up and that no pedal still holds are released. The
     /// sostenuto latch ends on every note of the channel, also on one whose key is still down:
     /// kept, it would make that key's later note-off hold the note for good.
-    @_noLocks
+    @_noAllocation
     private func releasePedalledVoices(channel: Int) {
         let voices = voices
         let controllers = channels[channel].controllers
@@ -197,7 +197,7 @@ public final class SineSynth {
 
     /// Makes the follower voice sing at `frequencyHz` with amplitude `level` (0 silences it, with a
     /// fade). Called at block start by the engine when the pitch follower is on.
-    @_noLocks
+    @_noAllocation
     public func follow(frequencyHz: Double, level: Float) {
         follower.setTarget(frequencyHz: frequencyHz, level: level)
     }
@@ -207,7 +207,7 @@ public final class SineSynth {
     /// Adds the synth's output into `block`: each channel's voices at its volume × expression and
     /// pan (equal power), the pitch follower centred. Each channel's signal also goes to `sends`
     /// (frames from `offset` of its block) at its CC91/CC93 levels; nil sends nothing.
-    @_noLocks
+    @_noAllocation
     public func render(into block: StereoBlock, sends: SendTarget? = nil, at offset: Int = 0) {
         let frames = block.frames, maxFrames = maxFrames
         precondition(frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
@@ -252,14 +252,14 @@ public final class SineSynth {
     }
 
     /// The highest sample channel `channel` added since the last call (then starts over).
-    @_noLocks
+    @_noAllocation
     public func takeChannelPeak(channel: Int) -> Float {
         defer { channelPeaks[channel & 15] = 0 }
         return channelPeaks[channel & 15]
     }
 
     /// Adds each channel's sounding voices to `counts[channel]`.
-    @_noLocks
+    @_noAllocation
     public func addVoiceCounts(to counts: UnsafeMutablePointer<Int>) {
         for i in voices.indices where voices[i].isActive { counts[Int(voices[i].channel & 15)] += 1 }
     }
@@ -270,7 +270,7 @@ public final class SineSynth {
     }
 
     /// Silences everything at once (prepare/stop time; not click-free).
-    @_noLocks
+    @_noAllocation
     public func reset() {
         for i in voices.indices {
             voices[i].isActive = false
@@ -287,14 +287,14 @@ enum SinePitchAndLevel {
     static let stealFadeSeconds = 0.004
 
     /// Peak amplitude of a voice for a note-on velocity (see `SineSynth.amplitude`).
-    @_noLocks
+    @_noAllocation
     static func amplitude(velocity: UInt8) -> Float {
         let v = Double(max(velocity, 1)) / 127
         return Float(0.25 * v * v)
     }
 
     /// Equal-tempered frequency, A4 (69) = 440 Hz, with a bend in semitones.
-    @_noLocks
+    @_noAllocation
     static func frequency(note: UInt8, bendSemitones: Double) -> Double {
         440 * RealTimeMath.pow(2, (Double(note) - 69 + bendSemitones) / 12)
     }
@@ -313,7 +313,7 @@ struct SynthChannel {
 
     /// Writes the channel's mono sum into `block` at its volume × expression and pan, per frame
     /// (the smoothers ramp), and returns the running `peak` updated with what it wrote.
-    @_noLocks
+    @_noAllocation
     mutating func mix(_ mono: UnsafeMutablePointer<Float>, into block: StereoBlock, peak: Float) -> Float {
         var peak = peak
         let frames = block.frames

@@ -56,7 +56,7 @@ public struct ChannelControllerState: Sendable, Equatable {
     public init() {}
 
     /// Applies controller `number` = `value` (7-bit) and says what the instrument must do.
-    @_noLocks
+    @_noAllocation
     public mutating func apply(controller number: UInt8, value: UInt8) -> Action {
         switch number {
         case 0: bankMSB = value; return .bankSelect
@@ -100,7 +100,7 @@ public struct ChannelControllerState: Sendable, Equatable {
     }
 
     /// Pitch-bend message value −8192…8191.
-    @_noLocks
+    @_noAllocation
     public mutating func setBend(_ value: Int16) { bend = Double(value) / 8192 }
 
     /// Level factor of a note struck with the soft pedal down: −6 dB (10^(−6/20), written out so
@@ -108,12 +108,12 @@ public struct ChannelControllerState: Sendable, Equatable {
     public static let softPedalGain = 0.501_187_23
 
     /// Level factor for a note struck now: `softPedalGain` while CC67 is down, else 1.
-    public var strikeGain: Double { @_noLocks get { softPedalDown ? Self.softPedalGain : 1 } }
+    public var strikeGain: Double { @_noAllocation get { softPedalDown ? Self.softPedalGain : 1 } }
 
     /// Data entry for the selected RPN: 0 bend range (MSB semitones, LSB cents), 1 fine tuning
     /// (14-bit, centre 8192 = 0 cents), 2 coarse tuning (MSB, centre 64). An MSB clears the LSB
     /// part; nothing happens after an NRPN select or for any other (or the null) RPN.
-    @_noLocks
+    @_noAllocation
     private mutating func dataEntry(msb: UInt8? = nil, lsb: UInt8? = nil) {
         guard !nrpnSelected, rpnMSB == 0 else { return }
         switch rpnLSB {
@@ -124,7 +124,7 @@ public struct ChannelControllerState: Sendable, Equatable {
         }
     }
 
-    @_noLocks
+    @_noAllocation
     private mutating func bendRangeEntry(msb: UInt8?, lsb: UInt8?) {
         let current = bendRangeSemitones ?? 2
         // Truncation is the floor here (0…127 semitones); `rounded(.down)` is not checkable.

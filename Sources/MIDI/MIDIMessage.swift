@@ -11,7 +11,7 @@ public enum MIDIMessage: Sendable, Equatable, Hashable {
     case pitchBend(channel: UInt8, value: Int16)
 
     public var channel: UInt8 {
-        @_noLocks get {
+        @_noAllocation get {
             switch self {
             case .noteOn(let c, _, _), .noteOff(let c, _, _), .polyPressure(let c, _, _),
                 .controlChange(let c, _, _), .programChange(let c, _), .channelPressure(let c, _),
@@ -23,7 +23,7 @@ public enum MIDIMessage: Sendable, Equatable, Hashable {
 
     /// A note-on with velocity 0 is a note-off (MIDI 1.0 running-status idiom).
     public var normalized: MIDIMessage {
-        @_noLocks get {
+        @_noAllocation get {
             if case .noteOn(let c, let n, 0) = self { return .noteOff(channel: c, note: n, velocity: 64) }
             return self
         }

@@ -28,12 +28,12 @@ final class AverageEffect {
         fadingBlock = fadingOut.block(frames: maxFrames)
     }
 
-    @_noLocks
+    @_noAllocation
     func setPoints(_ points: Int) {
         targetPoints = min(max(points, AveragePoints.minimum), AveragePoints.maximum)
     }
 
-    @_noLocks
+    @_noAllocation
     func reset() {
         // No array literal here: reset runs on the render thread when the effect is switched on.
         let points = targetPoints
@@ -44,7 +44,7 @@ final class AverageEffect {
         fade.finish()
     }
 
-    @_noLocks
+    @_noAllocation
     private func restart(_ average: RenderRef<MovingAverage>, _ points: Int) {
         average {
             $0.reset()
@@ -52,7 +52,7 @@ final class AverageEffect {
         }
     }
 
-    @_noLocks
+    @_noAllocation
     func process(input: StereoBlock, output: StereoBlock) {
         var (active, idle) = activeIsB ? (pairB, pairA) : (pairA, pairB)
         let fading = fade.isActive, points = targetPoints, activePoints = active.left { $0.points }
@@ -78,7 +78,7 @@ final class AverageEffect {
     }
 
     /// `idle` takes over `active`'s history at `points`.
-    @_noLocks
+    @_noAllocation
     private func take(_ idle: RenderRef<MovingAverage>, over active: RenderRef<MovingAverage>, _ points: Int) {
         let history = active { $0.historyState }
         idle {

@@ -42,22 +42,22 @@ final class EchoEffect {
     }
 
     /// Delay in seconds, clamped to one frame…2 s.
-    @_noLocks
+    @_noAllocation
     func setDelaySeconds(_ seconds: Double) {
         let frames = seconds.isFinite ? Int(RealTimeMath.round(seconds * sampleRate)) : 1
         targetFrames = min(max(frames, 1), maximumFrames)
     }
 
-    @_noLocks
+    @_noAllocation
     func setFeedback(_ amount: Double) {
         feedback.setTarget(Float(min(max(amount.isFinite ? amount : 0, 0), EchoLimits.maximumFeedback)))
     }
 
-    @_noLocks
+    @_noAllocation
     func setMix(_ mix: Double) { wetMix.setTarget(Float(min(max(mix.isFinite ? mix : 0, 0), 1))) }
 
     /// Silences the echo (O(1)); the delay time jumps to its target.
-    @_noLocks
+    @_noAllocation
     func reset() {
         left { $0.reset() }
         right { $0.reset() }
@@ -69,7 +69,7 @@ final class EchoEffect {
         inputFade.start()
     }
 
-    @_noLocks
+    @_noAllocation
     func process(input: StereoBlock, output: StereoBlock) {
         let left = left, right = right
         for i in 0..<input.frames {

@@ -31,20 +31,20 @@ final class LowpassEffect {
 
     /// −6 dB frequency in Hz, clamped to 20…4000 (below ≈ 445 Hz at 48 kHz the kernel cannot get
     /// narrower; see `WindowedSinc`).
-    @_noLocks
+    @_noAllocation
     func setCutoffHz(_ hz: Double) {
         let target = bank { $0.position(forCutoffHz: hz) }
         position.setTarget(target)
     }
 
-    @_noLocks
+    @_noAllocation
     func reset() {
         left { $0.reset() }
         right { $0.reset() }
         position.snap(to: position.target)
     }
 
-    @_noLocks
+    @_noAllocation
     func process(input: StereoBlock, output: StereoBlock) {
         let bank = bank, left = left, right = right
         var i = 0

@@ -39,7 +39,7 @@ final class LowpassKernelBank {
     deinit { taps.deallocate() }
 
     /// Fractional kernel index for a cutoff in Hz (clamped to the bank).
-    @_noLocks
+    @_noAllocation
     func position(forCutoffHz hz: Double) -> Float {
         typealias B = LowpassBank
         let clamped = min(max(hz.isFinite ? hz : B.highestHz, B.lowestHz), B.highestHz)
@@ -47,11 +47,11 @@ final class LowpassKernelBank {
     }
 
     /// Kernel `j` (0..<count).
-    @_noLocks
+    @_noAllocation
     func kernel(_ j: Int) -> UnsafeMutablePointer<Float> { taps + j * LowpassBank.tapCount }
 
     /// Writes the blend of the kernels around `position` into `destination`.
-    @_noLocks
+    @_noAllocation
     func blend(at position: Float, into destination: UnsafeMutablePointer<Float>) {
         let (j, t) = split(position)
         let a = kernel(j), b = kernel(j + 1)
@@ -59,7 +59,7 @@ final class LowpassKernelBank {
     }
 
     /// Lower kernel index and blend weight of the upper one; index ≤ count − 2.
-    @_noLocks
+    @_noAllocation
     func split(_ position: Float) -> (Int, Float) {
         let j = min(max(Int(position), 0), count - 2)
         return (j, min(max(position - Float(j), 0), 1))

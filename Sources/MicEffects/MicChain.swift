@@ -48,7 +48,7 @@ public final class MicChain {
     private var requestedKind: MicEffectKind = .off
     /// Render thread's; every change is published to `readouts.activeEffect` for other threads.
     private var activeKind: MicEffectKind = .off {
-        @_noLocks didSet {
+        @_noAllocation didSet {
             let raw = UInt8(activeKind.rawValue), readouts = published.readouts
             readouts { $0.activeEffect.store(raw, ordering: .relaxed) }
         }
@@ -107,41 +107,41 @@ public final class MicChain {
     // MARK: Parameters (render-thread safe; call at block start)
 
     /// Selects the effect; the change crossfades over 20 ms (after the new effect's latency).
-    @_noLocks
+    @_noAllocation
     public func setEffect(_ kind: MicEffectKind) { requestedKind = kind }
     /// Wet/dry mix of the effect, 0 (dry) … 1 (wet), smoothed over 20 ms.
-    @_noLocks
+    @_noAllocation
     public func setMix(_ mix: Double) { self.mix.setTarget(Float(min(max(mix.isFinite ? mix : 1, 0), 1))) }
     /// Ring-modulator carrier in Hz, 0…4000 (0 passes the input), glides over 10 ms.
-    @_noLocks
+    @_noAllocation
     public func setRingFrequencyHz(_ hz: Double) { units.ring { $0.setCarrierHz(hz) } }
     /// Echo time in seconds, one frame…2 s; changes crossfade between read heads (20 ms).
-    @_noLocks
+    @_noAllocation
     public func setDelaySeconds(_ seconds: Double) { units.echo { $0.setDelaySeconds(seconds) } }
     /// Echo feedback 0…0.95, smoothed.
-    @_noLocks
+    @_noAllocation
     public func setDelayFeedback(_ amount: Double) { units.echo { $0.setFeedback(amount) } }
     /// Echo wet/dry 0…1 inside the delay effect (1 = echoes only), smoothed.
-    @_noLocks
+    @_noAllocation
     public func setDelayMix(_ mix: Double) { units.echo { $0.setMix(mix) } }
     /// Moving-average length, 3…101 points; changes crossfade over 20 ms.
-    @_noLocks
+    @_noAllocation
     public func setAveragePoints(_ points: Int) { units.average { $0.setPoints(points) } }
     /// Low-pass −6 dB frequency in Hz, 20…4000, glides over 20 ms in log frequency.
-    @_noLocks
+    @_noAllocation
     public func setLowpassCutoffHz(_ hz: Double) { units.lowpass { $0.setCutoffHz(hz) } }
     /// Pitch shift in semitones, −12…+12, smoothed.
-    @_noLocks
+    @_noAllocation
     public func setPitchShiftSemitones(_ semitones: Double) { effectSet { $0.setPitchShiftSemitones(semitones) } }
     /// Sums the input to mono (both channels get (L + R)/2) before the effect.
-    @_noLocks
+    @_noAllocation
     public func setMonoInput(_ mono: Bool) { monoInput = mono }
 
     /// Runs the pitch tracker on the input even when no effect needs it (it always runs while
     /// `pitchshift` is selected). Any thread.
     public var pitchTrackingEnabled: Bool {
         get { readouts.pitchTracking.load(ordering: .relaxed) }
-        @_noLocks set {
+        @_noAllocation set {
             let readouts = published.readouts
             readouts { $0.pitchTracking.store(newValue, ordering: .relaxed) }
         }
@@ -158,7 +158,7 @@ public final class MicChain {
     public var currentEffect: MicEffectKind { readouts.effect }
 
     /// Silences all effect state and finishes any crossfade. Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public func reset() {
         let requested = requestedKind
         if effectSet({ $0.isReady(requested) }) { activeKind = requested }
@@ -175,7 +175,7 @@ public final class MicChain {
 
     /// Processes `input` into `output` (overwritten; the two may be the same buffers) for any
     /// frame count ≤ `maxFrames`. Render-thread safe.
-    @_noLocks
+    @_noAllocation
     public func process(input: StereoBlock, output: StereoBlock) {
         let maxFrames = maxFrames
         precondition(input.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
@@ -220,7 +220,7 @@ public final class MicChain {
     }
 
     /// One effect's output, wet mixed with its latency-aligned dry signal.
-    @_noLocks
+    @_noAllocation
     private func renderSlot(_ kind: MicEffectKind, input x: StereoBlock, into out: StereoBlock) {
         if kind == .off {
             out.copy(from: x)
@@ -244,7 +244,7 @@ public final class MicChain {
         }
     }
 
-    @_noLocks
+    @_noAllocation
     private func measure(_ x: StereoBlock) {
         meters.left.process(x.left, frames: x.frames)
         meters.right.process(x.right, frames: x.frames)

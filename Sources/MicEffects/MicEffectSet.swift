@@ -62,13 +62,13 @@ public final class MicEffectBuilder: @unchecked Sendable {
     // MARK: Render thread
 
     /// Asks the control thread to build `needs`.
-    @_noLocks
+    @_noAllocation
     func request(_ needs: UInt8) { requested.bitwiseOr(needs, ordering: .relaxed) }
 
     /// The built effects and detector, unretained; nil until built.
-    var builtSpectralPass: RenderRef<SpectralPassEffect>? { @_noLocks get { reference(spectralPassAddress) } }
-    var builtPitchShift: RenderRef<PitchShiftEffect>? { @_noLocks get { reference(pitchShiftAddress) } }
-    var builtPitchDetector: RenderRef<PitchDetector>? { @_noLocks get { reference(pitchDetectorAddress) } }
+    var builtSpectralPass: RenderRef<SpectralPassEffect>? { @_noAllocation get { reference(spectralPassAddress) } }
+    var builtPitchShift: RenderRef<PitchShiftEffect>? { @_noAllocation get { reference(pitchShiftAddress) } }
+    var builtPitchDetector: RenderRef<PitchDetector>? { @_noAllocation get { reference(pitchDetectorAddress) } }
 
     @inline(__always)  // generic: checked where it is inlined
     private func reference<Object: AnyObject>(_ address: borrowing Atomic<UnsafeMutableRawPointer?>) -> RenderRef<Object>? {
@@ -137,14 +137,14 @@ final class MicEffectSet {
 
     // MARK: Render thread
 
-    @_noLocks
+    @_noAllocation
     func setPitchShiftSemitones(_ semitones: Double) {
         pitchShiftSemitones = semitones
         if let shifter = pitchShift { shifter { $0.setSemitones(semitones) } }
     }
 
     /// True when `kind` can run now; otherwise asks the control thread to build it.
-    @_noLocks
+    @_noAllocation
     func isReady(_ kind: MicEffectKind) -> Bool {
         let builder = units.builder
         switch kind {
@@ -165,7 +165,7 @@ final class MicEffectSet {
         }
     }
 
-    @_noLocks
+    @_noAllocation
     func reset(_ kind: MicEffectKind) {
         switch kind {
         case .off: break
@@ -178,7 +178,7 @@ final class MicEffectSet {
         }
     }
 
-    @_noLocks
+    @_noAllocation
     func process(_ kind: MicEffectKind, input: StereoBlock, output: StereoBlock) {
         switch kind {
         case .off: output.copy(from: input)
@@ -197,14 +197,14 @@ final class MicEffectSet {
     }
 
     /// Runs the pitch detector on (L + R)/2 and publishes each new estimate (once it is built).
-    @_noLocks
+    @_noAllocation
     func trackPitch(_ input: StereoBlock) {
         if pitchDetector == nil { pitchDetector = units.builder { $0.builtPitchDetector } }
         guard let detector = pitchDetector else { return units.builder { $0.request(Need.pitchDetector) } }
         let mono = monoScratch
         for i in 0..<input.frames { mono[i] = 0.5 * (input.left[i] + input.right[i]) }
-        guard let estimate = detector({ pitchDetectorPush($0, mono, count: input.frames) }) else { return }
-        units.pitch { publishPitch($0, estimate) }
+        guard let estimate = detector({ $0.push(mono, count: input.frames) ? $0.latest : nil }) else { return }
+        units.pitch { $0.store(estimate) }
         var ratio: Float = 1
         if let shifter = pitchShift { ratio = shifter { $0.ratio } }
         let shifted = estimate.voiced ? Float(estimate.frequencyHz) * ratio : 0

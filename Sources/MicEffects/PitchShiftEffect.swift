@@ -28,33 +28,33 @@ final class PitchShiftEffect {
         semitones = LinearSmoother(value: 0, sampleRate: sampleRate, rampSeconds: 0.020)
     }
 
-    @_noLocks
+    @_noAllocation
     func setSemitones(_ value: Double) {
         let v = value.isFinite ? value : 0
         semitones.setTarget(Float(min(max(v, -12), 12)))  // semitoneRange, written out: no class statics here
     }
 
     /// Current frequency ratio (2^(semitones/12)).
-    var ratio: Float { @_noLocks get { Float(RealTimeMath.pow(2.0, Double(semitones.current) / 12)) } }
+    var ratio: Float { @_noAllocation get { Float(RealTimeMath.pow(2.0, Double(semitones.current) / 12)) } }
 
-    @_noLocks
+    @_noAllocation
     func reset() {
-        left { stftReset($0) }
-        right { stftReset($0) }
+        left { SpectralRender.reset($0) }
+        right { SpectralRender.reset($0) }
         semitones.snap(to: semitones.target)
     }
 
-    @_noLocks
+    @_noAllocation
     func process(input: StereoBlock, output: StereoBlock) {
         for _ in 0..<input.frames { _ = semitones.next() }
         let r = ratio, frames = input.frames
         left {
             $0.processor.ratio = r
-            stftProcess($0, input.left, output.left, count: frames)
+            SpectralRender.process($0, input.left, output.left, count: frames)
         }
         right {
             $0.processor.ratio = r
-            stftProcess($0, input.right, output.right, count: frames)
+            SpectralRender.process($0, input.right, output.right, count: frames)
         }
     }
 }

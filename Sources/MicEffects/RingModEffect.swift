@@ -8,14 +8,14 @@ final class RingModEffect {
         modulator = RingModulator(sampleRate: sampleRate, carrierHz: 440)
     }
 
-    @_noLocks
+    @_noAllocation
     func setCarrierHz(_ hz: Double) { modulator.setCarrierHz(hz) }
 
-    @_noLocks
+    @_noAllocation
     func reset() { modulator.reset() }
 
     /// Writes the modulated `input` to `output` (distinct buffers).
-    @_noLocks
+    @_noAllocation
     func process(input: StereoBlock, output: StereoBlock) {
         output.copy(from: input)
         modulator.process(output)

@@ -22,17 +22,17 @@ final class SpectralPassEffect {
         right = RenderRef(transforms.1)
     }
 
-    @_noLocks
+    @_noAllocation
     func reset() {
-        left { stftReset($0) }
-        right { stftReset($0) }
+        left { SpectralRender.reset($0) }
+        right { SpectralRender.reset($0) }
     }
 
-    @_noLocks
+    @_noAllocation
     func process(input: StereoBlock, output: StereoBlock, dominantFrequencyHz: RenderRef<PublishedFloat>) {
         let frames = input.frames
-        left { stftProcess($0, input.left, output.left, count: frames) }
-        right { stftProcess($0, input.right, output.right, count: frames) }
+        left { SpectralRender.process($0, input.left, output.left, count: frames) }
+        right { SpectralRender.process($0, input.right, output.right, count: frames) }
         // The louder channel's peak is "the" dominant frequency.
         let l = left { $0.processor }, r = right { $0.processor }
         let f = l.peakMagnitude >= r.peakMagnitude ? l.frequencyHz : r.frequencyHz

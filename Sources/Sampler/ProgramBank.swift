@@ -47,7 +47,7 @@ struct ProgramTables {
 /// file, and sounding notes keep pointing into programs this bank keeps alive.
 public final class ProgramBank: @unchecked Sendable {
     /// The General MIDI percussion bank (as FluidSynth numbers it): drum parts pick from it.
-    public static let percussionBank = 128
+    public static let percussionBank = RenderTables.percussionBank
     public static let partCount = 16
 
     public let programs: [SamplerProgram]
@@ -57,11 +57,9 @@ public final class ProgramBank: @unchecked Sendable {
     public let table: [Int: [PartProgram?]]
     public let parts: [PartSetup]
 
-    let programTables: UnsafeMutableBufferPointer<ProgramTables>
-    let bankNumbers: UnsafeMutableBufferPointer<Int>
-    /// `bankNumbers.count` × 128 entries, bank after bank.
-    let entries: UnsafeMutableBufferPointer<PartProgram?>
-    let partSetups: UnsafeMutableBufferPointer<PartSetup>
+    /// What the render thread reads of the bank: raw tables, no class reference (a call on the
+    /// bank object would retain it). Valid while the bank lives.
+    let renderTables: RenderTables
 
     /// Control thread. `table` rows shorter than 128 are padded with nil; `parts` with GM defaults.
     /// Entries must index `programs`.
@@ -71,12 +69,12 @@ public final class ProgramBank: @unchecked Sendable {
         self.names = names
         self.table = table
         self.parts = Array((parts + PartSetup.generalMIDI.dropFirst(parts.count)).prefix(Self.partCount))
-        programTables = .allocate(capacity: programs.count)
+        let programTables = UnsafeMutableBufferPointer<ProgramTables>.allocate(capacity: programs.count)
         _ = programTables.initialize(from: programs.map(ProgramTables.init))
         let banks = table.keys.sorted()
-        bankNumbers = .allocate(capacity: banks.count)
+        let bankNumbers = UnsafeMutableBufferPointer<Int>.allocate(capacity: banks.count)
         _ = bankNumbers.initialize(from: banks)
-        entries = .allocate(capacity: banks.count * 128)
+        let entries = UnsafeMutableBufferPointer<PartProgram?>.allocate(capacity: banks.count * 128)
         for (b, bank) in banks.enumerated() {
             let row = table[bank] ?? []
             for p in 0..<128 {
@@ -85,8 +83,9 @@ public final class ProgramBank: @unchecked Sendable {
                 (entries.baseAddress! + b * 128 + p).initialize(to: entry)
             }
         }
-        partSetups = .allocate(capacity: Self.partCount)
+        let partSetups = UnsafeMutableBufferPointer<PartSetup>.allocate(capacity: Self.partCount)
         _ = partSetups.initialize(from: self.parts)
+        renderTables = RenderTables(programTables: programTables, bankNumbers: bankNumbers, entries: entries, partSetups: partSetups)
     }
 
     /// One program on every program number, every part starting on it (except `synthChannels`,
@@ -98,33 +97,20 @@ public final class ProgramBank: @unchecked Sendable {
     }
 
     deinit {
-        programTables.deallocate()
-        bankNumbers.deallocate()
-        entries.deallocate()
-        partSetups.deallocate()
+        renderTables.programTables.deallocate()
+        renderTables.bankNumbers.deallocate()
+        renderTables.entries.deallocate()
+        renderTables.partSetups.deinitialize().deallocate()
     }
 
     /// Any thread, allocation-free: what program change `program` selects on a part with bank
-    /// select `bank` (drum parts use bank 128 whatever was selected, when the bank defines it).
-    /// A melodic bank without that program falls back to bank 0 (the GS "capital tone" rule);
-    /// a drum kit number without an entry falls back to kit 0. nil: not defined anywhere.
+    /// select `bank` (`RenderTables.lookup`).
     public func lookup(bank: Int, program: Int, isDrum: Bool) -> PartProgram? {
-        guard (0..<128).contains(program) else { return nil }
-        if isDrum, let row = row(of: Self.percussionBank) {
-            return entries[row + program] ?? entries[row]
-        }
-        if bank != 0, bank != Self.percussionBank, let row = row(of: bank), let entry = entries[row + program] {
-            return entry
-        }
-        guard let row = row(of: 0) else { return nil }
-        return entries[row + program]
+        renderTables.lookup(bank: bank, program: program, isDrum: isDrum)
     }
 
     /// What part `channel` plays at start (or after a reset to this bank).
-    public func startProgram(channel: Int) -> PartProgram {
-        let setup = partSetups[channel & 15]
-        return setup.startOverride ?? lookup(bank: 0, program: setup.program, isDrum: setup.isDrum) ?? .none
-    }
+    public func startProgram(channel: Int) -> PartProgram { renderTables.startProgram(channel: channel) }
 
     /// Display name of what a part plays.
     public func name(of program: PartProgram) -> String {
@@ -135,8 +121,45 @@ public final class ProgramBank: @unchecked Sendable {
         }
     }
 
-    private func row(of bank: Int) -> Int? {
-        for i in 0..<bankNumbers.count where bankNumbers[i] == bank { return i * 128 }
-        return nil
+    /// A bank's tables as plain pointers: what the render thread reads (a program change is an
+    /// index into them). Render-thread safe; valid while the bank lives.
+    struct RenderTables {
+        static let percussionBank = 128
+
+        let programTables: UnsafeMutableBufferPointer<ProgramTables>
+        let bankNumbers: UnsafeMutableBufferPointer<Int>
+        /// `bankNumbers.count` × 128 entries, bank after bank.
+        let entries: UnsafeMutableBufferPointer<PartProgram?>
+        let partSetups: UnsafeMutableBufferPointer<PartSetup>
+
+        /// What program change `program` selects on a part with bank select `bank` (drum parts
+        /// use bank 128 whatever was selected, when the bank defines it). A melodic bank without
+        /// that program falls back to bank 0 (the GS "capital tone" rule); a drum kit number
+        /// without an entry falls back to kit 0. nil: not defined anywhere.
+        @_noAllocation
+        func lookup(bank: Int, program: Int, isDrum: Bool) -> PartProgram? {
+            guard program >= 0 && program < 128 else { return nil }
+            if isDrum, let row = row(of: Self.percussionBank) {
+                return entries[row + program] ?? entries[row]
+            }
+            if bank != 0, bank != Self.percussionBank, let row = row(of: bank), let entry = entries[row + program] {
+                return entry
+            }
+            guard let row = row(of: 0) else { return nil }
+            return entries[row + program]
+        }
+
+        /// What part `channel` plays at start (or after a reset to this bank).
+        @_noAllocation
+        func startProgram(channel: Int) -> PartProgram {
+            let setup = partSetups[channel & 15]
+            return setup.startOverride ?? lookup(bank: 0, program: setup.program, isDrum: setup.isDrum) ?? .none
+        }
+
+        @_noAllocation
+        private func row(of bank: Int) -> Int? {
+            for i in 0..<bankNumbers.count where bankNumbers[i] == bank { return i * 128 }
+            return nil
+        }
     }
 }

@@ -36,18 +36,18 @@ final class ProgramMailbox<Object: AnyObject>: @unchecked Sendable {
 
         /// Takes the queued program's address, if any, when the outbox has room for the program
         /// it will retire.
-        @_noLocks
+        @_noAllocation
         func takeIfRoomForGarbage() -> Int {
             guard slots[1].load(ordering: .acquiring) == 0 else { return 0 }
             return slots[0].exchange(0, ordering: .acquiringAndReleasing)
         }
 
         /// Is there room to hand back a retired program?
-        var hasRoomForGarbage: Bool { @_noLocks get { slots[1].load(ordering: .acquiring) == 0 } }
+        var hasRoomForGarbage: Bool { @_noAllocation get { slots[1].load(ordering: .acquiring) == 0 } }
 
         /// Hands a retired program (retained address) back. Call only after `hasRoomForGarbage`
         /// was true; the control thread is the only one emptying the slot.
-        @_noLocks
+        @_noAllocation
         func retire(_ address: Int) { slots[1].store(address, ordering: .releasing) }
     }
 

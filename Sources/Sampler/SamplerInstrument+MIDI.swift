@@ -6,6 +6,7 @@ extension SamplerInstrument {
     /// at event frames) to the part of its channel: notes, program change, bank select CC0/CC32,
     /// CC1 vibrato, CC7 volume, CC10 pan, CC11 expression, CC64 sustain, CC66 sostenuto, CC67
     /// soft pedal, CC91/CC93 sends, RPN 0 bend range, RPN 1/2 tuning, CC120/121/123, pitch bend. Others are ignored.
+    @_noAllocation
     public func handle(_ message: MIDIMessage) {
         let channel = Int(message.channel & 15)
         switch message.normalized {

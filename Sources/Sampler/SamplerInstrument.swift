@@ -50,8 +50,8 @@ public final class SamplerInstrument {
     public var polyphonyLimit: Int?
     /// Render thread: master tuning, the frequency of A4 in Hz (each part's RPN 1/2 adds to it).
     public var a4Hz: Double {
-        @_noLocks get { a4.hertz }
-        @_noLocks set { a4.set(newValue) }
+        @_noAllocation get { a4.hertz }
+        @_noAllocation set { a4.set(newValue) }
     }
     private var a4 = A4Reference()
 
@@ -83,8 +83,8 @@ public final class SamplerInstrument {
     /// Retained addresses of the bank in use and of the one being faded out (0 = none).
     private var currentAddress = 0
     private var retiringAddress = 0
-    /// The bank in use (unowned: `currentAddress` keeps it alive).
-    private(set) unowned(unsafe) var bank: ProgramBank?
+    /// The tables of the bank in use (`currentAddress` keeps it alive); nil before the first.
+    private(set) var bank: ProgramBank.RenderTables?
     var bankID: Int { currentAddress }
     /// Increments each time a new bank is adopted (the engine re-reads part programs then).
     public private(set) var bankGeneration = 0
@@ -169,7 +169,8 @@ public final class SamplerInstrument {
             }
         }
         currentAddress = address
-        let adopted = Unmanaged<ProgramBank>.fromOpaque(pointer).takeUnretainedValue()
+        let reference = RenderRef<ProgramBank>(address: UnsafeMutableRawPointer(mutating: pointer))
+        let adopted = reference { $0.renderTables }
         bank = adopted
         bankGeneration &+= 1
         for c in 0..<SamplerConstants.partCount {
@@ -199,13 +200,14 @@ public final class SamplerInstrument {
 
     /// Render thread: what part `channel` (0–15) plays now; nil before any bank was submitted.
     /// Adopts a pending bank first.
+    @_noAllocation
     public func partProgram(channel: Int) -> PartProgram? {
         acceptPendingBank()
         return currentProgram(channel: channel)
     }
 
     /// Render thread: what part `channel` plays in the bank in use (no hand-over; for meters).
-    @_noLocks
+    @_noAllocation
     public func currentProgram(channel: Int) -> PartProgram? {
         currentAddress == 0 ? nil : parts[channel & 15].program
     }
@@ -215,6 +217,7 @@ public final class SamplerInstrument {
     /// Render thread: ADDS `block.frames` (≤ `maxFrames`) frames.
     /// Each part's voices are summed into its own chunk buffer first, to measure the part's peak
     /// and to feed `sends` (frames from `sendOffset` of its block) at the part's CC91/CC93 levels.
+    @_noAllocation
     public func render(into block: StereoBlock, sends: SendTarget? = nil, at sendOffset: Int = 0) {
         let maxFrames = maxFrames
         precondition(block.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
@@ -241,7 +244,7 @@ public final class SamplerInstrument {
                     for i in 0..<frames {
                         chunk.left[i] += mix.left[i]
                         chunk.right[i] += mix.right[i]
-                        peak = max(peak, abs(mix.left[i]), abs(mix.right[i]))
+                        peak = max(max(peak, abs(mix.left[i])), abs(mix.right[i]))  // what the variadic max does, without its array
                     }
                     partPeaks[c] = peak
                     if let sends { sends.add(mix, at: sendOffset + offset, levels: &parts[c].sends) } else { parts[c].sends.advance(frames: frames) }
@@ -272,20 +275,20 @@ public final class SamplerInstrument {
 
     /// Render thread: the highest sample part `channel` produced (before bus and master gains)
     /// since the last call, then starts over.
-    @_noLocks
+    @_noAllocation
     public func takePartPeak(channel: Int) -> Float {
         defer { partPeaks[channel & 15] = 0 }
         return partPeaks[channel & 15]
     }
 
     /// Render thread: adds each part's sounding voices (including fading ones) to `counts[channel]`.
-    @_noLocks
+    @_noAllocation
     public func addVoiceCounts(to counts: UnsafeMutablePointer<Int>) {
         for slot in 0..<voiceSlots where voices[slot].isActive { counts[voices[slot].channel] += 1 }
     }
 
     /// Render thread: silences every voice at once (no fade) and clears filter state.
-    @_noLocks
+    @_noAllocation
     public func reset() {
         for slot in 0..<voiceSlots {
             voices[slot].isActive = false
@@ -296,11 +299,11 @@ public final class SamplerInstrument {
     }
 
     /// Render thread: true when no voice is sounding (the engine may skip `render`).
-    public var isSilent: Bool { @_noLocks get { activeVoiceCount == 0 } }
+    public var isSilent: Bool { @_noAllocation get { activeVoiceCount == 0 } }
 
     /// Render thread: voices sounding, including those fading out after a steal.
     public var activeVoiceCount: Int {
-        @_noLocks get {
+        @_noAllocation get {
         var count = 0
         for slot in 0..<voiceSlots where voices[slot].isActive { count += 1 }
         return count
@@ -309,6 +312,9 @@ public final class SamplerInstrument {
 
     /// The shared polyphony budget in force: the override or `maxVoices`, within 1…maxVoices.
     public var effectivePolyphony: Int {
-        min(max(polyphonyLimit ?? maxVoices, 1), maxVoices)
+        @_noAllocation get {
+            let maxVoices = maxVoices  // a local: `??` would capture `self` (a retain)
+            return min(max(polyphonyLimit ?? maxVoices, 1), maxVoices)
+        }
     }
 }

@@ -35,7 +35,7 @@ struct SamplerPart {
     }
 
     /// Selects `program` of the bank (render thread: an index, nothing allocated).
-    mutating func select(_ program: PartProgram, bank: ProgramBank?) {
+    mutating func select(_ program: PartProgram, bank: ProgramBank.RenderTables?) {
         self.program = program
         if case .sampler(let index) = program, let bank {
             tables = bank.programTables[index]

@@ -199,7 +199,7 @@ struct SamplerVoice {
             lastCents = cents
             // Bounded so the 32.32 step never overflows; one-cycle tables (the built-in sine is
             // declared at 440 × 2048 Hz) legitimately step hundreds of frames per output frame.
-            let wanted = sourceRateRatio * exp2(cents / 1200)
+            let wanted = sourceRateRatio * RealTimeMath.exp2(cents / 1200)
             let ratio = wanted.isNaN ? 1 : min(max(wanted, 1.0 / 65_536), 65_536)  // UInt64(NaN) would trap
             lastIncrement = UInt64(ratio * 4_294_967_296)
         }

@@ -55,10 +55,11 @@ struct VoiceFilter {
             + (modulation.byVelocity?.value(Double(velocity) / 127) ?? 0)
         controller = modulation.byController == nil ? -1 : (modulation.controller ?? -1)
         byController = modulation.byController ?? SamplerModulationAmount(atOne: 0)
-        hasEnvelope = modulation.envelope != nil && modulation.byEnvelope != nil
+        hasEnvelope = false
         byEnvelope = modulation.byEnvelope ?? SamplerModulationAmount(atOne: 0)
         envelope.reset()
-        if let settings = modulation.envelope, hasEnvelope {
+        if let settings = modulation.envelope, modulation.byEnvelope != nil {
+            hasEnvelope = true
             envelope.configure(settings)
             envelope.noteOn()
         }
@@ -104,7 +105,7 @@ struct VoiceFilter {
             }
             if !(abs(cents - designedCents) < Self.redesignThresholdCents) {
                 designedCents = cents
-                svf.design(kind, cutoffHz: cutoffHz * exp2(cents / 1200), resonanceDecibels: resonanceDecibels, sampleRate: sampleRate)
+                svf.design(kind, cutoffHz: cutoffHz * RealTimeMath.exp2(cents / 1200), resonanceDecibels: resonanceDecibels, sampleRate: sampleRate)
             }
             svf.process(block.slice(from: offset, count: frames))
             offset += frames
@@ -136,7 +137,7 @@ struct StereoStateVariableFilter {
     mutating func design(_ kind: BiquadCoefficients.Kind, cutoffHz: Double, resonanceDecibels: Double, sampleRate: Double) {
         self.kind = kind
         let f = min(max(cutoffHz, 1), sampleRate * 0.49)
-        let g = tan(Double.pi * f / sampleRate)
+        let g = RealTimeMath.tan(Double.pi * f / sampleRate)
         k = 1 / BiquadCoefficients.q(resonanceDecibels: resonanceDecibels)
         a1 = 1 / (1 + g * (g + k))
         a2 = g * a1

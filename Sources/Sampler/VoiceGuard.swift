@@ -22,8 +22,10 @@ extension SamplerInstrument {
     /// Voices stopped because their output ran away (NaN, infinity or beyond +80 dBFS) since
     /// start. Render thread (or between offline blocks).
     public var runawayVoiceCount: Int {
-        var count = 0
-        for slot in 0..<voiceSlots { count += voices[slot].filter.runaways }
-        return count
+        @_noAllocation get {
+            var count = 0
+            for slot in 0..<voiceSlots { count += voices[slot].filter.runaways }
+            return count
+        }
     }
 }

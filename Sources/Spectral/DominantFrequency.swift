@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import DSP
 
 /// An STFT frame processor that leaves the spectrum untouched and finds its strongest bin,
 /// refined by a parabola through the log magnitudes of that bin and its neighbours (for a Hann
@@ -18,16 +16,17 @@ public struct DominantFrequencyFinder: SpectralFrameProcessor {
         self.frameSize = frameSize
     }
 
+    @_noAllocation
     public mutating func process(spectrum: UnsafeMutablePointer<Float>, binCount: Int) {
         var best = 1, bestPower: Float = 0
         for k in 1..<(binCount - 1) {
             let p = spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1]
             if p > bestPower { bestPower = p; best = k }
         }
-        peakMagnitude = bestPower.squareRoot()
+        peakMagnitude = RealTimeMath.sqrt(bestPower)
         guard bestPower > 1e-20 else { return }
         func logPower(_ k: Int) -> Double {
-            Double(log(max(spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1], 1e-30)))
+            Double(RealTimeMath.log(max(spectrum[2 * k] * spectrum[2 * k] + spectrum[2 * k + 1] * spectrum[2 * k + 1], 1e-30)))
         }
         let (a, b, c) = (logPower(best - 1), logPower(best), logPower(best + 1))
         let denominator = a - 2 * b + c
@@ -35,6 +34,7 @@ public struct DominantFrequencyFinder: SpectralFrameProcessor {
         frequencyHz = (Double(best) + min(max(offset, -0.5), 0.5)) * sampleRate / Double(frameSize)
     }
 
+    @_noAllocation
     public mutating func reset() {
         frequencyHz = 0
         peakMagnitude = 0

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import DSP
 
 /// STFT frame processor that shifts pitch by `ratio` with Laroche–Dolson style peak-region
 /// phase locking (J. Laroche, M. Dolson, "New phase-vocoder techniques for real-time pitch
@@ -25,18 +23,30 @@ public struct PhaseLockedPitchShift: SpectralFrameProcessor {
     /// Peaks weaker than this fraction of the strongest (power, ≈ −70 dB) are not tracked.
     static let peakFloor: Float = 1e-7
 
+    /// Owns the state; the render path reaches it through `state` (no retain).
     private let storage: PhaseLockStorage
+    private let state: RenderRef<PhaseLockStorage>
 
     public init(frameSize: Int, hopSize: Int) {
         self.frameSize = frameSize
         self.hopSize = hopSize
         storage = PhaseLockStorage(binCount: frameSize / 2 + 1)
+        state = RenderRef(storage)
     }
 
-    public mutating func reset() { storage.reset() }
+    @_noAllocation
+    public mutating func reset() { state { $0.reset() } }
 
+    @_noAllocation
     public mutating func process(spectrum z: UnsafeMutablePointer<Float>, binCount: Int) {
-        let s = storage
+        let ratio = ratio, hopSize = hopSize, frameSize = frameSize
+        state { Self.process(spectrum: z, binCount: binCount, storage: $0, ratio: ratio, hopSize: hopSize, frameSize: frameSize) }
+    }
+
+    @_noAllocation
+    private static func process(
+        spectrum z: UnsafeMutablePointer<Float>, binCount: Int, storage s: PhaseLockStorage, ratio: Float, hopSize: Int, frameSize: Int
+    ) {
         let power = s.power, out = s.output
         // Centre-referenced phases: (−1)^k is a circular shift of the frame by N/2.
         var k = 1
@@ -47,20 +57,20 @@ public struct PhaseLockedPitchShift: SpectralFrameProcessor {
             strongest = max(strongest, power[k])
         }
         out.update(repeating: 0, count: 2 * binCount)
-        let peakCount = findPeaks(binCount: binCount, floor: strongest * Self.peakFloor)
+        let peakCount = findPeaks(power: power, peaks: s.peaks, binCount: binCount, floor: strongest * Self.peakFloor)
         let expectedAdvance = 2 * Double.pi * Double(hopSize) / Double(frameSize)  // per bin of frequency
         var regionStart = 0
         for i in 0..<peakCount {
             let p = s.peaks[i]
-            let regionEnd = i + 1 < peakCount ? lowestBin(between: p, and: s.peaks[i + 1]) : binCount
-            let phase = Double(atan2(z[2 * p + 1], z[2 * p]))
+            let regionEnd = i + 1 < peakCount ? lowestBin(power: power, between: p, and: s.peaks[i + 1]) : binCount
+            let phase = Double(RealTimeMath.atan2(z[2 * p + 1], z[2 * p]))
             var trueBin = Double(p)
             if s.hasPrevious {
-                let previous = Double(atan2(s.previousInput[2 * p + 1], s.previousInput[2 * p]))
+                let previous = Double(RealTimeMath.atan2(s.previousInput[2 * p + 1], s.previousInput[2 * p]))
                 trueBin += principal(phase - previous - expectedAdvance * Double(p)) / expectedAdvance
             }
             let targetBin = trueBin * Double(ratio)
-            let outBin = Int(targetBin.rounded())
+            let outBin = Int(RealTimeMath.round(targetBin))
             var outPhase = phase
             if let previousPhase = s.previousPeakPhase(near: outBin) {
                 outPhase = previousPhase + expectedAdvance * targetBin
@@ -68,7 +78,7 @@ public struct PhaseLockedPitchShift: SpectralFrameProcessor {
             outPhase = principal(outPhase)
             s.recordPeak(bin: outBin, phase: outPhase)
             let rotation = outPhase - phase
-            let (cr, ci) = (Float(cos(rotation)), Float(sin(rotation)))
+            let (cr, ci) = (Float(RealTimeMath.cos(rotation)), Float(RealTimeMath.sin(rotation)))
             let shift = outBin - p
             let first = max(regionStart, -shift), last = min(regionEnd, binCount - shift)
             if first < last {
@@ -93,8 +103,8 @@ public struct PhaseLockedPitchShift: SpectralFrameProcessor {
     }
 
     /// Local maxima of `power` above `floor`, into `storage.peaks`; returns how many.
-    private func findPeaks(binCount: Int, floor: Float) -> Int {
-        let power = storage.power, peaks = storage.peaks
+    @_noAllocation
+    private static func findPeaks(power: UnsafeMutablePointer<Float>, peaks: UnsafeMutablePointer<Int>, binCount: Int, floor: Float) -> Int {
         var count = 0
         for k in 1..<(binCount - 1) where power[k] > floor && power[k] > power[k - 1] && power[k] >= power[k + 1] {
             peaks[count] = k
@@ -104,15 +114,16 @@ public struct PhaseLockedPitchShift: SpectralFrameProcessor {
     }
 
     /// First bin of the next region: the weakest bin between two peaks.
-    private func lowestBin(between a: Int, and b: Int) -> Int {
-        let power = storage.power
+    @_noAllocation
+    private static func lowestBin(power: UnsafeMutablePointer<Float>, between a: Int, and b: Int) -> Int {
         var best = a + 1
         for k in (a + 1)..<b where power[k] < power[best] { best = k }
         return best
     }
 
-    private func principal(_ x: Double) -> Double {
-        x - 2 * Double.pi * (x / (2 * Double.pi)).rounded()
+    @_noAllocation
+    private static func principal(_ x: Double) -> Double {
+        x - 2 * Double.pi * RealTimeMath.round(x / (2 * Double.pi))
     }
 }
 
@@ -164,9 +175,12 @@ final class PhaseLockStorage {
     /// Phase of last frame's output peak within one bin of `bin` (peaks are visited in rising
     /// order, so the search resumes where it stopped).
     func previousPeakPhase(near bin: Int) -> Double? {
-        while searchFrom < lastCount && lastBins[searchFrom] < bin - 1 { searchFrom += 1 }
+        let lastCount = lastCount, lastBins = lastBins  // locals: `&&` would capture `self` (a retain)
+        var from = searchFrom
+        while from < lastCount && lastBins[from] < bin - 1 { from += 1 }
+        searchFrom = from
         var best = -1, bestDistance = Int.max
-        var i = searchFrom
+        var i = from
         while i < lastCount && lastBins[i] <= bin + 1 {
             let distance = abs(lastBins[i] - bin)
             if distance < bestDistance { (best, bestDistance) = (i, distance) }
@@ -184,7 +198,7 @@ final class PhaseLockStorage {
 
     /// Keeps this frame's input spectrum and output peaks for the next frame.
     func finishFrame(input: UnsafeMutablePointer<Float>, binCount: Int) {
-        previousInput.update(from: input, count: 2 * binCount)
+        previousInput.copyFloats(from: input, count: 2 * binCount)
         swap(&lastBins, &nextBins)
         swap(&lastPhases, &nextPhases)
         lastCount = nextCount

@@ -1,3 +1,4 @@
+import DSP
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,8 +32,10 @@ public final class PitchDetector {
     /// The most recent incremental estimate.
     public private(set) var latest = PitchEstimate.unvoiced
 
-    private let fftA: RealFFT
-    private let fftB: RealFFT
+    /// Owners of the two FFTs; the render path calls their `transform`s (no retain).
+    private let owners: (RealFFT, RealFFT)
+    private let fftA: RealFFT.Transform
+    private let fftB: RealFFT.Transform
     private let difference: UnsafeMutablePointer<Double>
     private let normalised: UnsafeMutablePointer<Double>
     private let prefixEnergy: UnsafeMutablePointer<Double>
@@ -52,8 +55,9 @@ public final class PitchDetector {
         self.hopFrames = max(1, hopFrames)
         var size = 1
         while size < frameFrames { size <<= 1 }
-        fftA = RealFFT(size: size)
-        fftB = RealFFT(size: size)
+        owners = (RealFFT(size: size), RealFFT(size: size))
+        fftA = owners.0.transform
+        fftB = owners.1.transform
         difference = .allocate(capacity: maximumLag + 1)
         normalised = .allocate(capacity: maximumLag + 1)
         prefixEnergy = .allocate(capacity: frameFrames + 1)
@@ -72,6 +76,7 @@ public final class PitchDetector {
     }
 
     /// Pitch of `frameFrames` samples at `x`. Render-thread safe.
+    @_noAllocation
     public func estimate(_ x: UnsafePointer<Float>) -> PitchEstimate {
         let w = integrationFrames, n = fftA.size
         prefixEnergy[0] = 0
@@ -80,9 +85,9 @@ public final class PitchDetector {
         guard meanSquareDecibels(energy / Double(w)) > silenceDecibels else { return .unvoiced }
 
         // Cross term c(τ) = Σ_{j<W} x_j·x_{j+τ} by FFT: conj(A)·B, no wrap-around for τ ≤ maxLag.
-        fftA.time.update(from: x, count: w)
+        fftA.time.copyFloats(from: x, count: w)
         (fftA.time + w).update(repeating: 0, count: n - w)
-        fftB.time.update(from: x, count: frameFrames)
+        fftB.time.copyFloats(from: x, count: frameFrames)
         (fftB.time + frameFrames).update(repeating: 0, count: n - frameFrames)
         fftA.forward()
         fftB.forward()
@@ -119,6 +124,7 @@ public final class PitchDetector {
         for tau in minimumLag..<maximumLag { globalMinimum = min(globalMinimum, normalised[tau]) }
         guard globalMinimum.isFinite else { return nil }
         let threshold = max(dipThreshold, globalMinimum + 0.1)
+        let normalised = normalised, maximumLag = maximumLag  // locals: `&&` would capture `self` (a retain)
         var tau = minimumLag
         while tau < maximumLag && normalised[tau] >= threshold { tau += 1 }
         guard tau < maximumLag else { return nil }
@@ -151,19 +157,20 @@ public final class PitchDetector {
 
     /// Feeds `count` samples; every `hopFrames` an estimate of the latest `frameFrames` samples
     /// lands in `latest`. Returns true when it did. Render-thread safe.
-    @discardableResult
+    @discardableResult @_noAllocation
     public func push(_ samples: UnsafePointer<Float>, count: Int) -> Bool {
         var updated = false
+        let hopFrames = hopFrames, frameFrames = frameFrames  // locals: `&&` would capture `self` (a retain)
         for i in 0..<count {
             ring[ringIndex] = samples[i]
             ringIndex = ringIndex + 1 == frameFrames ? 0 : ringIndex + 1
             filled = min(filled + 1, frameFrames)
             sinceEstimate += 1
-            if sinceEstimate >= hopFrames && filled == frameFrames {
+            if sinceEstimate >= hopFrames, filled == frameFrames {
                 sinceEstimate = 0
                 let older = frameFrames - ringIndex
-                frame.update(from: ring + ringIndex, count: older)
-                (frame + older).update(from: ring, count: ringIndex)
+                frame.copyFloats(from: ring + ringIndex, count: older)
+                (frame + older).copyFloats(from: ring, count: ringIndex)
                 latest = estimate(frame)
                 updated = true
             }
@@ -172,6 +179,7 @@ public final class PitchDetector {
     }
 
     /// Forgets the pushed history. Render-thread safe.
+    @_noAllocation
     public func reset() {
         ring.update(repeating: 0, count: frameFrames)
         ringIndex = 0
@@ -202,5 +210,5 @@ public final class PitchDetector {
 
 /// Level of a mean square in dB (private helper; −200 for silence).
 private func meanSquareDecibels(_ meanSquare: Double) -> Double {
-    meanSquare > 1e-20 ? 10 * log10(meanSquare) : -200
+    meanSquare > 1e-20 ? 10 * RealTimeMath.log10(meanSquare) : -200
 }

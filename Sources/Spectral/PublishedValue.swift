@@ -1,3 +1,4 @@
+import DSP
 import Synchronization
 
 /// A Float handed from the render thread to the control thread: the render thread `store`s,
@@ -13,9 +14,9 @@ public final class PublishedFloat: Sendable {
     @inlinable public func store(_ value: Float) { storeBits(value.bitPattern) }
 
     /// Any thread.
-    public var value: Float { @_noLocks get { Float(bitPattern: bits.load(ordering: .relaxed)) } }
+    public var value: Float { @_noAllocation get { Float(bitPattern: bits.load(ordering: .relaxed)) } }
 
-    @usableFromInline @_noLocks func storeBits(_ b: UInt32) { bits.store(b, ordering: .relaxed) }
+    @usableFromInline @_noAllocation func storeBits(_ b: UInt32) { bits.store(b, ordering: .relaxed) }
 }
 
 /// A `PitchEstimate` handed from the render thread to the control thread in one atomic 64-bit
@@ -27,15 +28,16 @@ public final class PublishedPitch: Sendable {
     public init() {}
 
     /// Render-thread safe.
+    @_noAllocation
     public func store(_ e: PitchEstimate) {
         let f = UInt64(Float(e.frequencyHz).bitPattern)
-        let c = UInt64((min(max(e.confidence, 0), 1) * 65535).rounded())
+        let c = UInt64(RealTimeMath.round(min(max(e.confidence, 0), 1) * 65535))
         word.store(f | c << 32 | (e.voiced ? 1 << 48 : 0), ordering: .relaxed)
     }
 
     /// Any thread.
     public var value: PitchEstimate {
-        @_noLocks get {
+        @_noAllocation get {
             let w = word.load(ordering: .relaxed)
             return PitchEstimate(
                 frequencyHz: Double(Float(bitPattern: UInt32(truncatingIfNeeded: w))),

@@ -1,4 +1,5 @@
 import CFFTW
+import DSP
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,12 +17,13 @@ public final class RealFFT {
     public let size: Int
     public var binCount: Int { size / 2 + 1 }
     /// `size` real samples.
-    public let time: UnsafeMutablePointer<Float>
+    public var time: UnsafeMutablePointer<Float> { transform.time }
     /// `binCount` complex bins, interleaved (re, im).
-    public let spectrum: UnsafeMutablePointer<Float>
+    public var spectrum: UnsafeMutablePointer<Float> { transform.spectrum }
+    /// The plans and buffers as a plain value: what the render thread keeps and calls (a call on
+    /// this object, held in another's stored property, would retain it).
+    public let transform: Transform
     private let complexBuffer: UnsafeMutablePointer<fftwf_complex>
-    private let forwardPlan: fftwf_plan
-    private let inversePlan: fftwf_plan
 
     /// FFTW's planner keeps global state; every plan creation and destruction goes through here.
     private static let plannerLock = PlannerLock()
@@ -33,34 +35,58 @@ public final class RealFFT {
         self.size = size
         let real = fftwf_alloc_real(size)!
         let complex = fftwf_alloc_complex(size / 2 + 1)!
-        time = real
         complexBuffer = complex
-        spectrum = UnsafeMutableRawPointer(complex).bindMemory(to: Float.self, capacity: size + 2)
+        let spectrum = UnsafeMutableRawPointer(complex).bindMemory(to: Float.self, capacity: size + 2)
         let flags = measure ? UInt32(FFTW_MEASURE) : UInt32(FFTW_ESTIMATE)
         // Plan before filling the buffers: measuring overwrites them.
         Self.plannerLock.lock()
-        forwardPlan = fftwf_plan_dft_r2c_1d(Int32(size), real, complex, flags)
-        inversePlan = fftwf_plan_dft_c2r_1d(Int32(size), complex, real, flags)
+        let forwardPlan = fftwf_plan_dft_r2c_1d(Int32(size), real, complex, flags)!
+        let inversePlan = fftwf_plan_dft_c2r_1d(Int32(size), complex, real, flags)!
         Self.plannerLock.unlock()
-        time.initialize(repeating: 0, count: size)
+        transform = Transform(size: size, time: real, spectrum: spectrum, forwardPlan: forwardPlan, inversePlan: inversePlan)
+        real.initialize(repeating: 0, count: size)
         spectrum.initialize(repeating: 0, count: size + 2)
     }
 
     deinit {
         Self.plannerLock.lock()
-        fftwf_destroy_plan(forwardPlan)
-        fftwf_destroy_plan(inversePlan)
+        fftwf_destroy_plan(transform.forwardPlan)
+        fftwf_destroy_plan(transform.inversePlan)
         Self.plannerLock.unlock()
-        fftwf_free(time)
+        fftwf_free(transform.time)
         fftwf_free(complexBuffer)
     }
 
     /// `time` → `spectrum`. Render-thread safe.
-    public func forward() { fftwf_execute(forwardPlan) }
+    public func forward() { transform.forward() }
 
     /// `spectrum` → `time` (unnormalised; `spectrum` is destroyed). Render-thread safe.
-    public func inverse() { fftwf_execute(inversePlan) }
+    public func inverse() { transform.inverse() }
+
+    /// A `RealFFT`'s plans and buffers, valid while it lives. Render-thread safe.
+    public struct Transform {
+        public let size: Int
+        public var binCount: Int { size / 2 + 1 }
+        public let time: UnsafeMutablePointer<Float>
+        public let spectrum: UnsafeMutablePointer<Float>
+        let forwardPlan: fftwf_plan
+        let inversePlan: fftwf_plan
+
+        /// `time` → `spectrum`.
+        @_noAllocation
+        public func forward() { execute(forwardPlan) }
+
+        /// `spectrum` → `time` (unnormalised; `spectrum` is destroyed).
+        @_noAllocation
+        public func inverse() { execute(inversePlan) }
+    }
 }
+
+/// FFTW's execute, the one call into Spectral's render path the real-time checks cannot see
+/// (C): opted out here, as libm is in `RealTimeMath`. It runs an existing plan on its own
+/// buffers: no allocation, no lock (FFTW's planner lock is taken only when planning).
+@_semantics("no_performance_analysis")
+private func execute(_ plan: fftwf_plan) { fftwf_execute(plan) }
 
 /// A pthread mutex for FFTW's planner and other control-thread state (never taken while
 /// rendering). A plain lock/unlock pair because the plans it guards are not `Sendable`.

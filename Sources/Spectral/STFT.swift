@@ -1,3 +1,4 @@
+import DSP
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,9 @@ public protocol SpectralFrameProcessor {
 /// so an untouched spectrum gives back the input delayed by `latencyFrames` (= `frameSize`),
 /// from the first sample on. Accepts any number of samples per call.
 ///
-/// Generic over the processor so the call is static (no existential on the render thread).
+/// Generic over the processor so the call is static (no existential on the render thread); the
+/// real-time checks reject generic code, so its render path is checked in the specialisations
+/// `SpectralRender` calls.
 /// `init` allocates and plans FFTW (control thread); `process` and `reset` are render-thread safe.
 public final class STFT<Processor: SpectralFrameProcessor> {
     public let frameSize: Int
@@ -24,6 +27,8 @@ public final class STFT<Processor: SpectralFrameProcessor> {
     public var processor: Processor
 
     let fft: RealFFT
+    /// `fft`'s plans and buffers as the render path calls them (no retain).
+    private let transform: RealFFT.Transform
     private let window: UnsafeMutablePointer<Float>
     /// Synthesis window × 1/(size · Σ w²): undoes FFTW's scaling and the overlapped windows.
     private let synthesisWindow: UnsafeMutablePointer<Float>
@@ -40,6 +45,7 @@ public final class STFT<Processor: SpectralFrameProcessor> {
         hopSize = frameSize / overlap
         self.processor = processor
         fft = RealFFT(size: frameSize, measure: measurePlans)
+        transform = fft.transform
         window = .allocate(capacity: frameSize)
         synthesisWindow = .allocate(capacity: frameSize)
         // Σ over the overlapping frames of w² for a periodic Hann is 3·overlap/8 at every sample.
@@ -92,6 +98,7 @@ public final class STFT<Processor: SpectralFrameProcessor> {
 
     private func runFrame() {
         let mask = frameSize - 1
+        let fft = transform
         let time = fft.time
         // inputIndex points at the oldest sample of the ring.
         for n in 0..<frameSize { time[n] = inputRing[(inputIndex + n) & mask] * window[n] }
@@ -99,8 +106,33 @@ public final class STFT<Processor: SpectralFrameProcessor> {
         processor.process(spectrum: fft.spectrum, binCount: fft.binCount)
         fft.inverse()
         for n in 0..<frameSize { accumulator[n] += time[n] * synthesisWindow[n] }
-        ready.update(from: accumulator, count: hopSize)
-        (accumulator).update(from: accumulator + hopSize, count: frameSize - hopSize)
+        ready.copyFloats(from: accumulator, count: hopSize)
+        accumulator.copyFloats(from: accumulator + hopSize, count: frameSize - hopSize)
         (accumulator + frameSize - hopSize).update(repeating: 0, count: hopSize)
     }
+}
+
+/// The STFTs' render path as the mic effects call it, one non-generic entry per processor: the
+/// real-time checks reject a generic function, so `STFT.process`/`reset` are checked (`@_noAllocation`)
+/// in these specialisations. Render thread.
+public enum SpectralRender {
+    @_noAllocation
+    public static func process(
+        _ stft: STFT<PhaseLockedPitchShift>, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int
+    ) {
+        stft.process(input, output, count: count)
+    }
+
+    @_noAllocation
+    public static func process(
+        _ stft: STFT<DominantFrequencyFinder>, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, count: Int
+    ) {
+        stft.process(input, output, count: count)
+    }
+
+    @_noAllocation
+    public static func reset(_ stft: STFT<PhaseLockedPitchShift>) { stft.reset() }
+
+    @_noAllocation
+    public static func reset(_ stft: STFT<DominantFrequencyFinder>) { stft.reset() }
 }
