@@ -5,8 +5,8 @@ import Glibc
 // libm's pure functions for render-path code checked with `@_noAllocation`. The
 // compiler's performance diagnostics reject any call whose body it cannot see, and libm's are C;
 // these functions neither lock nor allocate, so the wrappers opt them out of the analysis
-// (`no_performance_analysis`). Besides these, only FFTW's execute (`Spectral/RealFFT.swift`) and
-// the sampler voice's kernel choice carry that attribute (Sources/DSP/README.md, "Checked by the compiler").
+// (`no_performance_analysis`). Besides these, only FFTW's execute (`Spectral/RealFFT.swift`)
+// carries that attribute (Sources/DSP/README.md, "Checked by the compiler").
 //
 // Inside DSP the free functions shadow Glibc's of the same signature, so existing call sites
 // (`pow(10, x / 20)`) need no change; other modules call `RealTimeMath`.
