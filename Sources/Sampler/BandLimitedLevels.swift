@@ -5,48 +5,53 @@ import Glibc
 #endif
 
 /// Band-limited copies of a sample ("levels"), made once (by need) so that the voices can read any
-/// upward step with the 4-point cubic B-spline (`ResamplingKernels.bSpline`, live) or a 16-tap
+/// upward step with a 4-point cubic kernel (`ResamplingKernels.cubicMOMS`, live) or a 16-tap
 /// kernel (`ResamplingKernel.offline`).
 ///
 /// Principle: if the stored data holds content only up to c cycles per stored frame, an
 /// interpolation kernel needs a pass band up to c and a stop band around every multiple of the
 /// stored rate, k ± c (where the images of that content lie), and nothing aliases as long as the
-/// output Nyquist 0.5/σ (σ = stored frames per output frame) is ≥ c. The cubic B-spline is the
-/// 4-tap kernel made for that: its response sinc⁴(f) has fourth-order zeros at every k, so an
-/// image of content at f lies (f / (1 − f))⁴ below it — −80 dB at f = 0.091 — and its pass-band
-/// droop (sinc⁴, −0.47 dB at 0.091) is undone exactly when the level is built (the FFT filter
-/// divides by it, Unser's B-spline prefilter restricted to the band). So each level is low-passed
-/// to the output Nyquist of the largest step it serves and stored at r frames per source frame,
-/// r the least whole number keeping its edge ≤ 0.0884 cycles per stored frame (images ≤ −80.9 dB,
-/// ≤ −84.6 dB for content in the pass band):
+/// output Nyquist 0.5/σ (σ = stored frames per output frame) is ≥ c. Its pass-band shape does not
+/// matter: the level's filter divides it out when the level is built (a prefilter, as in Unser's
+/// B-spline interpolation, restricted to the band). The live kernel is a 4-point cubic made for
+/// that, the cubic B-spline plus 1/36 of its second derivative (a MOMS, maximal order and minimal
+/// support, Blu, Thévenaz & Unser 2001): response H(f) = sinc⁴(f) · (1 − (πf)²/9). The B-spline's
+/// sinc⁴ has fourth-order zeros at every k ≠ 0; the second factor adds a zero at f = 3/π = 0.955,
+/// which deepens the stop band next to k = 1 where the worst images lie. With c = 0.125 the
+/// largest image is −83.4 dB (−88.4 dB for content in the pass band, ≤ 0.1125), all images
+/// together −77.9 dB (−82.1 dB); the B-spline alone would need c ≤ 0.0884 (18 stored floats, not 13)
+/// for −80.9 dB, o-MOMS (1/42) c ≤ 0.11. So each level is low-passed to the output Nyquist of the
+/// largest step it serves and stored at r frames per source frame, r the least whole number
+/// keeping its edge ≤ 0.125 cycles per stored frame:
 ///
-/// - level 0 (steps ≤ 1): content to the source Nyquist, r = 6;
-/// - level 1 (steps ≤ √2): r = 4;  level 2 (steps ≤ 2): r = 3;
-/// - levels 3, 4 (steps ≤ 2√2, 4): r = 2;
+/// - level 0 (steps ≤ 1): content to the source Nyquist, r = 4;
+/// - level 1 (steps ≤ √2): r = 3;  levels 2, 3 (steps ≤ 2, 2√2): r = 2;
+/// - level 4 (steps ≤ 4): r = 1;
 /// - level 5 (steps ≤ 8, pass band 0.8 × its edge): r = 1, beyond two octaves. Steps above the
 ///   top level built (8: +36 semitones from a sample at the output rate) read it and may alias;
 ///   one-cycle tables stop at step 4 (`shortRegionFrames`) and step far beyond it, but their
 ///   only partial lies far below its edge.
 ///
-/// Why this and not a longer kernel on fewer stored frames: callgrind counts ~20 instructions per
-/// voice-sample for the 4-point read, against ~50 for the 12-tap Kaiser sinc that the former
-/// levels (2 + 2 + 1 + 1 + 1 + 1 = 8 stored floats per source frame, edge ≤ 0.25) needed for
-/// −80 dB; the price is memory, 18 floats per source frame. An optimised 4-tap kernel (measured:
-/// −83 dB at c = 0.125) would need 13, but has no closed form for its weights or its droop.
-/// The offline kernel reads the same levels: a 14-tap Kaiser sinc convolved with the B-spline's
-/// samples (1, 4, 1)/6, so that its pass band matches the prefilter (see `ResamplingKernel`).
+/// Why this and not a longer kernel on fewer stored frames: callgrind counts about as many
+/// instructions per voice-sample for this read as for the former aliasing 4-point cubic, half
+/// those of the 12-tap Kaiser sinc that the former levels (2 + 2 + 1 + 1 + 1 + 1 = 8 stored floats
+/// per source frame, edge ≤ 0.25) needed for −80 dB; the price is memory, 13 floats per source
+/// frame (12 without the step-8 level). The offline kernel reads the same levels: a 14-tap Kaiser
+/// sinc convolved with the live kernel's values at the frames, (7, 22, 7)/36, so that its pass
+/// band matches the prefilter (see `ResamplingKernel`).
 ///
 /// Why half-octave spacing up to step 4: a step just above a level's lower neighbour s′ hears
 /// only 0.9 × 0.5 × s′/s of the output rate. Octave levels left 0.225 of it just above the root
 /// (10.8 kHz at 48 kHz); half octaves keep 0.9 × 0.5/√2 = 0.318 (15.3 kHz) at every step up to
 /// +24 semitones. Levels are built by need, off the start path (`LevelBuildPlan`,
-/// `LevelPublisher`), and only those a region's zones can reach (`RegionStorage.reach`).
+/// `LevelPublisher`): up to step 4 for every region, step 8 for those whose zones reach beyond
+/// (`RegionStorage.reach`).
 ///
 /// Every level's rate is a whole multiple of the source's, so loop points and lengths stay whole.
 /// A level is built from the region as it plays (for a looped region: the frames up to the loop
 /// end, then the loop over and over), so the filtered loop is itself periodic and needs no seam.
 ///
-/// The filters: pass band to 0.9 × the edge, flat (exactly 1, times the B-spline's 1/sinc⁴),
+/// The filters: pass band to 0.9 × the edge, flat (exactly 1, times 1/H of the live kernel),
 /// stop band exactly 0 from the edge, between them the integral of a Kaiser window (β 12.3),
 /// applied as an FFT fast convolution (overlap-save, FFTW): its cost does not depend on how sharp
 /// the filter is (~13 instructions per stored frame, against ~300 multiply-adds per frame for a
@@ -70,8 +75,8 @@ enum BandLimitedLevels {
     }
 
     static let specs = [
-        Spec(maxStep: 1, oversampling: 6), Spec(maxStep: 2.0.squareRoot(), oversampling: 4),
-        Spec(maxStep: 2, oversampling: 3), Spec(maxStep: 8.0.squareRoot(), oversampling: 2), Spec(maxStep: 4, oversampling: 2),
+        Spec(maxStep: 1, oversampling: 4), Spec(maxStep: 2.0.squareRoot(), oversampling: 3),
+        Spec(maxStep: 2, oversampling: 2), Spec(maxStep: 8.0.squareRoot(), oversampling: 2), Spec(maxStep: 4, oversampling: 1),
         Spec(maxStep: 8, oversampling: 1, passFraction: 0.8),
     ]
     /// `specs.count`, as a literal: the voices read it per chunk, and a static let computed from
@@ -79,14 +84,14 @@ enum BandLimitedLevels {
     static var count: Int { 6 }
     /// The largest `oversampling`: a region longer than `Int32.max / maxOversampling` frames
     /// keeps its plain form (its 32.32 phase in stored frames would overflow).
-    static let maxOversampling = 6
+    static let maxOversampling = 4
 
-    /// The cubic B-spline's response at `frequency` cycles per stored frame, sinc⁴: what the live
-    /// kernel does to the pass band, and what each level's filter divides by.
-    static func bSplineResponse(at frequency: Double) -> Double {
+    /// The live kernel's response at `frequency` cycles per stored frame, sinc⁴(f) · (1 − (πf)²/9):
+    /// what it does to the pass band, and what each level's filter divides by.
+    static func liveKernelResponse(at frequency: Double) -> Double {
         guard frequency != 0 else { return 1 }
         let x = Double.pi * frequency, sinc = sin(x) / x
-        return sinc * sinc * sinc * sinc
+        return sinc * sinc * sinc * sinc * (1 - x * x / 9)
     }
 
     /// Stored frames of silence-or-ringing kept before frame 0 and after the last frame of every
@@ -235,8 +240,8 @@ final class LevelBuilder {
                     for lane in 0..<2 {
                         let bin = 2 * pair + lane, frequency = Double(bin) / Double(n)
                         let band = BandLimitedLevels.response(spec, at: frequency)
-                        // Divided by the live kernel's droop at this frequency in stored cycles.
-                        let gain = band == 0 ? 0 : band / BandLimitedLevels.bSplineResponse(at: frequency / r)
+                        // Divided by the live kernel's response at this frequency in stored cycles.
+                        let gain = band == 0 ? 0 : band / BandLimitedLevels.liveKernelResponse(at: frequency / r)
                         let angle = 2 * Double.pi * Double(bin) * Double(phase) / (r * Double(n))
                         let (cosine, sine) = phase == 0 || gain == 0 ? (1.0, 0.0) : (cos(angle), sin(angle))
                         c[2 * lane] = Float(gain * cosine); c[2 * lane + 1] = c[2 * lane]

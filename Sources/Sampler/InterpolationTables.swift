@@ -5,8 +5,9 @@ import DSP
 
 /// How the voices read between sample frames.
 public enum InterpolationQuality: Sendable, Equatable {
-    /// Band-limited: the 4-point cubic B-spline on the band-limited level for the step (see
-    /// `ResamplingKernels.bSpline`, `BandLimitedLevels`), images ≤ −80 dBc. Live playback.
+    /// Band-limited: a 4-point cubic (B-spline + 1/36 of its second derivative) on the band-limited
+    /// level for the step (see `ResamplingKernels.cubicMOMS`, `BandLimitedLevels`), images ≤ −80
+    /// dBc. Live playback.
     case realtime
     /// The same levels read by a 16-tap kernel, images ≤ −110 dBc (see `ResamplingKernel.offline`).
     /// Offline rendering.
@@ -21,15 +22,15 @@ public enum InterpolationQuality: Sendable, Equatable {
 /// (the taps of a row are weight + fraction × slope, linearly interpolating to the next row).
 /// Plain data.
 ///
-/// The levels (`BandLimitedLevels`) hold content only up to 0.0884 cycles per stored frame,
-/// prefiltered for the live cubic B-spline: divided by its response sinc⁴(f). A kernel reading
-/// them must therefore have the B-spline's response in the pass band, and stop the images from
-/// 1 − 0.0884 on. This one is a Kaiser-windowed sinc (cutoff 0.5 cycles per stored frame, so row
-/// 0 is the identity) convolved with the B-spline's values at the frames, (1, 4, 1)/6: that
-/// discrete response, (4 + 2 cos 2πf)/6, equals the B-spline's continuous one, summed over its
-/// images, to within (f/(1 − f))⁴ (≤ 0.0013 dB). Kaiser, N − 1 = (A − 7.95) / (14.36 Δf): over
-/// the transition 0.0884 … 0.9116, 14 taps reach far below −120 dB, so β is set for 120 dB and
-/// the kernel is 14 + 2 = 16 taps.
+/// The levels (`BandLimitedLevels`) hold content only up to 0.125 cycles per stored frame,
+/// prefiltered for the live kernel: divided by its response H(f) = sinc⁴(f) · (1 − (πf)²/9). A
+/// kernel reading them must therefore have that response in the pass band, and stop the images
+/// from 1 − 0.125 on. This one is a Kaiser-windowed sinc (cutoff 0.5 cycles per stored frame, so
+/// row 0 is the identity) convolved with the live kernel's values at the frames, (7, 22, 7)/36:
+/// that discrete response, (22 + 14 cos 2πf)/36, is H summed over its images (Poisson), so it
+/// equals H to within the live kernel's own image level (≤ 0.002 dB). Kaiser, N − 1 = (A − 7.95)
+/// / (14.36 Δf): over the transition 0.125 … 0.875, 14 taps reach far below −120 dB, so β is set
+/// for 120 dB and the kernel is 14 + 2 = 16 taps.
 struct ResamplingKernel: @unchecked Sendable {
     var weights: UnsafePointer<SIMD4<Float>>
     var quads: Int
@@ -58,11 +59,11 @@ struct ResamplingKernel: @unchecked Sendable {
         var weights = [[Double]](repeating: [], count: rows + 1)
         for row in 0...(rows / 2) {
             let sinc = kernelRow(taps: taps - 2, fraction: Double(row) / Double(rows), beta: design.beta)
-            // Convolved with (1, 4, 1)/6: tap t of the result covers Kaiser taps t − 2 … t.
+            // Convolved with (7, 22, 7)/36: tap t of the result covers Kaiser taps t − 2 … t.
             weights[row] = (0..<taps).map { tap in
                 (0..<3).reduce(0.0) { sum, m in
                     let k = tap - 2 + m
-                    return k < 0 || k >= taps - 2 ? sum : sum + sinc[k] * (m == 1 ? 4 : 1) / 6
+                    return k < 0 || k >= taps - 2 ? sum : sum + sinc[k] * (m == 1 ? 22 : 7) / 36
                 }
             }
             weights[rows - row] = weights[row].reversed()

@@ -55,8 +55,8 @@ struct PlaybackRegion {
 /// thread, or one builder thread at a time (the program serialises them); the render side reads
 /// only the `regions` copy the program makes and the published slots.
 ///
-/// Memory per source frame and channel: a looped region's plain copy, 1 float, and the levels: 6 + 4 + 3 + 2 + 2
-/// + 1 = 18 stored floats (72 bytes) when a zone reaches steps above 4, else 17 (every region gets
+/// Memory per source frame and channel: a looped region's plain copy, 1 float, and the levels: 4 + 3 + 2 + 2 + 1
+/// + 1 = 13 stored floats (52 bytes) when a zone reaches steps above 4, else 12 (every region gets
 /// the levels to step 4, `SamplerProgram.guaranteedStep`), besides the 4 of the waveform itself,
 /// which is kept (zones may make further regions of it).
 final class RegionStorage {

@@ -28,16 +28,16 @@ enum ResamplingKernels {
         return raw.loadUnaligned(fromByteOffset: (frame &- 1) &* 4, as: SIMD4<Float>.self) * table[row]
     }
 
-    /// The live kernel: the cubic B-spline on a band-limited level (see `BandLimitedLevels`, which
-    /// stores the prefiltered coefficients). Its weights come from the fraction directly, so no
-    /// table is read and no phase is quantised.
+    /// The live kernel: a 4-point cubic on a band-limited level, the cubic B-spline plus 1/36 of its
+    /// second derivative (see `BandLimitedLevels`, which stores the prefiltered coefficients). Its
+    /// weights come from the fraction directly, so no table is read and no phase is quantised.
     ///
     /// Four output samples at a time, vectorised across them: their four windows are transposed
     /// into frame columns and each weight is a vector over the four outputs, so the sum needs no
     /// horizontal adds, and the fractions advance as one vector. The last 0–3 samples take the
     /// one-at-a-time form.
     @inline(__always)
-    static func bSpline(
+    static func cubicMOMS(
         _ source: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
         phase: UInt64, increment: UInt64
     ) {
@@ -45,7 +45,7 @@ enum ResamplingKernels {
         var group = FourPhases(phase: phase, increment: increment)
         var i = 0
         while i &+ 4 <= count {
-            let weights = bSplineWeights(group.fractions)
+            let weights = momsWeights(group.fractions)
             let columns = transposed(group.windows(raw))
             UnsafeMutableRawPointer(output + i).storeBytes(of: dot(columns, weights), as: SIMD4<Float>.self)
             group.advance()
@@ -53,7 +53,7 @@ enum ResamplingKernels {
         }
         var p = group.phase
         while i < count {
-            output[i] = sum(window(raw, p) * bSplineWeights(p))
+            output[i] = sum(window(raw, p) * momsWeights(p))
             p &+= increment
             i &+= 1
         }
@@ -61,7 +61,7 @@ enum ResamplingKernels {
 
     /// Both channels of a stereo level, the weights computed once for both.
     @inline(__always)
-    static func bSplineStereo(
+    static func cubicMOMSStereo(
         _ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>,
         into outputLeft: UnsafeMutablePointer<Float>, _ outputRight: UnsafeMutablePointer<Float>, count: Int,
         phase: UInt64, increment: UInt64
@@ -70,7 +70,7 @@ enum ResamplingKernels {
         var group = FourPhases(phase: phase, increment: increment)
         var i = 0
         while i &+ 4 <= count {
-            let weights = bSplineWeights(group.fractions)
+            let weights = momsWeights(group.fractions)
             UnsafeMutableRawPointer(outputLeft + i).storeBytes(of: dot(transposed(group.windows(rawLeft)), weights), as: SIMD4<Float>.self)
             UnsafeMutableRawPointer(outputRight + i).storeBytes(of: dot(transposed(group.windows(rawRight)), weights), as: SIMD4<Float>.self)
             group.advance()
@@ -78,7 +78,7 @@ enum ResamplingKernels {
         }
         var p = group.phase
         while i < count {
-            let weights = bSplineWeights(p)
+            let weights = momsWeights(p)
             outputLeft[i] = sum(window(rawLeft, p) * weights)
             outputRight[i] = sum(window(rawRight, p) * weights)
             p &+= increment
@@ -143,22 +143,24 @@ enum ResamplingKernels {
         (columns.0 * weights.0 + columns.1 * weights.1) + (columns.2 * weights.2 + columns.3 * weights.3)
     }
 
-    /// The cubic B-spline's weights for frames i − 1, i, i + 1, i + 2 at fraction t, each a vector
-    /// over four outputs: (1 − t)³/6, 2/3 − t² + t³/2, the rest of 1, t³/6.
+    /// The live kernel's weights for frames i − 1, i, i + 1, i + 2 at fraction t, each a vector over
+    /// four outputs: the cubic B-spline's, ((1 − t)³, 3t³ − 6t² + 4, −3t³ + 3t² + 3t + 1, t³)/6,
+    /// plus 1/36 of its second derivative's, (1 − t, 3t − 2, 1 − 3t, t), which sum to 0.
     @inline(__always)
-    private static func bSplineWeights(_ fractions: SIMD4<UInt32>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+    private static func momsWeights(_ fractions: SIMD4<UInt32>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
         // The top 31 bits as signed integers: one vector conversion.
         let t = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: fractions &>> 1)) * 0x1p-31
-        let t2 = t * t, t3 = t2 * t, u = 1 - t
-        let w0 = u * u * u * (1.0 / 6), w3 = t3 * (1.0 / 6)
-        let w1 = t3 * 0.5 - t2 + 2.0 / 3
+        let t2 = t * t, u = 1 - t
+        let w0 = (u * u + 1.0 / 6) * u * (1.0 / 6), w3 = (t2 + 1.0 / 6) * t * (1.0 / 6)
+        let linear: SIMD4<Float> = t * (1.0 / 12) + (2.0 / 3 - 1.0 / 18)
+        let w1 = (t * 0.5 - 1) * t2 + linear
         return (w0, w1, 1 - w0 - w1 - w3, w3)
     }
 
     /// The same weights for one output, as one vector (w0, w1, w2, w3): the last 0–3 samples.
     @inline(__always)
-    private static func bSplineWeights(_ p: UInt64) -> SIMD4<Float> {
-        let w = bSplineWeights(SIMD4(repeating: UInt32(truncatingIfNeeded: p)))
+    private static func momsWeights(_ p: UInt64) -> SIMD4<Float> {
+        let w = momsWeights(SIMD4(repeating: UInt32(truncatingIfNeeded: p)))
         return SIMD4(w.0[0], w.1[0], w.2[0], w.3[0])
     }
 

@@ -153,7 +153,7 @@ public final class SamplerProgram: @unchecked Sendable {
     }
 
     /// Number of playback regions: one per distinct (waveform, loop) pair, however many zones share
-    /// it. Each region holds its band-limited levels (`BandLimitedLevels`): up to 18 floats per source frame.
+    /// it. Each region holds its band-limited levels (`BandLimitedLevels`): up to 13 floats per source frame.
     public var storedRegionCount: Int { regionTable.count }
 
     deinit {

@@ -248,11 +248,11 @@ struct SamplerVoice {
             let storedPhase = phase &* r, storedIncrement = increment &* r
             let left = context.scratchLeft + written, right = context.scratchRight + written
             switch kernel {
-            case .bSpline:
+            case .cubicMOMS:
                 if region.isStereo {
-                    ResamplingKernels.bSplineStereo(level.left, level.right, into: left, right, count: count, phase: storedPhase, increment: storedIncrement)
+                    ResamplingKernels.cubicMOMSStereo(level.left, level.right, into: left, right, count: count, phase: storedPhase, increment: storedIncrement)
                 } else {
-                    ResamplingKernels.bSpline(level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement)
+                    ResamplingKernels.cubicMOMS(level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement)
                 }
             case .offline(let resampling):
                 if region.isStereo {
@@ -279,14 +279,14 @@ struct SamplerVoice {
     /// The kernel for this chunk, by quality: live and offline read band-limited levels, the
     /// legacy cubic (and every plain region) reads level 0.
     private enum Kernel {
-        case bSpline
+        case cubicMOMS
         case offline(ResamplingKernel)
         case hermite(UnsafePointer<SIMD4<Float>>)
 
         @inline(__always)
         init(quality: InterpolationQuality, context: VoiceRenderContext) {
             switch quality {
-            case .realtime: self = .bSpline
+            case .realtime: self = .cubicMOMS
             case .high: self = .offline(context.offline)
             case .cubic: self = .hermite(context.hermite)
             }

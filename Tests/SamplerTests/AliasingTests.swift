@@ -8,11 +8,12 @@ import Testing
 /// the largest component that is not one of the tone's partials, in dB relative to the level
 /// the tone's fundamental has when played at its root ("dBc").
 ///
-/// Measured with the half-octave band-limited levels: live (4-point B-spline) worst −85.8 dBc
-/// (the 15 kHz sine at +1 semitone, on the √2 level, 0.078 cycles per stored frame: the B-spline's
-/// (f/(1 − f))⁴ predicts −85.8; the saw −113.2), offline (16 taps) worst −118.8 dBc (the same
-/// sine; the saw −138.5); +30 semitones −113.9 / −126.5 dBc; the 96 kHz sample at its root
-/// −152.1 / −152.2 dBc, a 192 kHz one −148.5 / −150.0; the top band just above each level boundary within 0.0007 dB.
+/// Measured with the half-octave band-limited levels: live (the 4-point cubic, B-spline + 1/36 of
+/// its second derivative) worst −91.3 dBc (the 15 kHz sine at +1 semitone, on the √2 level, 0.104
+/// cycles per stored frame: its formula predicts −91.33; the saw −107.0 at +19), offline (16
+/// taps) worst −122.8 dBc (the same sine; the saw −126.7); +30 semitones −126.5 / −128.7 dBc; the
+/// 96 kHz sample at its root −146.5 / −146.4 dBc, a 192 kHz one −146.1 / −147.6; the top band just
+/// above each level boundary within 0.0016 dB.
 /// The former live kernel (4-point cubic Hermite, kept as `.cubic`) fails every case: the 15 kHz
 /// sine's octave-up alias at 18 kHz at 0.0 dBc (asserted below), its images at +1 semitone at
 /// −17.8 dBc, the saw at −20 to −41 dBc, the 96 kHz sample at its root −2.5 dBc.
@@ -150,7 +151,7 @@ import Testing
     /// reach: +4 semitones), then RPN 0 set to 24 semitones and the wheel fully up. Every region
     /// has the levels to +24 semitones (`SamplerProgram.guaranteedStep`), so this stays alias-free;
     /// levels built only to the zone's reach measured −20.5 dBc (the saw folding back at 23.6 kHz);
-    /// with them −116.7 live, −132.6 offline.
+    /// with them −107.0 live, −126.4 offline.
     @Test(arguments: [InterpolationQuality.realtime, .high])
     func bendBeyondThePresetsRangeIsAliasFree(quality: InterpolationQuality) throws {
         var zone = SamplerZone(waveform: try Self.saw.waveform(), rootKey: rootKey)
@@ -167,13 +168,18 @@ import Testing
         #expect(dBc <= limit(quality), "+24 st by bend, \(quality): \(dBc) dBc at \(worst.frequency) Hz")
     }
 
-    /// The live kernel's image is the cubic B-spline's, as the formula gives it: content at f
-    /// cycles per stored frame leaves an image (f / (1 − f))⁴ below it (sinc⁴ at 1 − f over sinc⁴
-    /// at f). The 15 kHz sine at +1 semitone lies at f = 15/48/4 (the √2 level, 4 stored frames
-    /// per source frame), near that level's pass-band edge, the worst in-band case: −85.75 dB.
-    @Test func liveImageMatchesTheBSplineFormula() throws {
-        let f = 15_000.0 / 48_000 / 4
-        let predicted = 80 * log10(f / (1 - f))
+    /// The live kernel's images are its response's, as the formula gives it: content at f cycles
+    /// per stored frame leaves images at k ± f (k = 1, 2, …), H(k ± f)/H(f) below it, with
+    /// H(f) = sinc⁴(f) · (1 − (πf)²/9). The 15 kHz sine at +1 semitone lies at f = 15/48/3 (the √2
+    /// level, 3 stored frames per source frame), near that level's pass-band edge.
+    @Test func liveImageMatchesTheKernelsFormula() throws {
+        func response(_ f: Double) -> Double {
+            let x = Double.pi * f
+            return pow(sin(x) / x, 4) * (1 - x * x / 9)
+        }
+        let f = 15_000.0 / 48_000 / 3
+        let images = (1...8).flatMap { k in [Double(k) - f, Double(k) + f] }.map { abs(response($0)) / response(f) }
+        let predicted = Measure.decibels(images.max()!)
         let result = try spurious(Self.brightSine, semitones: 1, quality: .realtime)
         #expect(abs(result.dBc - predicted) <= 0.5, "\(result.dBc) dBc at \(result.frequency) Hz, formula \(predicted)")
     }

@@ -38,7 +38,7 @@ import Glibc
         #expect(residual < 1e-4, "residual \(Measure.decibels(residual)) dB")
     }
 
-    /// Live kernel (the B-spline on level 0); the bound is the former cubic Hermite's (measured
+    /// Live kernel (the 4-point cubic on level 0); the bound is the former cubic Hermite's (measured
     /// −55 dB with the 5 kHz partial, bound −46 dB).
     @Test func realtimeNullsWithinHermiteError() throws {
         let residual = try nullResidual(quality: .realtime)
@@ -46,9 +46,9 @@ import Glibc
     }
 
     /// At the root key and the same rate the voice reads the frames unchanged: it reads level 0
-    /// at every sixth stored frame, fraction 0, where the B-spline's weights (1, 4, 1)/6 undo the
-    /// level's prefilter (its filter passes 5 kHz at exactly 1/sinc⁴; what differs is the
-    /// B-spline's images, (f/(1 − f))⁴ ≈ 10⁻⁷ at 5 kHz, and FFT rounding).
+    /// at every fourth stored frame, fraction 0, where the kernel's weights (7, 22, 7)/36 undo the
+    /// level's prefilter (its filter passes 5 kHz at exactly 1/H; what differs is the kernel's
+    /// images summed, ≈ 10⁻⁷ at 5 kHz, and FFT rounding).
     @Test func sameRateAtRootIsBitExactAfterTheAttack() throws {
         let tone = recordedTone(at: testSampleRate, frames: 24_000)
         let waveform = try SamplerWaveform(channels: [tone], sampleRate: testSampleRate)

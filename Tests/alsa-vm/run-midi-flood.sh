@@ -12,7 +12,7 @@ make_work midi-flood
 # ~24 % of this period with the former step-following kernel (its one-cycle table stepped ~19
 # frames per output frame through 32 taps per frame stepped), so every note-on of the flood,
 # stealing a voice that fades out beside its successor, measured the sampler rather than the MIDI
-# path. The live kernel is now a 4-point B-spline on band-limited levels; not re-measured here yet.
+# path. The live kernel is now a 4-point cubic on band-limited levels; not re-measured here yet.
 cat > "$WORK/test.json" <<JSON
 { "name": "flood rig test",
   "programs": { "0-127": "synth" },

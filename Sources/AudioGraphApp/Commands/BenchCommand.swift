@@ -119,7 +119,7 @@ struct BenchCommand: ParsableCommand {
                 let a = SamplerBenchmark.run(voices: samplerVoices, seconds: seconds, sampleRate: rate, quality: quality).nanosecondsPerVoiceSample
                 return a
             }
-            let kernel = quality == .realtime ? "4-point B-spline on band-limited levels, live" : "16 taps on band-limited levels, offline"
+            let kernel = quality == .realtime ? "4-point cubic on band-limited levels, live" : "16 taps on band-limited levels, offline"
             print(String(format: "sampler (%@, %d looping voices at ±12 semitones): %.2f ns per voice-sample (median; min %.2f)",
                          kernel, samplerVoices, s.median, s.minimum))
         }

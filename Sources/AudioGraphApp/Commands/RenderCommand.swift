@@ -28,7 +28,7 @@ struct RenderCommand: ParsableCommand {
 
     /// Realtime by default: a dense General MIDI song renders well over 100× real time and sounds as it
     /// does live (FluidSynth's default is the same class of 4-point interpolation).
-    @Option(help: "Sampler interpolation: realtime (4-point B-spline on band-limited levels, as live, ≤ −80 dBc) or high (16 taps, ≤ −110 dBc).")
+    @Option(help: "Sampler interpolation: realtime (4-point cubic on band-limited levels, as live, ≤ −80 dBc) or high (16 taps, ≤ −110 dBc).")
     var quality: String = "realtime"
 
     @Option(help: "Longest song to render, in seconds (1…86400); events after it are not played, and the release tail after the last event is at most 30 s.")
