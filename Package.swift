@@ -86,7 +86,7 @@ let package = Package(
             ]),
 
         // Shared measuring tools for the tests: pitch in cents, spectra, steps, levels.
-        .target(name: "AudioTestSupport", path: "Tests/AudioTestSupport"),
+        .target(name: "AudioTestSupport", dependencies: ["DSP"], path: "Tests/AudioTestSupport"),
         .testTarget(name: "MIDITests", dependencies: ["MIDI"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioTestSupport"]),
         // libsamplerate only as the reference the resampler quality test measures libsoxr against.
