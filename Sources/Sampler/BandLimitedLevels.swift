@@ -6,7 +6,7 @@ import Glibc
 
 /// Band-limited copies of a sample ("levels"), made once (by need) so that the voices can read any
 /// upward step with a 4-point cubic kernel (`ResamplingKernels.cubicMOMS`, live) or a 16-tap
-/// kernel (`ResamplingKernel.offline`).
+/// kernel (`ResamplingKernel`).
 ///
 /// Principle: if the stored data holds content only up to c cycles per stored frame, an
 /// interpolation kernel needs a pass band up to c and a stop band around every multiple of the

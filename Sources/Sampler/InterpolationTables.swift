@@ -9,7 +9,7 @@ public enum InterpolationQuality: Sendable, Equatable {
     /// level for the step (see `ResamplingKernels.cubicMOMS`, `BandLimitedLevels`), images ≤ −80
     /// dBc. Live playback.
     case realtime
-    /// The same levels read by a 16-tap kernel, images ≤ −110 dBc (see `ResamplingKernel.offline`).
+    /// The same levels read by a 16-tap kernel, images ≤ −110 dBc (see `ResamplingKernel`).
     /// Offline rendering.
     case high
     /// The former live kernel, 4-point cubic Hermite with no anti-aliasing, reading the plain
@@ -33,32 +33,27 @@ public enum InterpolationQuality: Sendable, Equatable {
 /// for 120 dB and the kernel is 14 + 2 = 16 taps.
 struct ResamplingKernel: @unchecked Sendable {
     var weights: UnsafePointer<SIMD4<Float>>
-    var quads: Int
+
+    /// 16 taps (the Kaiser sinc's 14 + 2), as 4 vectors of 4; literals, so the loops unroll.
+    static var quads: Int { 4 }
+    static var taps: Int { 4 * quads }
     /// Taps before the current frame (the window covers frame − tapsBefore … frame + taps − tapsBefore − 1).
-    var tapsBefore: Int
-    var rowBits: Int
-
-    struct Design {
-        /// Taps of the whole kernel (the Kaiser sinc's + 2).
-        var taps: Int
-        var beta: Double
-        /// Phases per frame (linearly interpolated between).
-        var rowBits: Int
-    }
-
+    static var tapsBefore: Int { taps / 2 - 1 }
+    /// 512 phases per frame, linearly interpolated between (interpolation error ≈ −125 dB).
+    static var rowBits: Int { 9 }
+    /// Kaiser β for A = 120 dB.
+    static let beta = 0.1102 * (120 - 8.7)
     /// Cutoff, cycles per stored frame.
     static let cutoff = 0.5
-    /// 16 taps, β 12.3 (A = 120 dB), 512 phases (interpolation error ≈ −125 dB).
-    static let offline = Design(taps: 16, beta: 0.1102 * (120 - 8.7), rowBits: 9)
 
     /// Designs the table (kept for the life of the process, see `InterpolationTables`).
-    static func make(_ design: Design) -> ResamplingKernel {
-        let taps = design.taps, rows = 1 << design.rowBits
+    static func make() -> ResamplingKernel {
+        let taps = Self.taps, rows = 1 << rowBits
         // Rows 0…rows (the last closes the final interval); row rows − r is row r reversed
         // (the kernel is even), so only half are designed.
         var weights = [[Double]](repeating: [], count: rows + 1)
         for row in 0...(rows / 2) {
-            let sinc = kernelRow(taps: taps - 2, fraction: Double(row) / Double(rows), beta: design.beta)
+            let sinc = kernelRow(taps: taps - 2, fraction: Double(row) / Double(rows), beta: beta)
             // Convolved with (7, 22, 7)/36: tap t of the result covers Kaiser taps t − 2 … t.
             weights[row] = (0..<taps).map { tap in
                 (0..<3).reduce(0.0) { sum, m in
@@ -68,7 +63,6 @@ struct ResamplingKernel: @unchecked Sendable {
             }
             weights[rows - row] = weights[row].reversed()
         }
-        let quads = taps / 4
         let table = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: rows * quads * 2)
         for row in 0..<rows {
             for quad in 0..<quads {
@@ -82,7 +76,7 @@ struct ResamplingKernel: @unchecked Sendable {
                 (table + (row * quads + quad) * 2 + 1).initialize(to: slope)
             }
         }
-        return ResamplingKernel(weights: UnsafePointer(table), quads: quads, tapsBefore: taps / 2 - 1, rowBits: design.rowBits)
+        return ResamplingKernel(weights: UnsafePointer(table))
     }
 
     /// Weights for taps at offsets −(taps/2 − 1) … taps/2 from the current frame, for a read
@@ -114,7 +108,7 @@ final class InterpolationTables: Sendable {
 
     /// `1 << hermiteRowBits` rows of weights for frames (i − 1, i, i + 1, i + 2).
     nonisolated(unsafe) let hermite: UnsafeMutablePointer<SIMD4<Float>>
-    let offline = ResamplingKernel.make(ResamplingKernel.offline)
+    let offline = ResamplingKernel.make()
     /// The largest step each level serves (`BandLimitedLevels.specs`), for picking one per chunk.
     nonisolated(unsafe) let levelSteps: UnsafeMutablePointer<Double>
 

@@ -178,21 +178,21 @@ enum ResamplingKernels {
     /// Four output samples at a time: each one's four partial sums are stored whole, then the
     /// four are summed across by one transpose. Summing each sample's lanes on the spot let the
     /// optimiser split every vector into halves (measured: 59–68 instructions per sample at 12
-    /// taps, against 33 + 9 this way). `Length` fixes the taps and rows at compile time.
+    /// taps, against 33 + 9 this way). The taps and rows are `ResamplingKernel`'s literals.
     @inline(__always)
-    static func bandLimited<Length: KernelLength>(
+    static func bandLimited(
         _ source: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
-        phase: UInt64, increment: UInt64, kernel: ResamplingKernel, length: Length.Type
+        phase: UInt64, increment: UInt64, kernel: ResamplingKernel
     ) {
         var sums = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
         withUnsafeMutableBytes(of: &sums) { bytes in
             let partial = bytes.baseAddress!.assumingMemoryBound(to: SIMD4<Float>.self)
-            let raw = UnsafeRawPointer(source - kernel.tapsBefore)
+            let raw = UnsafeRawPointer(source - ResamplingKernel.tapsBefore)
             var p = phase, i = 0
             while i < count {
                 let n = min(4, count &- i)
                 for j in 0..<n {
-                    partial[j] = dot(raw, p, kernel.weights, length)
+                    partial[j] = dot(raw, p, kernel.weights)
                     p &+= increment
                 }
                 store(across(partial), n, output + i)
@@ -204,24 +204,24 @@ enum ResamplingKernels {
     /// Both channels of a stereo level: the blended weights are computed once per output sample
     /// and applied to the left and right windows.
     @inline(__always)
-    static func bandLimitedStereo<Length: KernelLength>(
+    static func bandLimitedStereo(
         _ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>,
         into outputLeft: UnsafeMutablePointer<Float>, _ outputRight: UnsafeMutablePointer<Float>, count: Int,
-        phase: UInt64, increment: UInt64, kernel: ResamplingKernel, length: Length.Type
+        phase: UInt64, increment: UInt64, kernel: ResamplingKernel
     ) {
         var sums = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(),
                     SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
         withUnsafeMutableBytes(of: &sums) { bytes in
             let partialLeft = bytes.baseAddress!.assumingMemoryBound(to: SIMD4<Float>.self), partialRight = partialLeft + 4
-            let rawLeft = UnsafeRawPointer(left - kernel.tapsBefore), rawRight = UnsafeRawPointer(right - kernel.tapsBefore)
+            let rawLeft = UnsafeRawPointer(left - ResamplingKernel.tapsBefore), rawRight = UnsafeRawPointer(right - ResamplingKernel.tapsBefore)
             var p = phase, i = 0
             while i < count {
                 let n = min(4, count &- i)
                 for j in 0..<n {
-                    let (weights, blend) = row(p, kernel.weights, length)
+                    let (weights, blend) = row(p, kernel.weights)
                     let offset = Int(truncatingIfNeeded: p &>> 32) &* 4
                     var sumLeft = SIMD4<Float>(), sumRight = SIMD4<Float>()
-                    for quad in 0..<Length.quads {
+                    for quad in 0..<ResamplingKernel.quads {
                         let weight = weights[2 &* quad] + blend * weights[2 &* quad &+ 1]
                         sumLeft += rawLeft.loadUnaligned(fromByteOffset: offset &+ quad &* 16, as: SIMD4<Float>.self) * weight
                         sumRight += rawRight.loadUnaligned(fromByteOffset: offset &+ quad &* 16, as: SIMD4<Float>.self) * weight
@@ -239,25 +239,21 @@ enum ResamplingKernels {
 
     /// The row for phase `p` and the blend toward the next row.
     @inline(__always)
-    private static func row<Length: KernelLength>(
-        _ p: UInt64, _ weights: UnsafePointer<SIMD4<Float>>, _ length: Length.Type
-    ) -> (UnsafePointer<SIMD4<Float>>, SIMD4<Float>) {
-        let phaseShift = UInt64(32 - Length.rowBits)
-        let row = Int(truncatingIfNeeded: (p &>> phaseShift) & UInt64((1 << Length.rowBits) - 1))
+    private static func row(_ p: UInt64, _ weights: UnsafePointer<SIMD4<Float>>) -> (UnsafePointer<SIMD4<Float>>, SIMD4<Float>) {
+        let phaseShift = UInt64(32 - ResamplingKernel.rowBits)
+        let row = Int(truncatingIfNeeded: (p &>> phaseShift) & UInt64((1 << ResamplingKernel.rowBits) - 1))
         // Signed conversion: one instruction (the fraction bits fit in an Int64).
         let fraction = Float(Int64(truncatingIfNeeded: p & ((UInt64(1) << phaseShift) - 1))) * (Float(1) / Float(UInt64(1) << phaseShift))
-        return (weights + row &* (2 &* Length.quads), SIMD4(repeating: fraction))
+        return (weights + row &* (2 &* ResamplingKernel.quads), SIMD4(repeating: fraction))
     }
 
     /// One sample's four partial sums (lanes not yet added).
     @inline(__always)
-    private static func dot<Length: KernelLength>(
-        _ raw: UnsafeRawPointer, _ p: UInt64, _ table: UnsafePointer<SIMD4<Float>>, _ length: Length.Type
-    ) -> SIMD4<Float> {
-        let (weights, blend) = row(p, table, length)
+    private static func dot(_ raw: UnsafeRawPointer, _ p: UInt64, _ table: UnsafePointer<SIMD4<Float>>) -> SIMD4<Float> {
+        let (weights, blend) = row(p, table)
         let window = raw + Int(truncatingIfNeeded: p &>> 32) &* 4
         var sum = SIMD4<Float>()
-        for quad in 0..<Length.quads {
+        for quad in 0..<ResamplingKernel.quads {
             let weight = weights[2 &* quad] + blend * weights[2 &* quad &+ 1]
             sum += window.loadUnaligned(fromByteOffset: quad &* 16, as: SIMD4<Float>.self) * weight
         }
@@ -282,17 +278,4 @@ enum ResamplingKernels {
             for j in 0..<n { output[j] = sums[j] }
         }
     }
-}
-
-/// The kernel's length and phase count as a type, so each gets its own unrolled loop.
-protocol KernelLength {
-    /// Taps / 4.
-    static var quads: Int { get }
-    static var rowBits: Int { get }
-}
-
-/// 16 taps, 512 rows (`ResamplingKernel.offline`).
-enum OfflineKernelLength: KernelLength {
-    static var quads: Int { 4 }
-    static var rowBits: Int { 9 }
 }

@@ -258,11 +258,10 @@ struct SamplerVoice {
                 if region.isStereo {
                     ResamplingKernels.bandLimitedStereo(
                         level.left, level.right, into: left, right, count: count, phase: storedPhase, increment: storedIncrement,
-                        kernel: resampling, length: OfflineKernelLength.self)
+                        kernel: resampling)
                 } else {
                     ResamplingKernels.bandLimited(
-                        level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement, kernel: resampling,
-                        length: OfflineKernelLength.self)
+                        level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement, kernel: resampling)
                 }
             case .hermite(let table):
                 ResamplingKernels.hermite(level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement, table: table)
