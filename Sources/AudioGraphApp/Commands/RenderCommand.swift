@@ -9,12 +9,15 @@ import MIDI
 /// `audiograph render`: the full graph, offline, from a MIDI file (and an input WAV) to a WAV file.
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "render", abstract: "Render a MIDI file through the full graph to a WAV file, faster than real time.")
+        commandName: "render", abstract: "Render a MIDI file through the full graph to an audio file, faster than real time.")
 
     @Option(help: "Standard MIDI file to play (default: the instrument's demo song).")
     var midi: String?
 
-    @Option(help: "Output WAV file.")
+    @Option(help: """
+        Output file; its extension picks the format: .wav (32-bit float; RF64 past 4 GiB), .flac (24-bit), .aiff/.aif (24-bit), \
+        .caf (32-bit float), .ogg/.oga (Vorbis, quality 0.6). '-': WAV on standard output.
+        """)
     var out: String = "audiograph-render.wav"
 
     @Option(help: "Audio file fed to the mic/line input bus.")
@@ -42,14 +45,17 @@ struct RenderCommand: ParsableCommand {
         if let solo, !(1...16).contains(solo) { throw ValidationError("--solo must be a MIDI channel 1–16") }
         guard ["high", "realtime"].contains(quality) else { throw ValidationError("--quality is high or realtime") }
         guard (1...86_400).contains(maxSeconds) else { throw ValidationError("--max-seconds must be between 1 and 86400") }
+        do { try RenderOutput.check(out) } catch { throw ValidationError("--out \(error)") }
     }
 
     func run() throws {
         let summary = try Self.render(
             midiPath: midi, outPath: out, inputPath: input, block: block, options: engineOptions, progressOnTerminal: true,
             solo: solo.map { $0 - 1 }, quality: quality == "high" ? .high : .realtime, maxSeconds: maxSeconds)
-        print(summary.line(outputPath: out))
-        for part in summary.parts { print(part.line) }
+        // With the audio on standard output, what is said goes to standard error.
+        let say: (String) -> Void = out == RenderOutput.standardOutputName ? { LiveSession.log($0) } : { print($0) }
+        say(summary.line(outputPath: out))
+        for part in summary.parts { say(part.line) }
     }
 
     /// Shared with `play`'s fallback when there is no sound card.
@@ -66,16 +72,24 @@ struct RenderCommand: ParsableCommand {
         }
         let song = try MIDIFile.read(path: songPath)
         let input = try inputPath.map { path throws(AudioFileError) in try AudioFileReader.read(path: path, convertingTo: rate) }
-        let writer = try WAVFileWriter(path: outPath, sampleRate: Int(rate), channels: 2, encoding: .float32)
-        defer { writer.close() }
+        // Opened last: every input is open by now, so none of them can be the output.
+        let output = try RenderOutput(path: outPath, sampleRate: Int(rate))
         let renderer = OfflineRenderer(engine: engine, blockFrames: block)
         renderer.maxSongSeconds = maxSeconds
         let bar = ProgressBar(enabled: progressOnTerminal)
-        let summary = try renderer.render(
-            midi: song.events, input: input,
-            sink: { (b: StereoBlock) throws(AudioFileError) in try writer.write(left: b.left, right: b.right, frames: b.frames) },
-            progress: bar.update)
-        bar.finish()
+        let summary: OfflineRenderSummary
+        do {
+            summary = try renderer.render(
+                midi: song.events, input: input,
+                sink: { (b: StereoBlock) throws(AudioFileError) in try output.writer.write(left: b.left, right: b.right, frames: b.frames) },
+                progress: bar.update)
+            bar.finish()
+            try output.commit()
+        } catch {
+            bar.finish()
+            output.discard()
+            throw error
+        }
         if solo == nil { for line in PartReport().newIgnoredNoteLines(engine.controller) { LiveSession.log(line) } }
         for warning in summary.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         return summary
