@@ -133,9 +133,16 @@ final class LiveSession: @unchecked Sendable {
             Self.snapshot(engine: controller, statistics: stats, periodFrames: period, inbox: inbox, events: events, output: outputDescription,
                           input: inputDescription, realtime: realtime.description, sampler: samplerName)
         }
-        let server = try? ControlServer { request in Self.answer(request, engine: controller, status: status) }
+        let server: ControlServer?
+        do {
+            server = try ControlServer { request in Self.answer(request, engine: controller, status: status) }
+        } catch let another as ControlServer.AnotherInstance {
+            throw another
+        } catch {
+            server = nil
+            Self.log("control socket unavailable (\(error)): `audiograph set/status` will not reach this instance")
+        }
         server?.start()
-        if server == nil { Self.log("control socket unavailable: `audiograph set/status` will not reach this instance") }
         if let age = ProcessAge.seconds() { Self.log(String(format: "ready in %.0f ms (exec → MIDI port and PCM open)", age * 1000)) }
         installSignalHandlers()
         let song = try options.songPath.map { path throws in try SongFeeder(path: path, inbox: inbox) }
