@@ -84,7 +84,7 @@ public struct InstrumentLoader: Sendable {
             }
         }
         do {
-            for assignment in assignments { try engine.parameters.apply(assignment: assignment) }
+            try engine.parameters.apply(assignments: assignments)
             engine.performControlWork()  // builds what the parameters select before the first block
         } catch {
             throw InstrumentError(error.description)

@@ -198,3 +198,15 @@ struct ControlSocketOwnerTests {
         #expect(FileManager.default.contents(atPath: socket) == Data("not ours".utf8))
     }
 }
+
+/// Issue 21: `set` refuses an assignment with a newline before sending anything (the server would
+/// read the line up to it and apply the first half).
+@Suite struct SetCommandLineTests {
+    @Test func anAssignmentWithANewlineIsRefusedBeforeSending() throws {
+        let scratch = TemporaryDirectory()
+        chmod(scratch.path, 0o700)
+        let r = try CommandLineTests().run(["set", "master.gain=-3\nmaster.gain=6"], environment: ["XDG_RUNTIME_DIR": scratch.path])
+        #expect(r.status == 64, "\(r.output)")
+        #expect(r.output.contains("'master.gain=-3\\u{A}master.gain=6' holds a control character"), "\(r.output)")
+    }
+}

@@ -1,5 +1,6 @@
 import ALSAIO
 import ArgumentParser
+import FileAccess
 import Foundation
 import MIDI
 
@@ -122,6 +123,13 @@ struct PanicCommand: ParsableCommand {
 struct SetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "set", abstract: "Set parameters of the running instrument (name=value…).")
     @Argument(help: "Assignments, e.g. master.lowpass.cutoff=2000 mic.effect=delay.") var assignments: [String]
+
+    func validate() throws {
+        // The request is one line: a newline inside an assignment would cut it there.
+        for assignment in assignments where PrintableText.hasControlCharacter(assignment) {
+            throw ValidationError("'\(PrintableText.escaped(assignment))' holds a control character; give name=value on one line")
+        }
+    }
 
     func run() throws {
         let reply = try ControlSocket.send("set " + assignments.joined(separator: " "))

@@ -314,9 +314,7 @@ final class LiveSession: @unchecked Sendable {
         switch words.first {
         case "set":
             guard words.count > 1 else { return "error: set needs name=value" }
-            for assignment in words.dropFirst() {
-                do { try engine.parameters.apply(assignment: assignment) } catch { return "error: \(error)" }
-            }
+            do { try engine.parameters.apply(assignments: Array(words.dropFirst())) } catch { return "error: \(error)" }  // all or none
             return "ok"
         case "get":
             guard words.count == 2, let i = engine.parameters.index(of: words[1]) else { return "error: unknown parameter '\(ParameterError.excerpt(words.dropFirst().joined(separator: " ")))'" }
