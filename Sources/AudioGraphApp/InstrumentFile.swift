@@ -144,16 +144,22 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
         do {
             return try JSONDecoder().decode(InstrumentFile.self, from: Data(bytes))
         } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
-            throw InstrumentError("\(path): \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)")
+            throw InstrumentError("\(path): \(keyPath(context.codingPath)): \(PrintableText.escaped(context.debugDescription))")
         } catch let DecodingError.dataCorrupted(context) {
             throw InstrumentError("\(path): not valid JSON\(syntaxLocation(in: bytes)): \(context.debugDescription)")
         } catch let DecodingError.keyNotFound(key, _) {
-            throw InstrumentError("\(path): missing key '\(key.stringValue)'")
+            throw InstrumentError("\(path): missing key '\(PrintableText.escaped(key.stringValue))'")
         } catch let DecodingError.typeMismatch(_, context) {
-            throw InstrumentError("\(path): wrong type at \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)")
+            throw InstrumentError("\(path): wrong type at \(keyPath(context.codingPath)): \(PrintableText.escaped(context.debugDescription))")
         } catch {
-            throw InstrumentError("\(path): \(error)")
+            throw InstrumentError("\(path): \(PrintableText.escaped("\(error)"))")
         }
+    }
+
+    /// Keys come from the file: shown with control characters escaped (an escape sequence in a key
+    /// must not reach the terminal).
+    private static func keyPath(_ path: [any CodingKey]) -> String {
+        PrintableText.escaped(path.map(\.stringValue).joined(separator: "."))
     }
 }
 

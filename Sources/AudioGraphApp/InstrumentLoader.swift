@@ -1,5 +1,6 @@
 import AudioFiles
 import Engine
+import FileAccess
 import Foundation
 import Instruments
 import MIDI
@@ -108,7 +109,9 @@ public struct InstrumentLoader: Sendable {
     }
 
     /// Warnings go to stderr so that stdout stays clean for summaries and JSON.
-    public var warn: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+    public var warn: @Sendable (String) -> Void = {
+        FileHandle.standardError.write(Data("warning: \(PrintableText.escaped($0, keepingNewlines: true))\n".utf8))
+    }
 
     private func loadLoop(path: String, bus: String, sampleRate: Double) throws(InstrumentError) -> LoopSample {
         let audio: DecodedAudio

@@ -23,10 +23,10 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Audio file fed to the mic/line input bus.")
     var input: String?
 
-    @Option(help: "Frames per render block (1…4096).")
+    @Option(parsing: .unconditional, help: "Frames per render block (1…4096).")
     var block: Int = 256
 
-    @Option(help: "Render only this MIDI channel (1–16): the other parts are muted (their notes are not played).")
+    @Option(parsing: .unconditional, help: "Render only this MIDI channel (1…16): the other parts are muted (their notes are not played).")
     var solo: Int?
 
     /// Realtime by default: a dense General MIDI song renders well over 100× real time and sounds as it
@@ -34,17 +34,16 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Sampler interpolation: realtime (4-point cubic on band-limited levels, as live, ≤ −80 dBc) or high (16 taps, ≤ −110 dBc).")
     var quality: String = "realtime"
 
-    @Option(help: "Longest song to render, in seconds (1…86400); events after it are not played, and the release tail after the last event is at most 30 s.")
+    @Option(parsing: .unconditional, help: "Longest song to render, in seconds (1…86400); events after it are not played, and the release tail after the last event is at most 30 s.")
     var maxSeconds: Double = 3600
 
     @OptionGroup var engineOptions: EngineOptions
 
     func validate() throws {
-        try engineOptions.validateRate()
-        guard (1...4096).contains(block) else { throw ValidationError("--block must be between 1 and 4096 frames") }
-        if let solo, !(1...16).contains(solo) { throw ValidationError("--solo must be a MIDI channel 1–16") }
+        try OptionRange.check(block, 1...4096, "--block", unit: "frames")
+        if let solo { try OptionRange.check(solo, 1...16, "--solo (a MIDI channel)") }
         guard ["high", "realtime"].contains(quality) else { throw ValidationError("--quality is high or realtime") }
-        guard (1...86_400).contains(maxSeconds) else { throw ValidationError("--max-seconds must be between 1 and 86400") }
+        try OptionRange.check(maxSeconds, 1...86_400, "--max-seconds", unit: "s")
         do { try RenderOutput.check(out) } catch { throw ValidationError("--out \(error)") }
     }
 

@@ -3,6 +3,7 @@ import Synchronization
 import AudioFiles
 import DSP
 import Engine
+import FileAccess
 import Foundation
 import MIDI
 import Sampler
@@ -25,7 +26,7 @@ final class LiveSession: @unchecked Sendable {
     }
 
     static func log(_ text: String) {
-        FileHandle.standardError.write(Data("audiograph: \(text)\n".utf8))
+        FileHandle.standardError.write(Data("audiograph: \(PrintableText.escaped(text, keepingNewlines: true))\n".utf8))
     }
 
     /// A playback device as opened, with what it negotiated (the engine runs at that rate and period).
