@@ -85,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "audiograph-fuzz",
             dependencies: [
-                "AudioGraphApp", "Presets", "Sampler", "SamplerLoading", "MIDI", "ALSAIO", "AudioFiles", "Engine", "DSP",
+                "AudioGraphApp", "Presets", "Sampler", "SamplerLoading", "MIDI", "ALSAIO", "AudioFiles", "Engine", "DSP", "SoundFont",
             ]),
 
         // Shared measuring tools for the tests: pitch in cents, spectra, steps, levels.

@@ -8,10 +8,11 @@ extension SoundFontFile {
     /// Whether 24-bit data (sm24) is used for PCM samples.
     public var has24BitSamples: Bool { sample24Bytes != nil }
 
-    /// The frames of `samples[index]` (`frameCount` of them; for Vorbis, what the stream really
-    /// decodes to, at most `SoundFontSample.maxFrames`) as Float: 16-bit points / 32768, 24-bit
-    /// (with sm24) / 8388608, Vorbis as libsndfile decodes it. Throws, naming the sample, for a
-    /// dropped sample or a Vorbis stream that does not decode.
+    /// The frames of `samples[index]` as Float: 16-bit points / 32768, 24-bit (with sm24) /
+    /// 8388608, Vorbis as libsndfile decodes it. `frameCount` of them, except that a damaged Vorbis
+    /// stream may decode to fewer (never more: decoding stops at `frameCount`), so loop and play
+    /// positions must be clamped into what is returned, as FluidSynth's voices clamp them. Throws,
+    /// naming the sample, for a dropped sample or a Vorbis stream that does not decode.
     public func sampleFrames(_ index: Int) throws(SoundFontError) -> [Float] {
         guard samples.indices.contains(index) else {
             throw SoundFontError(path: path, chunk: "pdta/shdr", reason: "no sample \(index) (the font has \(samples.count))")
