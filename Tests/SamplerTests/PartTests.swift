@@ -23,9 +23,11 @@ import Testing
     func off(_ channel: UInt8, _ key: UInt8) -> MIDIMessage { .noteOff(channel: channel, note: key, velocity: 64) }
     func cc(_ channel: UInt8, _ number: UInt8, _ value: UInt8) -> MIDIMessage { .controlChange(channel: channel, controller: number, value: value) }
 
+    /// CC7 at full on every part (GM starts it at 100), so levels are the programs' own.
     func sampler(_ bank: ProgramBank, maxVoices: Int = 64) -> SamplerInstrument {
         let s = SamplerInstrument(sampleRate: rate, maxFrames: 512, maxVoices: maxVoices)
         s.submit(bank)
+        for channel in UInt8(0)..<16 { s.handle(cc(channel, MIDIController.volume, 127)) }
         return s
     }
 
