@@ -4,17 +4,21 @@
 // Layers, bottom to top (arrows point down only; see Sources/DSP/README.md for the unit contract):
 //   C libraries  CALSA CSndFile CLibXML2 CFFTW CSoxr         (system-library shims)
 //   system       FileAccess                                     (regular files only, size-checked reads)
-//   pure values  MIDI                                           (messages, SMF files, note names)
-//   kernels      DSP, Spectral                                  (render-thread safe units; Spectral = FFTW)
-//   files        AudioFiles, Presets                            (libsndfile + resampling; .aupreset)
-//   instruments  Instruments, Sampler, MicEffects               (synth, loop players, sampler, mic chain)
-//   loading      SamplerLoading                                 (.aupreset + samples → SamplerProgram)
-//   graph        Engine                                         (buses, master stage, parameters, render)
-//   devices      ALSAIO                                         (PCM, sequencer; knows nothing of Engine)
-//   measuring    Benchmarks                                     (render cost of sampler, send and mic effects)
+//   pure values  MIDI → FileAccess                              (messages, SMF files, note names)
+//   kernels      DSP; Spectral → DSP                            (render-thread safe units; Spectral = FFTW)
+//   files        AudioFiles, Presets → FileAccess               (libsndfile + resampling; .aupreset)
+//   instruments  Instruments, Sampler → DSP, MIDI               (synth, loop players; the render-only sampler)
+//                MicEffects → DSP, Spectral                     (mic chain)
+//   loading      SamplerLevels → Sampler, Spectral              (band-limited levels, FFT-filtered, by need)
+//                SamplerLoading → SamplerLevels, Presets, AudioFiles  (.aupreset + samples → SamplerProgram)
+//   graph        Engine → Instruments, Sampler, MicEffects      (buses, master stage, parameters, render)
+//   devices      ALSAIO → MIDI                                  (PCM, sequencer; knows nothing of Engine)
+//   measuring    Benchmarks → Sampler, SamplerLevels, MicEffects  (render cost of sampler, send and mic effects)
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, live/offline loops)
 // The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine) link no file
-// format: libxml2 and libsndfile come in only through SamplerLoading and the app.
+// format: libxml2 and libsndfile come in only through SamplerLoading and the app. Sampler renders
+// only: the levels it plays are built on the loading side and handed over through its seam
+// (`SamplerProgram.levelRequests` / `publishLevels`, Sources/SamplerLevels/README.md).
 import PackageDescription
 
 // Render-path code carries `@_noAllocation` (Sources/DSP/README.md), which the compiler checks
@@ -51,22 +55,24 @@ let package = Package(
         .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
         .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
         .target(name: "Instruments", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
-        .target(name: "Sampler", dependencies: ["DSP", "MIDI", "Spectral"], swiftSettings: realTimeChecked),
+        .target(name: "Sampler", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
+        // Builds the sampler's band-limited levels (control and builder threads, FFTW).
+        .target(name: "SamplerLevels", dependencies: ["Sampler", "Spectral", "DSP", "MIDI"], exclude: ["README.md"]),
         // Builds a SamplerProgram from an .aupreset and its sample files (control thread, file I/O).
-        .target(name: "SamplerLoading", dependencies: ["Sampler", "DSP", "Presets", "AudioFiles"]),
+        .target(name: "SamplerLoading", dependencies: ["Sampler", "SamplerLevels", "DSP", "Presets", "AudioFiles"]),
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"], swiftSettings: realTimeChecked),
         .target(
             name: "Engine",
-            dependencies: ["DSP", "MIDI", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
+            dependencies: ["DSP", "MIDI", "Spectral", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
         // What the real-time units cost (control thread; `audiograph bench`, sampler-bench, callgrind).
-        .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "MicEffects", "Spectral"]),
+        .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "SamplerLevels", "MicEffects", "Spectral"]),
         .target(
             name: "ALSAIO",
             dependencies: ["CALSA", "MIDI"]),
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
@@ -93,17 +99,17 @@ let package = Package(
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport", "CSampleRate"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
         .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLoading", "AudioTestSupport"]),
+        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLevels", "SamplerLoading", "AudioTestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "AudioTestSupport"]),
         .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "Benchmarks", "AudioTestSupport"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "AudioTestSupport"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "AudioTestSupport"]),
         .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO"]),
-        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "AudioTestSupport"]),
+        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "SamplerLevels", "AudioTestSupport"]),
         // Counts mallocs across rendered blocks; its counters are process-wide, so the suite is serialized.
         .testTarget(
             name: "RealTimeSafetyTests",
             dependencies: [
-                "Engine", "Sampler", "Instruments", "AudioGraphApp",
+                "Engine", "Sampler", "SamplerLevels", "Instruments", "AudioGraphApp",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
     ]
