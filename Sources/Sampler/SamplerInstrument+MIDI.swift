@@ -36,7 +36,6 @@ extension SamplerInstrument {
     private func systemExclusive(_ sysex: SystemExclusive) {
         switch sysex {
         case .reset:
-            acceptPendingBank()
             let voices = voices  // a local: `&&` would capture `self` (a retain)
             for slot in 0..<voiceSlots where voices[slot].isActive && !voices[slot].isStolen {
                 voices[slot].steal(fadeSeconds: SamplerConstants.allSoundOffFadeSeconds)
