@@ -179,6 +179,6 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         let reply = try ControlSocket.send(json ? "status --json" : "status")
         guard reply.hasPrefix("ok") else { throw InstrumentError(reply.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "error: ", with: "")) }
-        print(reply.dropFirst(3).trimmingCharacters(in: .whitespacesAndNewlines))
+        printOutside(reply.dropFirst(3).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

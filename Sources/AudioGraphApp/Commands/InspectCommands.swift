@@ -66,9 +66,10 @@ struct PresetCommand: ParsableCommand {
 
 struct PresetCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check", abstract: "Load each preset: layers, zones, keyboard map, samples and where they were found, warnings.")
+        commandName: "check",
+        abstract: "Load each preset: layers, zones, keyboard map, samples and where they were found, warnings (SoundFonts: as `soundfont list --verify`).")
 
-    @Argument(help: ".aupreset files.") var files: [String]
+    @Argument(help: ".aupreset files, or SoundFonts (.sf2/.sf3, recognised by content).") var files: [String]
     @Option(name: .customLong("sample-path"), help: "Directory to search for samples (repeatable).") var samplePaths: [String] = []
     @Option(parsing: .unconditional, help: "Sample rate the samples are prepared for, in Hz (8000…192000).") var rate = 48000
 
@@ -79,6 +80,10 @@ struct PresetCheckCommand: ParsableCommand {
     func run() throws {
         var failures = 0
         for file in files {
+            if SoundFontInspection.isSoundFont(file) {
+                if !SoundFontInspection.check(file, verifySamples: true) { failures += 1 }
+                continue
+            }
             printOutside("== \(file)")
             do {
                 let preset = try AUPreset.load(path: file)
@@ -105,6 +110,3 @@ struct PresetCheckCommand: ParsableCommand {
         if failures > 0 { throw ExitCode(1) }
     }
 }
-
-/// Prints what a preset or path said, with control characters escaped (lines kept).
-private func printOutside(_ text: String) { print(PrintableText.escaped(text, keepingNewlines: true)) }

@@ -62,6 +62,7 @@ struct RenderCommand: ParsableCommand {
                        progressOnTerminal: Bool, solo: Int? = nil, quality: InterpolationQuality = .realtime,
                        maxSeconds: Double = 3600) throws -> OfflineRenderSummary {
         var loader = try options.loader()
+        loader.playsDemo = midiPath == nil
         loader.soloChannel = solo
         loader.levels = .byNeed  // the renderer builds what the song plays (`LevelBuildPlan`)
         let rate = Double(options.rate)
@@ -70,7 +71,9 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("no --midi file given and the instrument names no demo song")
         }
         let song = try MIDIFile.read(path: songPath)
+        for warning in song.warnings { LiveSession.warn("\(songPath): \(warning)") }
         let input = try inputPath.map { path throws(AudioFileError) in try AudioFileReader.read(path: path, convertingTo: rate) }
+        for warning in input?.warnings ?? [] { LiveSession.warn(warning) }
         // Opened last: every input is open by now, so none of them can be the output.
         let output = try RenderOutput(path: outPath, sampleRate: Int(rate))
         let renderer = OfflineRenderer(engine: engine, blockFrames: block)
@@ -90,7 +93,7 @@ struct RenderCommand: ParsableCommand {
             throw error
         }
         if solo == nil { for line in PartReport().newIgnoredNoteLines(engine.controller) { LiveSession.log(line) } }
-        for warning in summary.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        for warning in summary.warnings { LiveSession.warn(warning) }
         return summary
     }
 }

@@ -29,6 +29,11 @@ final class LiveSession: @unchecked Sendable {
         FileHandle.standardError.write(Data("audiograph: \(PrintableText.escaped(text, keepingNewlines: true))\n".utf8))
     }
 
+    /// A warning line on stderr ("warning: …"), control characters from outside escaped.
+    static func warn(_ text: String) {
+        FileHandle.standardError.write(Data("warning: \(PrintableText.escaped(text, keepingNewlines: true))\n".utf8))
+    }
+
     /// A playback device as opened, with what it negotiated (the engine runs at that rate and period).
     struct OpenedOutput {
         var device: AudioOutput
@@ -252,7 +257,9 @@ final class LiveSession: @unchecked Sendable {
                 notifier.send("STATUS=\(status().line)")
             }
             if let limit = options.durationSeconds, Date().timeIntervalSince(start) >= limit { break }
-            if let song, song.isFinished, engine.meters.isIdle { break }
+            // The song is over when its sound has died away; what never decays is cut (with the
+            // fade-out below) after `SongEnd.maxTailSeconds`, as `render` cuts its tail.
+            if let song, song.isFinished, engine.meters.isIdle || song.secondsSinceEnd > SongEnd.maxTailSeconds { break }
         }
     }
 
