@@ -11,10 +11,13 @@
 //   loading      SamplerLoading                                 (.aupreset + samples → SamplerProgram)
 //   graph        Engine                                         (buses, master stage, parameters, render)
 //   devices      ALSAIO                                         (PCM, sequencer; knows nothing of Engine)
+//   live loop    LiveLoop                                       (one render path per period; the ALSA push driver)
+//   live control LiveControl                                    (ControlService + StatusSnapshot: every front end's way in)
 //   measuring    Benchmarks                                     (render cost of sampler, send and mic effects)
-//   app          AudioGraphApp + `audiograph`                   (composition root, CLI, live/offline loops)
-// The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine) link no file
-// format: libxml2 and libsndfile come in only through SamplerLoading and the app.
+//   app          AudioGraphApp + `audiograph`                   (composition root, CLI, session, control socket, offline)
+// The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine, ALSAIO, LiveLoop)
+// are checked by the compiler (`realTimeChecked`) and link no file format: libxml2 and libsndfile
+// come in only through SamplerLoading and the app.
 import PackageDescription
 
 // Render-path code carries `@_noAllocation` (Sources/DSP/README.md), which the compiler checks
@@ -62,10 +65,14 @@ let package = Package(
         .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "MicEffects", "Spectral"]),
         // The render thread's device calls are checked too: only the C leaves are opted out (RenderThreadCalls.swift).
         .target(name: "ALSAIO", dependencies: ["CALSA", "MIDI"], swiftSettings: realTimeChecked),
+        // The live render path (one per period, for a push or a callback driver) and the ALSA push loop.
+        .target(name: "LiveLoop", dependencies: ["ALSAIO", "Engine", "DSP", "MIDI"], swiftSettings: realTimeChecked),
+        // What every front end of a running instrument uses: parameters, notes, the status snapshot.
+        .target(name: "LiveControl", dependencies: ["LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI"]),
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "LiveLoop", "LiveControl", "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
@@ -86,6 +93,10 @@ let package = Package(
 
         // Shared measuring tools for the tests: pitch in cents, spectra, steps, levels.
         .target(name: "AudioTestSupport", dependencies: ["DSP"], path: "Tests/AudioTestSupport"),
+        // The live loop driven by hand (ALSA's null PCM, injected device loss) for the tests and scripts/tsan-live.
+        .target(
+            name: "LiveTestSupport", dependencies: ["LiveLoop", "LiveControl", "AudioGraphApp", "ALSAIO", "Engine", "MIDI"],
+            path: "Tests/LiveTestSupport"),
         .testTarget(name: "MIDITests", dependencies: ["MIDI"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioTestSupport"]),
         // libsamplerate only as the reference the resampler quality test measures libsoxr against.
@@ -97,12 +108,12 @@ let package = Package(
         .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "Benchmarks", "AudioTestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "AudioTestSupport"]),
         .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO"]),
-        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "AudioTestSupport"]),
+        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "LiveLoop", "LiveControl", "LiveTestSupport", "AudioTestSupport"]),
         // Counts mallocs across rendered blocks; its counters are process-wide, so the suite is serialized.
         .testTarget(
             name: "RealTimeSafetyTests",
             dependencies: [
-                "Engine", "Sampler", "Instruments", "AudioGraphApp",
+                "Engine", "Sampler", "Instruments", "AudioGraphApp", "LiveTestSupport",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
     ]

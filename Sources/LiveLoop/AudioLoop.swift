@@ -1,149 +1,115 @@
 import ALSAIO
-import Synchronization
 import DSP
-import Engine
-import Foundation
-import MIDI
+import Synchronization
 
-/// The real-time render loop: per period, read the input, place the MIDI that arrived during the
-/// previous period at the matching frames (constant latency of one period, no jitter inside it),
-/// render, write. Runs on the render thread; everything it touches was allocated before `run()`.
-/// When the playback device is lost, `run()` returns and the control thread takes over
-/// (`OutageRecovery`): the render thread never opens, closes or waits for a device itself.
+/// The ALSA push driver: per period, read the input, render (`PeriodRenderer`: MIDI placed on
+/// frames, the engine, the figures), write — the device's blocking write paces the loop. Runs on
+/// the render thread; everything it touches was allocated before `run()`, and the compiler checks
+/// it (`@_noAllocation`). When the playback device is lost, `run()` returns and the control
+/// thread takes over (`beginOutage`/`serviceOutage`): the render thread never opens, closes or
+/// waits for a device itself.
 ///
-/// Generic over its devices, so the calls made every period are direct, not through an
-/// existential. The engine is handed over (`sending`) at init: from then on only the thread that
-/// runs the loop renders — the audio thread, or the control thread while the audio thread is not
-/// running (an outage) — which is why the loop may be `@unchecked Sendable`; other threads use
-/// `controller`.
-final class AudioLoop<Output: AudioOutput, Input: AudioInput>: @unchecked Sendable {
-    private let engine: AudioEngine
-    /// What other threads may use while the loop runs.
-    let controller: EngineController
-    let inbox: MIDIInbox
-    let periodFrames: Int
-    let sampleRate: Double
-    /// nil while the device is lost (closed at once, so the kernel can remove the card).
-    private var output: Output?
-    private let input: Input?
-
-    let stats = LoopStatistics()
-    private let running = Atomic<Bool>(true)
+/// `@unchecked Sendable`: the devices and `xrunsOfEarlierDevices` belong to the thread running the
+/// loop, and the control thread changes them only while none does (after `run()` returned, and
+/// before a new render thread starts: thread join and start order the accesses); the rest is
+/// immutable or atomic.
+public final class AudioLoop: @unchecked Sendable {
+    public let renderer: PeriodRenderer
     /// Set by the render thread when `run()` returned because the device went away.
-    let outputLost = Atomic<Bool>(false)
-    private let outputBuffer: StereoBuffer
-    private let inputBuffer: StereoBuffer
-    /// This period's MIDI, bounded (`PeriodEvents`).
-    let events: PeriodEvents
-    /// Underruns counted by devices used before the current one (whoever owns `output` owns this).
-    private var xrunsOfEarlierDevices = 0
+    public let outputLost = Atomic<Bool>(false)
 
-    init(engine: sending AudioEngine, inbox: MIDIInbox, periodFrames: Int, output: Output, input: Input?) {
-        controller = engine.controller
-        sampleRate = engine.configuration.sampleRate
-        self.engine = engine
-        self.inbox = inbox
-        self.periodFrames = periodFrames
+    /// nil while the device is lost (closed at once, so the kernel can remove the card).
+    private var output: PlaybackDevice?
+    private var outputRef: PlaybackRef?
+    private let input: CaptureSource?
+    private let inputRef: CaptureRef?
+    private let running = Atomic<Bool>(true)
+    /// Underruns counted by devices used before the current one.
+    private var xrunsOfEarlierDevices = 0
+    /// The renderer and its buffers as the render path reaches them (unretained; owned above).
+    private let period: RenderRef<PeriodRenderer>
+    private let figures: RenderRef<LoopStatistics>
+    private let buffers: (output: StereoBuffer, input: StereoBuffer)
+    private let outputBlock: StereoBlock
+    private let inputBlock: StereoBlock
+
+    public init(renderer: PeriodRenderer, output: PlaybackDevice, input: CaptureSource?) {
+        self.renderer = renderer
         self.output = output
+        outputRef = output.renderSide
         self.input = input
-        outputBuffer = StereoBuffer(capacity: periodFrames)
-        inputBuffer = StereoBuffer(capacity: periodFrames)
-        events = PeriodEvents(periodFrames: periodFrames)
+        inputRef = input?.renderSide
+        period = RenderRef(renderer)
+        figures = RenderRef(renderer.stats)
+        buffers = (StereoBuffer(capacity: renderer.periodFrames), StereoBuffer(capacity: renderer.periodFrames))
+        outputBlock = buffers.output.block(frames: renderer.periodFrames)
+        inputBlock = buffers.input.block(frames: renderer.periodFrames)
     }
 
     /// Any thread: the loop finishes its current period and returns.
-    func stop() { running.store(false, ordering: .relaxed) }
+    public func stop() { running.store(false, ordering: .relaxed) }
 
-    var isRunning: Bool { running.load(ordering: .relaxed) }
+    public var isRunning: Bool { running.load(ordering: .relaxed) }
 
     /// Render thread. Returns after `stop()`, or when the playback device is lost (`outputLost`).
-    func run() {
-        var clock = PeriodClock(periodNanoseconds: Double(periodNanoseconds), now: MonotonicClock.nanoseconds())
+    @_noAllocation
+    public func run() {
+        period { $0.restartClock() }
         while running.load(ordering: .relaxed) {
-            if !runPeriod(clock: &clock) {
+            if !runPeriod() {
                 outputLost.store(true, ordering: .releasing)
                 return
             }
         }
     }
 
-    var periodNanoseconds: UInt64 { UInt64(Double(periodFrames) / sampleRate * 1e9) }
-
-    /// One period: read the input, place the MIDI that arrived, render, write. Render thread.
-    /// Returns false when the playback device is gone.
-    func runPeriod(clock: inout PeriodClock) -> Bool {
-        guard let output else { return false }
-        let out = outputBuffer.block(frames: periodFrames)
+    /// One period: read the input, render, write. Render thread. Returns false when the playback
+    /// device is gone. What a transfer's status means (underrun recovered, device lost) is decided
+    /// by the device (`PCMDevice`'s error taxonomy); a lost device ends the run here.
+    @_noAllocation
+    public func runPeriod() -> Bool {
+        guard let output = outputRef else { return false }
+        let out = outputBlock
         var inputBlock: StereoBlock?
-        if let input {
-            let block = inputBuffer.block(frames: periodFrames)
-            _ = input.read(left: block.left, right: block.right, frames: periodFrames)
+        if let inputRef {
+            let block = self.inputBlock
+            _ = inputRef.read(into: block)
             inputBlock = block
         }
-        let start = MonotonicClock.nanoseconds()
-        let periodStart = UInt64(clock.boundary)
-        clock.advance(wokeAt: start)
-        // Messages that arrived after the smoothed boundary wait for the next period.
-        let midi = events.collect(live: inbox.ring, song: inbox.songRing, arrivedBefore: min(UInt64(clock.boundary), start), periodStart: periodStart, periodFrames: periodFrames)
-        engine.render(output: out, input: inputBlock, events: midi)
-        let renderNanoseconds = MonotonicClock.nanoseconds() - start
-        stats.record(renderNanoseconds: renderNanoseconds, periodNanoseconds: periodNanoseconds)
-        let status = output.write(left: out.left, right: out.right, frames: periodFrames)
+        period { $0.render(output: out, input: inputBlock) }
+        let status = output.write(out)
         // Published here, not read from `output` by the status thread: the control thread
         // replaces `output` during a device outage.
-        stats.xruns.store(xrunsOfEarlierDevices + output.xrunCount, ordering: .relaxed)
+        let xruns = xrunsOfEarlierDevices + output.xrunCount
+        figures { $0.xruns.store(xruns, ordering: .relaxed) }
         if case .deviceLost = status {
-            stats.deviceLosses.wrappingAdd(1, ordering: .relaxed)
+            _ = figures { $0.deviceLosses.wrappingAdd(1, ordering: .relaxed) }
             return false
         }
         return true
     }
 
-    /// While there is no device (control thread, render thread not running): renders one period
-    /// into nowhere, applying the MIDI that arrived since `periodStart`, so no note-off is lost.
-    func renderWithoutOutput(periodStart: UInt64, now: UInt64) {
-        let midi = events.collect(live: inbox.ring, song: inbox.songRing, arrivedBefore: now, periodStart: periodStart, periodFrames: periodFrames)
-        engine.render(output: outputBuffer.block(frames: periodFrames), events: midi)
-    }
-
-    /// Control thread, before the loop runs or after it returned: voices sounding in the synth and the sampler.
-    var activeVoiceCounts: (synth: Int, sampler: Int) { engine.activeVoiceCounts }
-
-    /// Control thread, render thread not running: lets go of the lost device at once, so it is
-    /// closed (the kernel cannot finish removing a card while a handle on it stays open).
-    func dropLostOutput() {
-        guard let output else { return }
-        xrunsOfEarlierDevices += output.xrunCount
-        output.close()
-        self.output = nil
-    }
-
-    /// Control thread, render thread not running: plays on `device` from now on.
-    func replaceOutput(_ device: Output) {
-        output = device
-        outputLost.store(false, ordering: .relaxed)
-        stats.reopens.wrappingAdd(1, ordering: .relaxed)
-    }
-}
-
-/// Render-time figures the render thread publishes for the status line and the soak report.
-final class LoopStatistics: @unchecked Sendable {
-    let periods = Atomic<Int>(0)
-    /// Periods whose render took longer than the period itself.
-    let missedDeadlines = Atomic<Int>(0)
-    let lastRenderNanoseconds = Atomic<UInt64>(0)
-    let worstRenderNanoseconds = Atomic<UInt64>(0)
-    let deviceLosses = Atomic<Int>(0)
-    /// Underruns of every playback device so far (published by the render thread each period).
-    let xruns = Atomic<Int>(0)
-    let reopens = Atomic<Int>(0)
-
-    func record(renderNanoseconds: UInt64, periodNanoseconds: UInt64) {
-        periods.wrappingAdd(1, ordering: .relaxed)
-        lastRenderNanoseconds.store(renderNanoseconds, ordering: .relaxed)
-        if renderNanoseconds > worstRenderNanoseconds.load(ordering: .relaxed) {
-            worstRenderNanoseconds.store(renderNanoseconds, ordering: .relaxed)
+    /// Control thread, render thread not running (its `run()` returned with `outputLost`): lets go
+    /// of the lost device at once (the kernel cannot finish removing a card while a handle on it
+    /// stays open) and starts rendering into nowhere, MIDI still applied.
+    public func beginOutage(now: UInt64) -> OutageRecovery {
+        if let output {
+            xrunsOfEarlierDevices += output.xrunCount
+            output.close()
         }
-        if renderNanoseconds > periodNanoseconds { missedDeadlines.wrappingAdd(1, ordering: .relaxed) }
+        output = nil
+        outputRef = nil
+        return OutageRecovery(renderer: renderer, now: now)
+    }
+
+    /// Control thread, during an outage: renders the periods that fell due and, when an attempt
+    /// is due, tries `reopen`. True once a device is back and installed: start a render thread.
+    public func serviceOutage(_ recovery: inout OutageRecovery, now: UInt64, reopen: () -> PlaybackDevice?) -> Bool {
+        guard let device = recovery.service(now: now, reopen: reopen) else { return false }
+        output = device
+        outputRef = device.renderSide
+        outputLost.store(false, ordering: .relaxed)
+        renderer.stats.reopens.wrappingAdd(1, ordering: .relaxed)
+        return true
     }
 }

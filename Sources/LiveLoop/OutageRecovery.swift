@@ -1,29 +1,30 @@
 import ALSAIO
 
-/// The control thread's side of a lost playback device (unplugged, driver gone): while the audio
-/// thread is stopped, keep the engine running at the period's pace into nowhere — MIDI keeps being
-/// applied, so a note-off sent meanwhile is not lost — and try to reopen the device with back-off
-/// (100 ms doubling to 5 s). Plain value; call `service` every few milliseconds.
-struct OutageRecovery {
-    private let periodNanoseconds: UInt64
+/// The control thread's side of a lost device (unplugged, driver gone, audio server down): while
+/// the driver is stopped, keep the engine running at the period's pace into nowhere — MIDI keeps
+/// being applied, so a note-off sent meanwhile is not lost — and try to reopen the device with
+/// back-off (100 ms doubling to 5 s). Plain value, for any driver; call `service` every few
+/// milliseconds.
+public struct OutageRecovery {
+    private let renderer: PeriodRenderer
     private var backoff = ReopenBackoff()
     private var periodStart: UInt64
     private var nextAttempt: UInt64
 
-    /// Starts the outage: `loop`'s lost device is closed here.
-    init<Output, Input>(_ loop: AudioLoop<Output, Input>, now: UInt64) {
-        loop.dropLostOutput()
-        periodNanoseconds = loop.periodNanoseconds
+    /// Starts the outage at `now` (the driver has let go of its device).
+    public init(renderer: PeriodRenderer, now: UInt64) {
+        self.renderer = renderer
         periodStart = now
         nextAttempt = now + UInt64(backoff.nextDelaySeconds() * 1e9)
     }
 
     /// Renders the periods that fell due and, when an attempt is due, tries `reopen`. Returns the
-    /// reopened device (already installed in `loop`), or nil while the outage lasts.
-    mutating func service<Output, Input>(_ loop: AudioLoop<Output, Input>, now: UInt64, reopen: () -> Output?) -> Output? {
+    /// reopened device, or nil while the outage lasts.
+    public mutating func service<Device>(now: UInt64, reopen: () -> Device?) -> Device? {
+        let periodNanoseconds = renderer.periodNanoseconds
         while periodStart + periodNanoseconds <= now {
             let end = periodStart + periodNanoseconds
-            loop.renderWithoutOutput(periodStart: periodStart, now: end)
+            renderer.renderWithoutOutput(periodStart: periodStart, now: end)
             periodStart = end
         }
         guard now >= nextAttempt else { return nil }
@@ -31,7 +32,6 @@ struct OutageRecovery {
             nextAttempt = now + UInt64(backoff.nextDelaySeconds() * 1e9)
             return nil
         }
-        loop.replaceOutput(device)
         return device
     }
 }

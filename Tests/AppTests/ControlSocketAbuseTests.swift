@@ -1,5 +1,6 @@
 import AudioGraphApp
 import AudioTestSupport
+import LiveTestSupport
 import Engine
 import Foundation
 import MIDI
@@ -29,7 +30,7 @@ import Glibc
         init() throws {
             var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
             loader.assignments = ["synth.sustain=1", "synth.attack=0.001"]
-            probe = LiveLoopProbe(engine: try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 128)),
+            probe = try LiveLoopProbe(engine: try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 128)),
                                   periodFrames: 128, input: nil)
             engine = probe.controller
             try probe.startControlSocket(path: socketPath)

@@ -1,6 +1,7 @@
 import AudioGraphApp
 import Engine
 import Foundation
+import LiveTestSupport
 import MIDI
 import Synchronization
 import XCTest
@@ -19,7 +20,7 @@ final class LiveLoopRaceTests: XCTestCase {
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
         let input = (0..<4800).map { Float(0.3 * sin(2 * Double.pi * 220 * Double($0) / 48000)) }
         let periods = Int(ProcessInfo.processInfo.environment["LIVE_RACE_PERIODS"] ?? "") ?? 3000
-        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: input, loseOutputAtPeriod: periods / 3)
+        let probe = try LiveLoopProbe(engine: engine, periodFrames: 64, input: input, loseOutputAtPeriod: periods / 3)
         let controller = probe.controller  // the other threads' view; the engine now belongs to the probe's loop
 
         let done = Atomic<Bool>(false)
