@@ -17,6 +17,9 @@ import Musl
 /// the device; `-EINTR` → retry; `-EPIPE` (underrun/overrun) → `snd_pcm_prepare`, count an xrun,
 /// carry on; `-ESTRPIPE` (suspended) → `snd_pcm_resume`, else prepare; anything else
 /// (`-ENODEV` unplugged, `-EBADFD`, …) → `.deviceLost`: close and reopen with back-off.
+///
+/// `@unchecked Sendable`: the handle and the interleave buffer are used by one thread at a time
+/// (above); the counters are atomic.
 public final class PCMDevice: @unchecked Sendable {
     /// What ALSA granted (rate, channels, format, period and buffer sizes).
     public let configuration: PCMConfiguration

@@ -19,6 +19,9 @@ import Musl
 /// Threads: `write` on one render thread (no allocation, no locks); `report()` and `reset()`
 /// on a control thread while the writer is stopped, except that `missedDeadlineCount` may
 /// be read any time.
+///
+/// `@unchecked Sendable`: the clock and the histogram belong to the writer's thread, and to the
+/// control thread only while the writer is stopped (above).
 public final class PacedNullDevice: @unchecked Sendable {
     public let sampleRateHz: Int
     public let bufferPeriods: Int

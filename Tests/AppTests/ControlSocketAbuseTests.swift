@@ -18,6 +18,7 @@ import Glibc
 /// note keeps its level and the parameters keep their values.
 @Suite(.serialized) struct ControlSocketAbuseTests {
     /// A live loop rendering in real time (128-frame periods, paced like a device) with a synth note held.
+    /// `@unchecked Sendable`: `thread` is set and read only on the test's thread; the rest is atomic or thread-safe.
     final class LiveRig: @unchecked Sendable {
         let engine: EngineController
         let probe: LiveLoopProbe
