@@ -66,7 +66,7 @@ let package = Package(
         // The render thread's device calls are checked too: only the C leaves are opted out (RenderThreadCalls.swift).
         .target(name: "ALSAIO", dependencies: ["CALSA", "MIDI"], swiftSettings: realTimeChecked),
         // The live render path (one per period, for a push or a callback driver) and the ALSA push loop.
-        .target(name: "LiveLoop", dependencies: ["ALSAIO", "Engine", "DSP", "MIDI"], swiftSettings: realTimeChecked),
+        .target(name: "LiveLoop", dependencies: ["ALSAIO", "Engine", "DSP", "MIDI"], exclude: ["README.md"], swiftSettings: realTimeChecked),
         // What every front end of a running instrument uses: parameters, notes, the status snapshot.
         .target(name: "LiveControl", dependencies: ["LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI"]),
         .target(

@@ -11,6 +11,14 @@ public enum PlaybackDevice {
     /// Underruns so far. Any thread.
     public var xrunCount: Int { renderSide.xrunCount }
 
+    /// What was opened and negotiated, in one line for the log and `status`.
+    public var description: String {
+        switch self {
+        case .alsa(let device): return device.configuration.description
+        case .paced(let device): return "paced null device (clock_nanosleep), \(device.sampleRateHz) Hz, period \(device.periodFrames)"
+        }
+    }
+
     /// Lets go of the device now (after it was lost). Control thread, no transfer running.
     public func close() {
         if case .alsa(let device) = self { device.close() }

@@ -6,10 +6,11 @@ import MIDI
 import Synchronization
 import XCTest
 
-/// The live loop's four threads at once, as `play` runs them: the audio thread rendering periods
-/// (and, after the device is lost, the control thread's outage recovery on the same object), the
-/// sequencer thread delivering notes, the main thread's control work, and the control socket
-/// answering `status`/`set`/`get` in a tight loop. Functionally it checks that the loss is
+/// The live loop's threads at once, as `play` runs them: the render thread rendering periods (and,
+/// after the device is lost, a second thread running the outage recovery on the same objects, as
+/// `play`'s control thread does, before the render thread takes over again), the sequencer thread
+/// delivering notes, the main thread's control work, and the control socket answering
+/// `status`/`set`/`get` in a tight loop. Functionally it checks that the loss is
 /// recovered and every request answered; its real purpose is `scripts/tsan-live`, which runs it
 /// under ThreadSanitizer, where any unsynchronised access between those threads is a report.
 final class LiveLoopRaceTests: XCTestCase {

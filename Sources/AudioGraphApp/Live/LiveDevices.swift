@@ -20,9 +20,9 @@ struct LiveDevices {
     /// Opens the playback device, so the caller can fall back to an offline render when there is no sound card.
     func openOutput() throws -> OpenedOutput {
         if options.device == "paced" {
-            let device = PacedNullDevice(sampleRateHz: options.rate, periodFrames: options.periodFrames, bufferPeriods: options.periods)
-            return OpenedOutput(device: .paced(device), description: "paced null device (clock_nanosleep), \(options.rate) Hz, period \(options.periodFrames)",
-                                rate: options.rate, period: options.periodFrames)
+            let device = PlaybackDevice.paced(PacedNullDevice(sampleRateHz: options.rate, periodFrames: options.periodFrames,
+                                                              bufferPeriods: options.periods))
+            return OpenedOutput(device: device, description: device.description, rate: options.rate, period: options.periodFrames)
         }
         do {
             let device = try PCMDevice(playbackRequest(rate: options.rate, period: options.periodFrames))

@@ -44,12 +44,17 @@ final class LiveSession {
         if let input { LiveLog.line("capture: \(input.1)") }
         let loop = AudioLoop(renderer: renderer, output: opened.device, input: input?.0)
         let sequencer = MIDIInput.start(options: options, inbox: renderer.inbox)
-        let driver = PushDriver(loop: loop, priority: options.realtimePriority) { [devices] in devices.reopenOutput(rate: rate, period: period) }
-        let realtime = try driver.start()
-        LiveLog.line("audio thread: \(realtime)")
         let status = StatusSource(renderer: renderer, devices: DeviceDescriptions(
-            playback: opened.description, capture: input?.1, realtime: realtime.description,
+            playback: opened.description, capture: input?.1, realtime: "starting",
             sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none"))
+        let driver = PushDriver(loop: loop, priority: options.realtimePriority) { [devices] in
+            let device = devices.reopenOutput(rate: rate, period: period)
+            if let device { status.update { $0.playback = device.description } }
+            return device
+        }
+        let realtime = try driver.start()
+        status.update { $0.realtime = realtime.description }
+        LiveLog.line("audio thread: \(realtime)")
         let service = ControlService(renderer: renderer, status: status)
         let server = try? ControlServer(path: ControlSocket.defaultPath) { ControlProtocol.answer($0, service: service) }
         server?.start()
