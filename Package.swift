@@ -4,20 +4,24 @@
 // Layers, bottom to top (arrows point down only; see Sources/DSP/README.md for the unit contract):
 //   C libraries  CALSA CSndFile CLibXML2 CFFTW CSoxr         (system-library shims)
 //   system       FileAccess                                     (regular files only, size-checked reads)
-//   pure values  MIDI                                           (messages, SMF files, note names)
-//   kernels      DSP, Spectral                                  (render-thread safe units; Spectral = FFTW)
-//   files        AudioFiles, Presets                            (libsndfile + resampling; .aupreset)
-//   instruments  Instruments, Sampler, MicEffects               (synth, loop players, sampler, mic chain)
-//   loading      SamplerLoading                                 (.aupreset + samples → SamplerProgram)
-//   graph        Engine                                         (buses, master stage, parameters, render)
-//   devices      ALSAIO                                         (PCM, sequencer; knows nothing of Engine)
-//   live loop    LiveLoop                                       (one render path per period; the ALSA push driver)
-//   live control LiveControl                                    (ControlService + StatusSnapshot: every front end's way in)
-//   measuring    Benchmarks                                     (render cost of sampler, send and mic effects)
+//   pure values  MIDI → FileAccess                              (messages, SMF files, note names)
+//   kernels      DSP; Spectral → DSP                            (render-thread safe units; Spectral = FFTW)
+//   files        AudioFiles, Presets → FileAccess               (libsndfile + resampling; .aupreset)
+//   instruments  Instruments, Sampler → DSP, MIDI               (synth, loop players; the render-only sampler)
+//                MicEffects → DSP, Spectral                     (mic chain)
+//   loading      SamplerLevels → Sampler, Spectral              (band-limited levels, FFT-filtered, by need)
+//                SamplerLoading → SamplerLevels, Presets, AudioFiles  (.aupreset + samples → SamplerProgram)
+//   graph        Engine → Instruments, Sampler, MicEffects      (buses, master stage, parameters, render)
+//   devices      ALSAIO → MIDI                                  (PCM, sequencer; knows nothing of Engine)
+//   live loop    LiveLoop → Engine, ALSAIO                      (one render path per period; the ALSA push driver)
+//   live control LiveControl → LiveLoop                         (ControlService + StatusSnapshot: every front end's way in)
+//   measuring    Benchmarks → Sampler, SamplerLevels, MicEffects  (render cost of sampler, send and mic effects)
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, session, control socket, offline)
-// The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine, ALSAIO, LiveLoop)
-// are checked by the compiler (`realTimeChecked`) and link no file format: libxml2 and libsndfile
-// come in only through SamplerLoading and the app.
+// The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine, and the live path's
+// ALSAIO and LiveLoop) are checked by the compiler (`realTimeChecked`); the first six link no file
+// format: libxml2 and libsndfile come in only through SamplerLoading and the app. Sampler renders
+// only: the levels it plays are built on the loading side and handed over through its seam
+// (`SamplerProgram.levelRequests` / `publishLevels`, Sources/SamplerLevels/README.md).
 import PackageDescription
 
 // Render-path code carries `@_noAllocation` (Sources/DSP/README.md), which the compiler checks
@@ -54,15 +58,17 @@ let package = Package(
         .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
         .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
         .target(name: "Instruments", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
-        .target(name: "Sampler", dependencies: ["DSP", "MIDI", "Spectral"], swiftSettings: realTimeChecked),
+        .target(name: "Sampler", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
+        // Builds the sampler's band-limited levels (control and builder threads, FFTW).
+        .target(name: "SamplerLevels", dependencies: ["Sampler", "Spectral", "DSP", "MIDI"], exclude: ["README.md"]),
         // Builds a SamplerProgram from an .aupreset and its sample files (control thread, file I/O).
-        .target(name: "SamplerLoading", dependencies: ["Sampler", "DSP", "Presets", "AudioFiles"]),
+        .target(name: "SamplerLoading", dependencies: ["Sampler", "SamplerLevels", "DSP", "Presets", "AudioFiles"]),
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"], swiftSettings: realTimeChecked),
         .target(
             name: "Engine",
-            dependencies: ["DSP", "MIDI", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
+            dependencies: ["DSP", "MIDI", "Spectral", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
         // What the real-time units cost (control thread; `audiograph bench`, sampler-bench, callgrind).
-        .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "MicEffects", "Spectral"]),
+        .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "SamplerLevels", "MicEffects", "Spectral"]),
         // The render thread's device calls are checked too: only the C leaves are opted out (RenderThreadCalls.swift).
         .target(name: "ALSAIO", dependencies: ["CALSA", "MIDI"], swiftSettings: realTimeChecked),
         // The live render path (one per period, for a push or a callback driver) and the ALSA push loop.
@@ -72,7 +78,7 @@ let package = Package(
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "LiveLoop", "LiveControl", "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "LiveLoop", "LiveControl", "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
@@ -103,17 +109,17 @@ let package = Package(
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport", "CSampleRate"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
         .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLoading", "AudioTestSupport"]),
+        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLevels", "SamplerLoading", "AudioTestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "AudioTestSupport"]),
         .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "Benchmarks", "AudioTestSupport"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "AudioTestSupport"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "AudioTestSupport"]),
         .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO"]),
-        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "LiveLoop", "LiveControl", "LiveTestSupport", "AudioTestSupport"]),
+        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "SamplerLevels", "LiveLoop", "LiveControl", "LiveTestSupport", "AudioTestSupport"]),
         // Counts mallocs across rendered blocks; its counters are process-wide, so the suite is serialized.
         .testTarget(
             name: "RealTimeSafetyTests",
             dependencies: [
-                "Engine", "Sampler", "Instruments", "AudioGraphApp", "LiveTestSupport",
+                "Engine", "Sampler", "SamplerLevels", "Instruments", "AudioGraphApp", "LiveTestSupport",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
     ]

@@ -64,7 +64,7 @@ public final class StatusSource: Sendable {
             midiEventsCoalesced: events.coalesced.load(ordering: .relaxed),
             midiNoteOnsSkipped: events.skippedNoteOns.load(ordering: .relaxed),
             nonFiniteBlocks: m.nonFiniteBlocks, runawayVoices: m.runawayVoices,
-            regionsAwaitingLevels: engine.programBank?.programs.regionsAwaitingLevels ?? 0,
+            regionsAwaitingLevels: engine.programBank?.programs.reduce(0) { $0 + $1.regionsAwaitingLevels } ?? 0,
             playback: devices.playback, capture: devices.capture, realtime: devices.realtime,
             sampler: devices.sampler,
             parts: PartStatus.collect(engine))

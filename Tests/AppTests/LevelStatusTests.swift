@@ -3,6 +3,7 @@ import Engine
 import Foundation
 import LiveTestSupport
 import Sampler
+import SamplerLevels
 import Testing
 
 /// Live, the band-limited levels are built in the background after start (notes on a region

@@ -3,7 +3,7 @@ import Engine
 import Foundation
 import LiveControl
 import LiveLoop
-import Sampler
+import SamplerLevels
 
 /// `play`: the instrument running live. Composes the parts: the devices (the engine runs at what
 /// the playback device negotiated), the renderer and the ALSA push loop on a render thread, the
