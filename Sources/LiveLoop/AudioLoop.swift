@@ -17,6 +17,8 @@ public final class AudioLoop: @unchecked Sendable {
     public let renderer: PeriodRenderer
     /// Set by the render thread when `run()` returned because the device went away.
     public let outputLost = Atomic<Bool>(false)
+    /// Why it went away: the negative errno of the failed transfer (read with `outputLost`).
+    public let lostCode = Atomic<Int32>(0)
 
     /// nil while the device is lost (closed at once, so the kernel can remove the card).
     private var output: PlaybackDevice?
@@ -82,7 +84,8 @@ public final class AudioLoop: @unchecked Sendable {
         // replaces `output` during a device outage.
         let xruns = xrunsOfEarlierDevices + output.xrunCount
         figures { $0.xruns.store(xruns, ordering: .relaxed) }
-        if case .deviceLost = status {
+        if case .deviceLost(let code) = status {
+            lostCode.store(code, ordering: .relaxed)
             _ = figures { $0.deviceLosses.wrappingAdd(1, ordering: .relaxed) }
             return false
         }
@@ -91,15 +94,15 @@ public final class AudioLoop: @unchecked Sendable {
 
     /// Control thread, render thread not running (its `run()` returned with `outputLost`): lets go
     /// of the lost device at once (the kernel cannot finish removing a card while a handle on it
-    /// stays open) and starts rendering into nowhere, MIDI still applied.
-    public func beginOutage(now: UInt64) -> OutageRecovery {
+    /// stays open) and starts rendering into nowhere, MIDI still applied; reopen attempts follow `backoff`.
+    public func beginOutage(now: UInt64, backoff: ReopenBackoff = ReopenBackoff()) -> OutageRecovery {
         if let output {
             xrunsOfEarlierDevices += output.xrunCount
             output.close()
         }
         output = nil
         outputRef = nil
-        return OutageRecovery(renderer: renderer, now: now)
+        return OutageRecovery(renderer: renderer, now: now, backoff: backoff)
     }
 
     /// Control thread, during an outage: renders the periods that fell due and, when an attempt

@@ -67,7 +67,7 @@ struct LiveDevices {
     }
 
     /// The mic/line input and its description, or nil when there is none.
-    func openInput(rate: Int, period: Int) throws -> (CaptureSource, String)? {
+    func openInput(rate: Int, period: Int) throws -> (source: CaptureSource, description: String)? {
         if let file = options.inputFile {
             let audio = try AudioFileReader.read(path: file, convertingTo: Double(rate), wholeFileLoops: true)
             let input = LoopedInput(left: audio.channels[0], right: audio.channels.count > 1 ? audio.channels[1] : nil)

@@ -41,11 +41,11 @@ final class LiveSession {
         let input = try devices.openInput(rate: rate, period: period)
         LiveLog.line("playback: \(opened.description)")
         let renderer = try makeRenderer(rate: rate, period: period)
-        if let input { LiveLog.line("capture: \(input.1)") }
-        let loop = AudioLoop(renderer: renderer, output: opened.device, input: input?.0)
+        if let input { LiveLog.line("capture: \(input.description)") }
+        let loop = AudioLoop(renderer: renderer, output: opened.device, input: input?.source)
         let sequencer = MIDIInput.start(options: options, inbox: renderer.inbox)
         let status = StatusSource(renderer: renderer, devices: DeviceDescriptions(
-            playback: opened.description, capture: input?.1, realtime: "starting",
+            playback: opened.description, capture: input?.description, realtime: "starting",
             sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none"))
         let driver = PushDriver(loop: loop, priority: options.realtimePriority) { [devices] in
             let device = devices.reopenOutput(rate: rate, period: period)

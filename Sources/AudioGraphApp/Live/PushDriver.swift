@@ -1,4 +1,5 @@
 import ALSAIO
+import Foundation
 import LiveLoop
 
 /// The ALSA push loop's render thread as the control thread runs it: started once; when the
@@ -9,12 +10,15 @@ final class PushDriver {
     let loop: AudioLoop
     private let priority: Int32?
     private let reopen: () -> PlaybackDevice?
+    private let reopenBackoff: ReopenBackoff
     private var thread: ThreadHandle?
     private var outage: OutageRecovery?
 
-    init(loop: AudioLoop, priority: Int32?, reopen: @escaping () -> PlaybackDevice?) {
+    /// `reopen` is tried after a loss, following `reopenBackoff`.
+    init(loop: AudioLoop, priority: Int32?, reopenBackoff: ReopenBackoff = ReopenBackoff(), reopen: @escaping () -> PlaybackDevice?) {
         self.loop = loop
         self.priority = priority
+        self.reopenBackoff = reopenBackoff
         self.reopen = reopen
     }
 
@@ -33,8 +37,9 @@ final class PushDriver {
         if outage == nil {
             thread?.join()
             thread = nil
-            LiveLog.line("playback device lost: reopening with back-off; MIDI is still applied meanwhile")
-            outage = loop.beginOutage(now: now)
+            let reason = String(cString: strerror(-loop.lostCode.load(ordering: .relaxed)))
+            LiveLog.line("playback device lost (\(reason)): reopening with back-off; MIDI is still applied meanwhile")
+            outage = loop.beginOutage(now: now, backoff: reopenBackoff)
         }
         guard var outage else { return true }
         let reopened = loop.serviceOutage(&outage, now: now, reopen: reopen)
