@@ -91,6 +91,8 @@ public final class ControlService: Sendable {
         case .pitchBend(_, let value):
             guard (-8192...8191).contains(value) else { throw ControlError("pitch bend is −8192…8191 (got \(value))") }
             data = []
+        case .system:
+            data = []
         }
         if let bad = data.first(where: { $0 > 127 }) { throw ControlError("MIDI data bytes are 0–127 (got \(bad))") }
     }

@@ -46,7 +46,8 @@ public final class MIDIInbox: @unchecked Sendable {
     private var tracker = SourceNoteTracker(maxSources: 64)
     /// Times the kernel discarded the events it held for us (its queue overflowed).
     public let kernelOverruns = Atomic<Int>(0)
-    let log: @Sendable (String) -> Void
+    /// Where the inbox and the feeders around it say what happened (the session's log).
+    public let log: @Sendable (String) -> Void
 
     public init(log: @escaping @Sendable (String) -> Void) {
         self.log = log

@@ -140,6 +140,11 @@ public final class PeriodEvents: @unchecked Sendable {
     /// any; returns true when one was removed.
     @_noAllocation
     private func coalesceEarlier(than message: MIDIMessage, at slot: Int) -> Bool {
+        if case .system = message {
+            // A reset or rhythm-part change acts on every channel: nothing coalesces across it.
+            barrier.update(repeating: Int32(slot), count: 16)
+            return false
+        }
         let channel = Int(message.channel & 15)
         guard let key = Coalescing.key(message) else {
             barrier[channel] = Int32(slot)
@@ -216,7 +221,7 @@ public enum Coalescing {
         case .pitchBend: return 128
         case .channelPressure: return 129
         case .polyPressure(_, let note, _): return 130 + Int(note & 127)
-        case .noteOn, .noteOff, .programChange: return nil
+        case .noteOn, .noteOff, .programChange, .system: return nil
         }
     }
 }

@@ -39,7 +39,9 @@ struct ControlLoop {
                 notifier.send("STATUS=\(status.snapshot().line)")
             }
             if let durationSeconds, Date().timeIntervalSince(start) >= durationSeconds { break }
-            if let song, song.isFinished, controller.meters.isIdle { break }
+            // The song is over when its sound has died away; what never decays is cut (with the
+            // fade-out that follows) after `SongEnd.maxTailSeconds`, as `render` cuts its tail.
+            if let song, song.isFinished, controller.meters.isIdle || song.secondsSinceEnd > SongEnd.maxTailSeconds { break }
         }
     }
 }
