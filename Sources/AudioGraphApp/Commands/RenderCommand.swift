@@ -52,7 +52,7 @@ struct RenderCommand: ParsableCommand {
             midiPath: midi, outPath: out, inputPath: input, block: block, options: engineOptions, progressOnTerminal: true,
             solo: solo.map { $0 - 1 }, quality: quality == "high" ? .high : .realtime, maxSeconds: maxSeconds)
         // With the audio on standard output, what is said goes to standard error.
-        let say: (String) -> Void = out == RenderOutput.standardOutputName ? { LiveSession.log($0) } : { print($0) }
+        let say: (String) -> Void = out == RenderOutput.standardOutputName ? { LiveLog.line($0) } : { print($0) }
         say(summary.line(outputPath: out))
         for part in summary.parts { say(part.line) }
     }
@@ -71,9 +71,9 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("no --midi file given and the instrument names no demo song")
         }
         let song = try MIDIFile.read(path: songPath)
-        for warning in song.warnings { LiveSession.warn("\(songPath): \(warning)") }
+        for warning in song.warnings { LiveLog.warn("\(songPath): \(warning)") }
         let input = try inputPath.map { path throws(AudioFileError) in try AudioFileReader.read(path: path, convertingTo: rate) }
-        for warning in input?.warnings ?? [] { LiveSession.warn(warning) }
+        for warning in input?.warnings ?? [] { LiveLog.warn(warning) }
         // Opened last: every input is open by now, so none of them can be the output.
         let output = try RenderOutput(path: outPath, sampleRate: Int(rate))
         let renderer = OfflineRenderer(engine: engine, blockFrames: block)
@@ -92,8 +92,8 @@ struct RenderCommand: ParsableCommand {
             output.discard()
             throw error
         }
-        if solo == nil { for line in PartReport().newIgnoredNoteLines(engine.controller) { LiveSession.log(line) } }
-        for warning in summary.warnings { LiveSession.warn(warning) }
+        if solo == nil { for line in PartReport().newIgnoredNoteLines(engine.controller) { LiveLog.line(line) } }
+        for warning in summary.warnings { LiveLog.warn(warning) }
         return summary
     }
 }

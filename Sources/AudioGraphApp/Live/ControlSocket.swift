@@ -81,6 +81,9 @@ enum ControlSocket {
 /// others (or the process: replies never raise SIGPIPE). Each connection gets one request line of
 /// at most `maxRequestBytes` within `requestTimeoutNanoseconds`; anything else gets a one-line
 /// error and is closed. Requests are answered in arrival order by `handle`, on this thread.
+///
+/// `@unchecked Sendable`: the connections live in `serve()` on the server's own thread; the rest is
+/// immutable or atomic.
 public final class ControlServer: @unchecked Sendable {
     public static let maxRequestBytes = 4096
     /// Connections open at once; the next one is told "busy" and closed.
@@ -106,13 +109,13 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// In the checked default directory (`ControlDirectory`).
-    convenience init(handle: @escaping @Sendable (String) -> String) throws {
+    public convenience init(handle: @escaping @Sendable (String) -> String) throws {
         try self.init(path: ControlDirectory.prepare() + "/" + ControlSocket.fileName, handle: handle)
     }
 
     /// At `path`, whose directory exists. Refuses (`AnotherInstance`) when an instance holds the
     /// directory's lock or answers on the socket; a stale socket file is replaced.
-    init(path: String, handle: @escaping @Sendable (String) -> String) throws {
+    public init(path: String, handle: @escaping @Sendable (String) -> String) throws {
         self.path = path
         self.handle = handle
         guard var addr = ControlSocket.address(path) else { throw InstrumentError("control socket path too long: \(path)") }
@@ -156,12 +159,12 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Starts the poll loop on a detached thread.
-    func start() {
+    public func start() {
         Thread.detachNewThread { [self] in serve() }
     }
 
     /// Stops the loop (within 50 ms) and removes the socket file if it is still the one bound here.
-    func shutdown() {
+    public func shutdown() {
         stopping.store(true, ordering: .relaxed)
         if let socketIdentity, FileIdentity.of(path) == socketIdentity { unlink(path) }
         socketIdentity = nil
