@@ -31,6 +31,8 @@ final class AudioLoop<Output: AudioOutput, Input: AudioInput>: @unchecked Sendab
     private let running = Atomic<Bool>(true)
     /// Set by the render thread when `run()` returned because the device went away.
     let outputLost = Atomic<Bool>(false)
+    /// Why it went away: the negative errno of the failed transfer (read with `outputLost`).
+    let lostCode = Atomic<Int32>(0)
     private let outputBuffer: StereoBuffer
     private let inputBuffer: StereoBuffer
     /// This period's MIDI, bounded (`PeriodEvents`).
@@ -92,7 +94,8 @@ final class AudioLoop<Output: AudioOutput, Input: AudioInput>: @unchecked Sendab
         // Published here, not read from `output` by the status thread: the control thread
         // replaces `output` during a device outage.
         stats.xruns.store(xrunsOfEarlierDevices + output.xrunCount, ordering: .relaxed)
-        if case .deviceLost = status {
+        if case .deviceLost(let code) = status {
+            lostCode.store(code, ordering: .relaxed)
             stats.deviceLosses.wrappingAdd(1, ordering: .relaxed)
             return false
         }

@@ -48,18 +48,18 @@ final class LiveSession: @unchecked Sendable {
         do {
             let device = try PCMDevice(request)
             let c = device.configuration
-            return OpenedOutput(device: device, description: c.description, rate: c.sampleRateHz, period: c.periodFrames)
+            return OpenedOutput(device: device, description: "\(c.description); \(c.grant)", rate: c.sampleRateHz, period: c.periodFrames)
         } catch {
             throw InstrumentError("cannot open playback device '\(options.device)': \(error)")
         }
     }
 
-    /// `play` started before its device exists (a USB interface plugged in after boot): retries
-    /// `openOutput` with back-off (100 ms doubling to 5 s), saying so, until the device opens;
+    /// `play` started before its device exists (a USB interface plugged in after boot, a sound
+    /// server not started yet): retries `openOutput` with back-off (`reopenBackoff`), saying so, until the device opens;
     /// nil when SIGINT/SIGTERM came first.
     func waitForOutput() -> OpenedOutput? {
         installSignalHandlers()
-        var backoff = ReopenBackoff()
+        var backoff = Self.reopenBackoff(device: options.device)
         var lastError = ""
         while !stopRequested.load(ordering: .relaxed) {
             do {
@@ -255,8 +255,8 @@ final class LiveSession: @unchecked Sendable {
         if recovery == nil {
             audioThread?.join()
             audioThread = nil
-            Self.log("playback device lost: reopening with back-off; MIDI is still applied meanwhile")
-            recovery = OutageRecovery(loop, now: now)
+            Self.log("playback device lost (\(Self.lossReason(loop.lostCode.load(ordering: .relaxed)))): reopening with back-off; MIDI is still applied meanwhile")
+            recovery = OutageRecovery(loop, now: now, backoff: Self.reopenBackoff(device: options.device))
         }
         guard recovery?.service(loop, now: now, reopen: reopen) != nil else { return }
         recovery = nil
