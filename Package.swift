@@ -2,7 +2,7 @@
 // AudioGraph: a MIDI-driven sampler and synth instrument for Linux.
 //
 // Layers, bottom to top (arrows point down only; see Sources/DSP/README.md for the unit contract):
-//   C libraries  CALSA CSndFile CLibXML2 CFFTW CSoxr         (system-library shims)
+//   C libraries  CALSA CJACK CSndFile CLibXML2 CFFTW CSoxr   (system-library shims)
 //   system       FileAccess                                     (regular files only, size-checked reads)
 //   pure values  MIDI                                           (messages, SMF files, note names)
 //   kernels      DSP, Spectral                                  (render-thread safe units; Spectral = FFTW)
@@ -10,7 +10,7 @@
 //   instruments  Instruments, Sampler, MicEffects               (synth, loop players, sampler, mic chain)
 //   loading      SamplerLoading                                 (.aupreset + samples → SamplerProgram)
 //   graph        Engine                                         (buses, master stage, parameters, render)
-//   devices      ALSAIO                                         (PCM, sequencer; knows nothing of Engine)
+//   devices      ALSAIO, JACKIO                                 (PCM, sequencer; JACK client; know nothing of Engine)
 //   measuring    Benchmarks                                     (render cost of sampler, send and mic effects)
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, live/offline loops)
 // The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine) link no file
@@ -42,6 +42,7 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),  // tests only
+        .systemLibrary(name: "CJACK", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
 
         // Opens outside files safely (regular files only, O_NONBLOCK, size checked first); below every reader.
         .target(name: "FileAccess"),
@@ -63,10 +64,13 @@ let package = Package(
         .target(
             name: "ALSAIO",
             dependencies: ["CALSA", "MIDI"]),
+        // A native JACK client: ports, a process callback handing each cycle to a renderer, the
+        // server's notifications (knows nothing of Engine; the callback is checked like the engine).
+        .target(name: "JACKIO", dependencies: ["CJACK"], swiftSettings: realTimeChecked),
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "Engine", "ALSAIO", "JACKIO", "AudioFiles", "Presets", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
