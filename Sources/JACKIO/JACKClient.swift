@@ -53,10 +53,10 @@ public final class JACKClient: @unchecked Sendable {
             }
             return cjack_client_open(name, JackNoStartServer, &status, nil)
         }
-        let where_ = options.serverName.map { " on server '\($0)'" } ?? ""
+        let onServer = options.serverName.map { " on server '\($0)'" } ?? ""
         guard let client = opened else {
             let (reason, absent) = JACKError.describe(status)
-            throw JACKError(operation: "jack_client_open(\"\(options.name)\")\(where_)", reason: reason, serverAbsent: absent)
+            throw JACKError(operation: "jack_client_open(\"\(options.name)\")\(onServer)", reason: reason, serverAbsent: absent)
         }
         self.client = client
         name = String(cString: jack_get_client_name(client))
