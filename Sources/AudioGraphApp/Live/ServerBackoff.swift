@@ -1,17 +1,15 @@
 import ALSAIO
 import Glibc
 
-extension LiveSession {
-    /// How often to try reopening `device` while it is away: a card comes back when it is plugged
-    /// in (100 ms doubling to 5 s), a sound server about a second after it is restarted, and
-    /// trying it costs one failed connect — so at least once a second (playback resumes within
-    /// about a second of the server's return).
-    static func reopenBackoff(device: String) -> ReopenBackoff {
-        PCMRoute.of(device).serverName == nil ? ReopenBackoff() : ReopenBackoff(maximumSeconds: 1)
+extension LiveDevices {
+    /// How often to try reopening the playback device while it is away: a card comes back when it
+    /// is plugged in (100 ms doubling to 5 s), a sound server about a second after it is restarted,
+    /// and trying it costs one failed connect — so at least once a second (playback resumes
+    /// within about a second of the server's return).
+    var reopenBackoff: ReopenBackoff {
+        PCMRoute.of(options.device).serverName == nil ? ReopenBackoff() : ReopenBackoff(maximumSeconds: 1)
     }
-}
 
-extension LiveSession {
     /// A lost device's errno in words: "Broken pipe", or for a stalled peer "no room in its buffer for too long".
     static func lossReason(_ code: Int32) -> String {
         code == -ETIMEDOUT ? "no room in its buffer for too long: the server or driver stopped" : String(cString: strerror(-code))

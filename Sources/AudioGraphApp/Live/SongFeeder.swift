@@ -1,11 +1,14 @@
 import ALSAIO
 import Synchronization
 import Foundation
+import LiveLoop
 import MIDI
 
 /// Plays a Standard MIDI File into the live instrument in real time (the demo): a thread stamps
 /// each event with the wall-clock time it is due and queues it a little ahead, so the audio loop
 /// places it on its exact frame like any arriving event.
+/// `@unchecked Sendable`: `endNanoseconds` is written by `start()` before the feeding thread starts
+/// and only read afterwards.
 final class SongFeeder: @unchecked Sendable {
     private let song: MIDIFile
     private let inbox: MIDIInbox
@@ -29,7 +32,7 @@ final class SongFeeder: @unchecked Sendable {
                 let due = origin + UInt64(max(0, event.seconds) * 1e9)
                 let now = MonotonicClock.nanoseconds()
                 if due > now + Self.lookaheadNanoseconds { usleep(useconds_t((due - now - Self.lookaheadNanoseconds) / 1000)) }
-                while !inbox.songRing.push(StampedMessage(message: event.message, arrivalNanoseconds: due)) { usleep(1000) }
+                while !inbox.rings.song.push(StampedMessage(message: event.message, arrivalNanoseconds: due)) { usleep(1000) }
             }
             finished.store(true, ordering: .relaxed)
         }
