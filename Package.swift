@@ -77,7 +77,7 @@ let package = Package(
         // server's notifications (knows nothing of Engine; the callback is checked like the engine).
         .target(name: "JACKIO", dependencies: ["CJACK"], swiftSettings: realTimeChecked),
         // The live render path (one per period, for a push or a callback driver) and the ALSA push loop.
-        .target(name: "LiveLoop", dependencies: ["ALSAIO", "Engine", "DSP", "MIDI"], exclude: ["README.md"], swiftSettings: realTimeChecked),
+        .target(name: "LiveLoop", dependencies: ["ALSAIO", "JACKIO", "Engine", "DSP", "MIDI"], exclude: ["README.md"], swiftSettings: realTimeChecked),
         // What every front end of a running instrument uses: parameters, notes, the status snapshot.
         .target(name: "LiveControl", dependencies: ["LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI"]),
         .target(

@@ -11,7 +11,9 @@
       amplitude. Reports dropouts and jumps with their times, and how long the tone lasted.
       --reference-hz: the second channel holds another client's sine at R through the same
       server; a discontinuity found in both (within 100 ms) is the server's or the recorder's
-      (a starved machine), reported but not counted against the first.
+      (a starved machine), reported but not counted against the first. --allow T,...: moments
+      (seconds into the recording) where the test changed something on purpose, e.g. JACK's
+      buffer size; a jump within 150 ms of one is not counted either.
   segments WAV [--expect HZ,HZ,...] [--absent HZ,...] [--gaps S,...]
       The recording as a sequence of notes: per 20 ms window, silence (< -50 dBFS) or the
       dominant frequency; runs of the same note are printed with their times (a dropout under
@@ -141,7 +143,12 @@ def cmd_continuity(a, rate, frames):
               f"{len(ref)} discontinuities")
         shared = [e for e in events if any(abs(e[0] - r[0]) < 0.1 for r in ref)]
     for t, n in events[:12]:
-        print(f"  discontinuity at {t:.3f} s ({n} samples over 2 %)" + (" — in the reference too" if (t, n) in shared else ""))
+        print(f"  discontinuity at {t:.3f} s ({n} samples over 2 %)" + (" — in the reference too, or at a change" if (t, n) in shared else ""))
+    if a.allow:
+        # Moments the test changed something on purpose (a buffer-size change): a jump within
+        # 150 ms of one is the change itself.
+        moments = [float(t) for t in a.allow.split(",")]
+        shared += [e for e in events if e not in shared and any(abs(e[0] - m) < 0.15 for m in moments)]
     ours = len(events) - len(shared)
     failures = []
     if ours:
@@ -230,6 +237,7 @@ def main():
     ap.add_argument("--end", type=float)
     ap.add_argument("--hz", type=float)
     ap.add_argument("--reference-hz", type=float)
+    ap.add_argument("--allow")
     ap.add_argument("--min-seconds", type=float)
     ap.add_argument("--expect")
     ap.add_argument("--absent")

@@ -39,10 +39,17 @@ struct LiveArguments: ParsableArguments {
     @Option(help: "Stop after this many seconds.")
     var duration: Double?
 
+    @Option(help: "alsa (an ALSA PCM: --device) or jack (a native JACK client, ports AudioGraph:out_L/out_R; with PipeWire: pw-jack audiograph …).")
+    var driver = "alsa"
+
+    @Flag(name: .customLong("jack-connect"), help: "With --driver jack: connect the outputs to the JACK server's physical playback ports.")
+    var jackConnect = false
+
     func validate() throws {
         guard (16...8192).contains(period) else { throw ValidationError("--period must be 16…8192 frames") }
         guard (2...32).contains(periods) else { throw ValidationError("--periods must be 2…32") }
         guard (0...99).contains(realtimePriority) else { throw ValidationError("--rt-priority must be 0…99") }
+        guard LiveDriverKind(rawValue: driver) != nil else { throw ValidationError("--driver must be alsa or jack") }
         _ = try autoconnectPolicy()
     }
 
@@ -64,6 +71,8 @@ struct LiveArguments: ParsableArguments {
         if autoconnect { o.autoconnect = try? autoconnectPolicy() }  // validated in validate()
         o.realtimePriority = realtimePriority > 0 ? realtimePriority : nil
         o.durationSeconds = duration
+        o.driver = LiveDriverKind(rawValue: driver) ?? .alsa  // validated in validate()
+        o.jackConnect = jackConnect
         return o
     }
 }
@@ -86,10 +95,25 @@ struct PlayCommand: ParsableCommand {
         try engineOptions.validateRate()
         var options = live.options(rate: engineOptions.rate)
         options.songPath = midi
-        let session = LiveSession(loader: try engineOptions.loader(), options: options)
+        let loader = try engineOptions.loader()
+        if options.driver == .jack { throw ExitCode(try Self.runJACK(loader: loader, options: options, wait: waitForDevice)) }
+        let session = LiveSession(loader: loader, options: options)
         guard waitForDevice else { throw ExitCode(try session.run(try session.devices.openOutput())) }
         guard let opened = session.waitForOutput() else { return }
         throw ExitCode(try session.run(opened))
+    }
+
+    /// `play --driver jack`: a JACK client (waited for like a missing card), run until stopped; again
+    /// at the new rate when the server changes its sample rate (the song is not started again).
+    static func runJACK(loader: InstrumentLoader, options: LiveOptions, wait: Bool) throws -> Int32 {
+        var options = options
+        while true {
+            let session = LiveSession(loader: loader, options: options)
+            guard let client = try session.openJACK(wait: wait) else { return 0 }
+            let status = try session.run(.jack(client))
+            guard status == LiveSession.restartForNewRate else { return status }
+            options.songPath = nil
+        }
     }
 }
 
