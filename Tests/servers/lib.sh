@@ -124,6 +124,7 @@ start_pipewire() {
     start_daemon wireplumber wireplumber
     start_daemon pipewire_pulse pipewire-pulse
     until_true 100 sink_ready || { echo "no testsink"; cat "$T/pipewire.log" "$T/wireplumber.log"; exit 2; }
+    until_true 100 pulse_ready || { echo "pipewire-pulse did not start"; cat "$T/pipewire_pulse.log"; exit 2; }
 }
 stop_pipewire() { kill_daemon pipewire_pulse; kill_daemon wireplumber; kill_daemon pipewire; }
 

@@ -19,7 +19,7 @@ extension PushDriver: LiveDriver {}
 /// `JACKRenderTarget` on JACK's thread; `service` publishes JACK's xruns and buffer-size changes,
 /// and when the server shuts down (killed, restarted, the client thrown out) it closes the client,
 /// renders on without a device (`OutageRecovery`: MIDI still applied, held notes released on
-/// time), tries a new client at least once a second, and plays on when the server is back —
+/// time), tries a new client twice a second, and plays on when the server is back —
 /// reconnecting the ports with `--jack-connect`. A server back at another sample rate (or a rate
 /// change announced by the server) needs an engine prepared for that rate: `service` then returns
 /// false with `newSampleRate` set, and `play` starts the session again at that rate.
@@ -44,10 +44,10 @@ final class JACKDriver: LiveDriver {
         reportedBufferSize = client.bufferSize
     }
 
-    /// Opens a client as `options` say; waits for a server with back-off (100 ms doubling to 1 s),
+    /// Opens a client as `options` say; waits for a server with back-off (100 ms doubling to 0.5 s),
     /// saying so, when `wait` and none runs. nil when `stop` came first.
     static func open(_ options: JACKClientOptions, wait: Bool, stop: StopSignal, progress: (String) -> Void) throws -> JACKClient? {
-        var backoff = ReopenBackoff(maximumSeconds: 1)
+        var backoff = LiveDevices.serverBackoff
         var lastError = ""
         while !stop.isRequested {
             do {
@@ -113,7 +113,7 @@ final class JACKDriver: LiveDriver {
             client.close()
             self.client = nil
             target.renderer.stats.deviceLosses.wrappingAdd(1, ordering: .relaxed)
-            outage = OutageRecovery(renderer: target.renderer, now: MonotonicClock.nanoseconds(), backoff: ReopenBackoff(maximumSeconds: 1))
+            outage = OutageRecovery(renderer: target.renderer, now: MonotonicClock.nanoseconds(), backoff: LiveDevices.serverBackoff)
         }
         guard var recovery = outage else { return true }
         let reopened = recovery.service(now: MonotonicClock.nanoseconds()) { [options] in try? JACKClient(options) }
