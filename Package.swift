@@ -2,7 +2,7 @@
 // AudioGraph: a MIDI-driven sampler and synth instrument for Linux.
 //
 // Layers, bottom to top (arrows point down only; see Sources/DSP/README.md for the unit contract):
-//   C libraries  CALSA CSndFile CLibXML2 CFFTW CSoxr         (system-library shims)
+//   C libraries  CALSA CJACK CSndFile CLibXML2 CFFTW CSoxr   (system-library shims)
 //   system       FileAccess                                     (regular files only, size-checked reads)
 //   pure values  MIDI → FileAccess                              (messages, SMF files, note names)
 //   kernels      DSP; Spectral → DSP                            (render-thread safe units; Spectral = FFTW)
@@ -14,12 +14,13 @@
 //                SamplerLoading → SamplerLevels, Presets, AudioFiles  (.aupreset + samples → SamplerProgram)
 //   graph        Engine → Instruments, Sampler, MicEffects      (buses, master stage, parameters, render)
 //   devices      ALSAIO → MIDI                                  (PCM, sequencer; knows nothing of Engine)
-//   live loop    LiveLoop → Engine, ALSAIO                      (one render path per period; the ALSA push driver)
+//                JACKIO → CJACK                                 (a native JACK client; knows nothing of Engine)
+//   live loop    LiveLoop → Engine, ALSAIO, JACKIO              (one render path per period; the ALSA push and JACK drivers)
 //   live control LiveControl → LiveLoop                         (ControlService + StatusSnapshot: every front end's way in)
 //   measuring    Benchmarks → Sampler, SamplerLevels, MicEffects  (render cost of sampler, send and mic effects)
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, session, control socket, offline)
 // The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine, and the live path's
-// ALSAIO and LiveLoop) are checked by the compiler (`realTimeChecked`); the first six link no file
+// ALSAIO, JACKIO and LiveLoop) are checked by the compiler (`realTimeChecked`); the first six link no file
 // format: libxml2 and libsndfile come in only through SamplerLoading and the app. Sampler renders
 // only: the levels it plays are built on the loading side and handed over through its seam
 // (`SamplerProgram.levelRequests` / `publishLevels`, Sources/SamplerLevels/README.md).
@@ -50,6 +51,7 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),  // tests only
+        .systemLibrary(name: "CJACK", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
 
         // Opens outside files safely (regular files only, O_NONBLOCK, size checked first); below every reader.
         .target(name: "FileAccess"),
@@ -75,14 +77,17 @@ let package = Package(
         .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "SamplerLevels", "MicEffects", "Spectral"]),
         // The render thread's device calls are checked too: only the C leaves are opted out (RenderThreadCalls.swift).
         .target(name: "ALSAIO", dependencies: ["CALSA", "MIDI"], swiftSettings: realTimeChecked),
+        // A native JACK client: ports, a process callback handing each cycle to a renderer, the
+        // server's notifications (knows nothing of Engine; the callback is checked like the engine).
+        .target(name: "JACKIO", dependencies: ["CJACK"], swiftSettings: realTimeChecked),
         // The live render path (one per period, for a push or a callback driver) and the ALSA push loop.
-        .target(name: "LiveLoop", dependencies: ["ALSAIO", "Engine", "DSP", "MIDI"], exclude: ["README.md"], swiftSettings: realTimeChecked),
+        .target(name: "LiveLoop", dependencies: ["ALSAIO", "JACKIO", "Engine", "DSP", "MIDI"], exclude: ["README.md"], swiftSettings: realTimeChecked),
         // What every front end of a running instrument uses: parameters, notes, the status snapshot.
         .target(name: "LiveControl", dependencies: ["LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI"]),
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "LiveLoop", "LiveControl", "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "LiveLoop", "LiveControl", "Engine", "ALSAIO", "JACKIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
                 "SoundFont",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),

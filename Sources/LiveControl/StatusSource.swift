@@ -43,7 +43,7 @@ public final class StatusSource: Sendable {
         let engine = renderer.controller, stats = renderer.stats, events = renderer.events, inbox = renderer.inbox
         let devices = self.devices
         let m = engine.meters, r = engine.micReadouts
-        let periodNanoseconds = Double(renderer.periodNanoseconds)
+        let periodNanoseconds = Double(renderer.currentPeriodNanoseconds.load(ordering: .relaxed))
         let pitch = r.pitch.value
         let hasInput = devices.capture != nil
         return StatusSnapshot(

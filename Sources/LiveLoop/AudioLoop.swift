@@ -17,7 +17,7 @@ public final class AudioLoop: @unchecked Sendable {
     public let renderer: PeriodRenderer
     /// Set by the render thread when `run()` returned because the device went away.
     public let outputLost = Atomic<Bool>(false)
-    /// Why it went away: the negative errno of the failed transfer (read with `outputLost`).
+    /// Why it went away: the negative errno of the failed transfer (read after `outputLost`).
     public let lostCode = Atomic<Int32>(0)
 
     /// nil while the device is lost (closed at once, so the kernel can remove the card).
@@ -94,7 +94,7 @@ public final class AudioLoop: @unchecked Sendable {
 
     /// Control thread, render thread not running (its `run()` returned with `outputLost`): lets go
     /// of the lost device at once (the kernel cannot finish removing a card while a handle on it
-    /// stays open) and starts rendering into nowhere, MIDI still applied; reopen attempts follow `backoff`.
+    /// stays open) and starts rendering into nowhere, MIDI still applied.
     public func beginOutage(now: UInt64, backoff: ReopenBackoff = ReopenBackoff()) -> OutageRecovery {
         if let output {
             xrunsOfEarlierDevices += output.xrunCount

@@ -2,6 +2,7 @@ import ALSAIO
 import DSP
 import Engine
 import MIDI
+import Synchronization
 
 /// The one render path of the live instrument, whatever drives it: per period, place the MIDI
 /// that arrived (`PeriodEvents`, on frames timed by `PeriodClock`), render the engine into the
@@ -27,6 +28,9 @@ public final class PeriodRenderer: @unchecked Sendable {
     public let periodFrames: Int
     public let sampleRate: Double
     public let periodNanoseconds: UInt64
+    /// The length of the driver's periods now: `periodNanoseconds`, unless a callback driver's
+    /// buffer size changed (`restartClock(periodFrames:)`). For the DSP load in `status`. Any thread.
+    public let currentPeriodNanoseconds: Atomic<UInt64>
 
     /// The objects above and the engine as the render path calls them (unretained; this object owns them).
     private let engineOwner: AudioEngine
@@ -44,6 +48,7 @@ public final class PeriodRenderer: @unchecked Sendable {
         self.inbox = inbox
         self.periodFrames = periodFrames
         periodNanoseconds = UInt64(Double(periodFrames) / sampleRate * 1e9)
+        currentPeriodNanoseconds = Atomic(periodNanoseconds)
         events = PeriodEvents(rings: inbox.rings, periodFrames: periodFrames)
         engineOwner = engine
         self.engine = RenderRef(engine)
@@ -61,6 +66,15 @@ public final class PeriodRenderer: @unchecked Sendable {
         clock = PeriodClock(periodNanoseconds: clock.periodNanoseconds, now: MonotonicClock.nanoseconds())
     }
 
+    /// Render thread: a callback driver's buffer size changed to `frames` (≤ the engine's
+    /// maxFrames): periods are that long from now on, and the clock starts afresh.
+    @_noAllocation
+    public func restartClock(periodFrames frames: Int) {
+        let nanoseconds = Double(frames) / sampleRate * 1e9
+        currentPeriodNanoseconds.store(UInt64(nanoseconds), ordering: .relaxed)
+        clock = PeriodClock(periodNanoseconds: nanoseconds, now: MonotonicClock.nanoseconds())
+    }
+
     /// One period: the MIDI that arrived since the last one, placed on frames, then the engine's
     /// render into `output` (overwritten; `output.frames` ≤ `periodFrames`) with `input` on the
     /// mic/line bus. Call it as soon as the device has room (or the callback runs): the time of
@@ -76,7 +90,7 @@ public final class PeriodRenderer: @unchecked Sendable {
         let midi = collector { $0.collect(arrivedBefore: arrivedBefore, periodStart: periodStart, periodFrames: frames) }
         engine { $0.render(output: output, input: input, events: midi) }
         let renderNanoseconds = MonotonicClock.nanoseconds() - start
-        let period = periodNanoseconds
+        let period = UInt64(clock.periodNanoseconds)
         figures { $0.record(periodStart: start, renderNanoseconds: renderNanoseconds, periodNanoseconds: period) }
     }
 

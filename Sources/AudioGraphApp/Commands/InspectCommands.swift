@@ -8,9 +8,10 @@ import Sampler
 import SamplerLoading
 import Spectral
 
-/// `audiograph ports`: sequencer clients and ports (like `aconnect -l`, with capabilities) and PCM devices.
+/// `audiograph ports`: sequencer clients and ports (like `aconnect -l`, with capabilities), PCM devices,
+/// and what the running sound servers offer.
 struct PortsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "ports", abstract: "List MIDI sequencer ports and PCM devices.")
+    static let configuration = CommandConfiguration(commandName: "ports", abstract: "List MIDI sequencer ports, PCM devices, sound servers and JACK ports.")
 
     func run() throws {
         print("MIDI sequencer ports:")
@@ -26,6 +27,7 @@ struct PortsCommand: ParsableCommand {
             let direction = [d.supportsPlayback ? "playback" : nil, d.supportsCapture ? "capture" : nil].compactMap { $0 }.joined(separator: "+")
             printOutside("  \(d.name)  [\(direction)]  \(d.description.split(separator: "\n").joined(separator: " — "))")
         }
+        for line in ServerPorts.lines() { print(line) }
     }
 }
 

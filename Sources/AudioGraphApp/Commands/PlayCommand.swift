@@ -39,11 +39,18 @@ struct LiveArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: "Stop after this many seconds (0.001…315360000).")
     var duration: Double?
 
+    @Option(help: "alsa (an ALSA PCM: --device) or jack (a native JACK client, ports AudioGraph:out_L/out_R; with PipeWire: pw-jack audiograph …).")
+    var driver = "alsa"
+
+    @Flag(name: .customLong("jack-connect"), help: "With --driver jack: connect the outputs to the JACK server's physical playback ports.")
+    var jackConnect = false
+
     func validate() throws {
         try OptionRange.check(period, 16...8192, "--period", unit: "frames")
         try OptionRange.check(periods, 2...32, "--periods")
         try OptionRange.check(realtimePriority, 0...99, "--rt-priority")
         if let duration { try OptionRange.check(duration, 0.001...315_360_000, "--duration", unit: "s") }
+        guard LiveDriverKind(rawValue: driver) != nil else { throw ValidationError("--driver must be alsa or jack") }
         _ = try autoconnectPolicy()
     }
 
@@ -65,6 +72,8 @@ struct LiveArguments: ParsableArguments {
         if autoconnect { o.autoconnect = try? autoconnectPolicy() }  // validated in validate()
         o.realtimePriority = realtimePriority > 0 ? realtimePriority : nil
         o.durationSeconds = duration
+        o.driver = LiveDriverKind(rawValue: driver) ?? .alsa  // validated in validate()
+        o.jackConnect = jackConnect
         return o
     }
 }
@@ -86,10 +95,25 @@ struct PlayCommand: ParsableCommand {
     func run() throws {
         var options = live.options(rate: engineOptions.rate)
         options.songPath = midi
-        let session = LiveSession(loader: try engineOptions.loader(), options: options)
+        let loader = try engineOptions.loader()
+        if options.driver == .jack { throw ExitCode(try Self.runJACK(loader: loader, options: options, wait: waitForDevice)) }
+        let session = LiveSession(loader: loader, options: options)
         guard waitForDevice else { throw ExitCode(try session.run(try session.devices.openOutput())) }
         guard let opened = session.waitForOutput() else { return }
         throw ExitCode(try session.run(opened))
+    }
+
+    /// `play --driver jack`: a JACK client (waited for like a missing card), run until stopped; again
+    /// at the new rate when the server changes its sample rate (the song is not started again).
+    static func runJACK(loader: InstrumentLoader, options: LiveOptions, wait: Bool) throws -> Int32 {
+        var options = options
+        while true {
+            let session = LiveSession(loader: loader, options: options)
+            guard let client = try session.openJACK(wait: wait) else { return 0 }
+            let status = try session.run(.jack(client))
+            guard status == LiveSession.restartForNewRate else { return status }
+            options.songPath = nil
+        }
     }
 }
 

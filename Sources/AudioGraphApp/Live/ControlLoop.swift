@@ -9,7 +9,7 @@ import LiveControl
 struct ControlLoop {
     let controller: EngineController
     let status: StatusSource
-    let driver: PushDriver
+    let driver: LiveDriver
     let stop: StopSignal
     let notifier: SystemdNotifier?
     let isTerminal: Bool

@@ -27,17 +27,17 @@ struct LiveDevices {
         do {
             let device = try PCMDevice(playbackRequest(rate: options.rate, period: options.periodFrames))
             let c = device.configuration
-            return OpenedOutput(device: .alsa(device), description: c.description, rate: c.sampleRateHz, period: c.periodFrames)
+            return OpenedOutput(device: .alsa(device), description: "\(c.description); \(c.grant)", rate: c.sampleRateHz, period: c.periodFrames)
         } catch {
             throw InstrumentError("cannot open playback device '\(options.device)': \(error)")
         }
     }
 
-    /// `play` started before its device exists (a USB interface plugged in after boot): retries
-    /// `openOutput` with back-off (100 ms doubling to 5 s), logging each new error and telling
+    /// `play` started before its device exists (a USB interface plugged in after boot, a sound
+    /// server not started yet): retries `openOutput` with back-off (`reopenBackoff`), logging each new error and telling
     /// `progress` each wait, until the device opens; nil when `stop` came first.
     func waitForOutput(stop: StopSignal, progress: (String) -> Void) -> OpenedOutput? {
-        var backoff = ReopenBackoff()
+        var backoff = reopenBackoff
         var lastError = ""
         while !stop.isRequested {
             do {

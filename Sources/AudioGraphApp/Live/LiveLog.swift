@@ -1,3 +1,4 @@
+import FileAccess
 import Foundation
 
 /// `play`'s log: one line per event on stderr ("audiograph: …"), which systemd's journal keeps.

@@ -1,6 +1,7 @@
 import ALSAIO
 import Engine
 import Foundation
+import JACKIO
 import LiveControl
 import LiveLoop
 import SamplerLevels
@@ -13,10 +14,10 @@ final class LiveSession {
     let loader: InstrumentLoader
     let options: LiveOptions
     let devices: LiveDevices
-    private let stop = StopSignal()
+    let stop = StopSignal()
     private let isTerminal = isatty(STDOUT_FILENO) == 1
     /// Under a `Type=notify` systemd unit: READY=1 once MIDI and playback are open, STATUS=, STOPPING=1.
-    private let notifier = SystemdNotifier()
+    let notifier = SystemdNotifier()
 
     init(loader: InstrumentLoader, options: LiveOptions) {
         self.loader = loader
@@ -35,26 +36,60 @@ final class LiveSession {
         return opened
     }
 
+    /// What `play` plays on: an ALSA playback device (the push loop) or a JACK client (the process callback).
+    enum Playback {
+        case alsa(LiveDevices.OpenedOutput)
+        case jack(JACKClient)
+    }
+
     /// Runs until stopped; returns the process exit status.
-    func run(_ opened: LiveDevices.OpenedOutput) throws -> Int32 {
-        let (rate, period) = (opened.rate, opened.period)
-        let input = try devices.openInput(rate: rate, period: period)
-        LiveLog.line("playback: \(opened.description)")
-        let renderer = try makeRenderer(rate: rate, period: period)
-        if let input { LiveLog.line("capture: \(input.description)") }
-        let loop = AudioLoop(renderer: renderer, output: opened.device, input: input?.source)
+    func run(_ opened: LiveDevices.OpenedOutput) throws -> Int32 { try run(.alsa(opened)) }
+
+    /// Runs until stopped; returns the process exit status, or `restartForNewRate` when a JACK
+    /// server changed its sample rate and the session must start again at the new one.
+    func run(_ playback: Playback) throws -> Int32 {
+        let renderer: PeriodRenderer, input: (CaptureSource, String)?, description: String
+        var capture: String?
+        switch playback {
+        case .alsa(let opened):
+            input = try devices.openInput(rate: opened.rate, period: opened.period)
+            capture = input?.1
+            description = opened.description
+            renderer = try makeRenderer(rate: opened.rate, period: opened.period, maxFrames: opened.period)
+        case .jack(let client):
+            // Prepared for any buffer size JACK may switch to live, so a change allocates nothing.
+            input = nil
+            capture = client.inputPortNames.isEmpty ? nil : "JACK ports " + client.inputPortNames.joined(separator: ", ")
+            description = JACKDriver.describe(client)
+            renderer = try makeRenderer(rate: client.sampleRate, period: min(client.bufferSize, Self.jackMaxFrames), maxFrames: Self.jackMaxFrames)
+        }
+        let (rate, period) = (Int(renderer.sampleRate), renderer.periodFrames)
+        LiveLog.line("playback: \(description)")
+        if let capture { LiveLog.line("capture: \(capture)") }
         let sequencer = MIDIInput.start(options: options, inbox: renderer.inbox)
         let status = StatusSource(renderer: renderer, devices: DeviceDescriptions(
-            playback: opened.description, capture: input?.description, realtime: "starting",
+            playback: description, capture: capture, realtime: "starting",
             sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none"))
-        let driver = PushDriver(loop: loop, priority: options.realtimePriority) { [devices] in
-            let device = devices.reopenOutput(rate: rate, period: period)
-            if let device { status.update { $0.playback = device.description } }
-            return device
+        let driver: LiveDriver
+        switch playback {
+        case .alsa(let opened):
+            let loop = AudioLoop(renderer: renderer, output: opened.device, input: input?.0)
+            let push = PushDriver(loop: loop, priority: options.realtimePriority, backoff: devices.reopenBackoff) { [devices] in
+                let device = devices.reopenOutput(rate: rate, period: period)
+                if let device { status.update { $0.playback = device.description } }
+                return device
+            }
+            let realtime = try push.start()
+            status.update { $0.realtime = realtime.description }
+            LiveLog.line("audio thread: \(realtime)")
+            driver = push
+        case .jack(let client):
+            let jack = JACKDriver(client: client, target: JACKRenderTarget(renderer: renderer, maxFrames: Self.jackMaxFrames),
+                                  connect: options.jackConnect, status: status)
+            try jack.start()
+            status.update { $0.realtime = "JACK's process thread" }
+            driver = jack
         }
-        let realtime = try driver.start()
-        status.update { $0.realtime = realtime.description }
-        LiveLog.line("audio thread: \(realtime)")
         let service = ControlService(renderer: renderer, status: status)
         let server: ControlServer?
         do {
@@ -70,7 +105,7 @@ final class LiveSession {
         stop.install()
         let song = try options.songPath.map { path throws in try SongFeeder(path: path, inbox: renderer.inbox) }
         song?.start()
-        notifier?.send("READY=1", "STATUS=playing: \(opened.description)")
+        notifier?.send("READY=1", "STATUS=playing: \(description)")
 
         ControlLoop(controller: renderer.controller, status: status, driver: driver, stop: stop, notifier: notifier, isTerminal: isTerminal,
                     statusInterval: isTerminal ? options.statusInterval : 10, durationSeconds: options.durationSeconds, song: song).run()
@@ -84,15 +119,22 @@ final class LiveSession {
         server?.shutdown()
         if isTerminal { print() }
         LiveLog.line("stopped: \(status.snapshot().line)")
+        if let jack = driver as? JACKDriver, jack.newSampleRate != nil { return Self.restartForNewRate }
         return 0
     }
 
+    /// `run`'s answer when JACK's sample rate changed under it: open a new client and run again.
+    static let restartForNewRate: Int32 = -1
+    /// The engine's block for the JACK driver: above any buffer size JACK is run with live
+    /// (a larger one is rendered in pieces); costs under a megabyte more than a 256-frame engine.
+    static let jackMaxFrames = 4096
+
     /// The engine at the device's rate and period, ready without band-limited levels (a background
     /// thread builds and publishes them), warmed up, in its renderer.
-    private func makeRenderer(rate: Int, period: Int) throws -> PeriodRenderer {
+    private func makeRenderer(rate: Int, period: Int, maxFrames: Int) throws -> PeriodRenderer {
         var loader = self.loader
         loader.levels = .byNeed
-        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: Double(rate), maxFrames: period))
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: Double(rate), maxFrames: maxFrames))
         let levels = engine.programBank.map { bank in
             LevelPublisher.start(bank) { LiveLog.line("band-limited levels: every region built") }
         }

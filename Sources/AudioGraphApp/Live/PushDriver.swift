@@ -1,5 +1,4 @@
 import ALSAIO
-import Foundation
 import LiveLoop
 
 /// The ALSA push loop's render thread as the control thread runs it: started once; when the
@@ -10,15 +9,14 @@ final class PushDriver {
     let loop: AudioLoop
     private let priority: Int32?
     private let reopen: () -> PlaybackDevice?
-    private let reopenBackoff: ReopenBackoff
+    private let backoff: ReopenBackoff
     private var thread: ThreadHandle?
     private var outage: OutageRecovery?
 
-    /// `reopen` is tried after a loss, following `reopenBackoff`.
-    init(loop: AudioLoop, priority: Int32?, reopenBackoff: ReopenBackoff = ReopenBackoff(), reopen: @escaping () -> PlaybackDevice?) {
+    init(loop: AudioLoop, priority: Int32?, backoff: ReopenBackoff, reopen: @escaping () -> PlaybackDevice?) {
         self.loop = loop
+        self.backoff = backoff
         self.priority = priority
-        self.reopenBackoff = reopenBackoff
         self.reopen = reopen
     }
 
@@ -37,9 +35,9 @@ final class PushDriver {
         if outage == nil {
             thread?.join()
             thread = nil
-            let reason = String(cString: strerror(-loop.lostCode.load(ordering: .relaxed)))
+            let reason = LiveDevices.lossReason(loop.lostCode.load(ordering: .relaxed))
             LiveLog.line("playback device lost (\(reason)): reopening with back-off; MIDI is still applied meanwhile")
-            outage = loop.beginOutage(now: now, backoff: reopenBackoff)
+            outage = loop.beginOutage(now: now, backoff: backoff)
         }
         guard var outage else { return true }
         let reopened = loop.serviceOutage(&outage, now: now, reopen: reopen)
