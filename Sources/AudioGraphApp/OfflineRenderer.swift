@@ -96,9 +96,10 @@ public final class OfflineRenderer {
         var end = midi.endIndex
         while end > midi.startIndex && scheduled[end - 1].frame >= songLimit { end -= 1 }
         let skippedEvents = midi.endIndex - end
-        // Band-limited levels of exactly what the song plays, before the first block (deterministic).
-        if let bank = engine.programBank {
-            LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)).build(in: bank)
+        // Band-limited levels of exactly what the song plays, before the first block (deterministic),
+        // as far as the level budget holds them.
+        let levelWarning = engine.programBank.flatMap { bank in
+            LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)).build(in: bank).warning
         }
         let inputFrames = min(input?.frameCount ?? 0, songLimit)
         let musicFrames = max(end > midi.startIndex ? scheduled[end - 1].frame + 1 : 0, inputFrames)
@@ -157,6 +158,7 @@ public final class OfflineRenderer {
                 format: "still sounding %.0f s after the last event (the tail limit): faded out over %.0f ms at %.2f s",
                 maxTailSeconds, Self.fadeSeconds * 1000, Double(frame - latency) / rate))
         }
+        if let levelWarning { summary.warnings.append(levelWarning) }
         if skippedEvents > 0 {
             summary.warnings.append(String(
                 format: "the song is longer than the %.0f s limit: %d events after it were not played (raise it with --max-seconds)",

@@ -60,7 +60,7 @@ public enum SamplerProgramBuilder {
             voiceCount: max(1, preset.voiceCount))
         do {
             let program = try SamplerProgram(layers: layers, zones: zones, globals: globals)
-            if levels == .atLoad { program.buildAllLevels() }
+            if levels == .atLoad, let warning = program.buildAllLevels().warning { warnings.append(warning) }
             return SamplerLoadResult(program: program, warnings: warnings, samples: samples)
         } catch {
             throw .invalidProgram(preset: presetPath, reason: error.description)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Engine
+import SamplerLevels
 
 /// Options shared by every command that builds the engine (`render`, `play`, `bench`).
 struct EngineOptions: ParsableArguments {
@@ -18,7 +19,20 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Sample rate in Hz.")
     var rate: Int = 48000
 
+    @Option(help: ArgumentHelp(
+        "Memory the sampler's band-limited levels may take, in MB (0…1048576; default: a quarter of physical memory).",
+        discussion: "Levels take ~52 bytes per sample; regions beyond the budget play without band-limiting."))
+    var levelMemory: Int?
+
+    func validate() throws {
+        if let levelMemory, !(0...1_048_576).contains(levelMemory) {
+            throw ValidationError("--level-memory must be between 0 and 1048576 MB")
+        }
+    }
+
+    /// The instrument loader for these options; sets the process's level budget (`--level-memory`).
     func loader() throws(InstrumentError) -> InstrumentLoader {
+        if let levelMemory { LevelStore.shared.budget.limitBytes = levelMemory << 20 }
         var loader = try InstrumentLoader(instrumentPath: instrument)
         loader.assignments = assignments
         loader.presetOverride = preset

@@ -4,6 +4,7 @@ import AudioFiles
 import Foundation
 import Presets
 import Sampler
+import SamplerLevels
 import SamplerLoading
 import Spectral
 
@@ -77,7 +78,9 @@ struct PresetCheckCommand: ParsableCommand {
             print("== \(file)")
             do {
                 let preset = try AUPreset.load(path: file)
-                let loaded = try SamplerProgramBuilder.build(preset: preset, presetPath: file, searchDirectories: samplePaths, sampleRate: Double(rate))
+                // Levels are built when played (render, play); here only what they would take is said.
+                let loaded = try SamplerProgramBuilder.build(
+                    preset: preset, presetPath: file, searchDirectories: samplePaths, sampleRate: Double(rate), levels: .byNeed)
                 let facts = Dictionary(loaded.samples.compactMap { s -> (String, SamplerSampleInfo.FileFacts)? in
                     if case .loaded(let path, _, let f) = s.status { return (path, f) }
                     return nil
@@ -91,6 +94,7 @@ struct PresetCheckCommand: ParsableCommand {
                 })
                 let extra = loaded.warnings.filter { !preset.warnings.contains($0) }
                 if !extra.isEmpty { print("sampler warnings:\n" + extra.map { "  - \($0)" }.joined(separator: "\n")) }
+                print(Self.levelLine(loaded.program))
                 print("playable: yes")
             } catch {
                 failures += 1
@@ -98,5 +102,14 @@ struct PresetCheckCommand: ParsableCommand {
             }
         }
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// What the program's band-limited levels would take, against the level budget.
+    static func levelLine(_ program: SamplerProgram) -> String {
+        let requests = program.levelRequests, budget = LevelStore.shared.budget.limitBytes
+        let bytes = requests.reduce(0) { $0 + LevelStore.shared.cost(of: $1) }
+        let fits = bytes <= budget ? "within" : "more than"
+        return "band-limited levels: \(LevelBudget.describe(bytes)) for \(requests.count) region(s), built when played; "
+            + "\(fits) the \(LevelBudget.describe(budget)) level budget (--level-memory)"
     }
 }

@@ -109,9 +109,19 @@ final class LiveSession: @unchecked Sendable {
         loader.levels = .byNeed
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: Double(rate), maxFrames: period))
         let levels = engine.programBank.map { bank in
-            LevelPublisher.start(bank) { Self.log("band-limited levels: every region built") }
+            LevelPublisher.start(
+                bank,
+                finished: { report in
+                    Self.log(report.unfit == 0 ? "band-limited levels: every region built"
+                        : "band-limited levels: \(report.published) regions built; \(report.unfit) more wait for a note (the level budget is full)")
+                },
+                log: { Self.log($0) })
         }
-        if let levels { Self.log("band-limited levels: \(levels.regionsAwaitingLevels) regions building in the background") }
+        defer { levels?.stop() }
+        if let levels {
+            Self.log("band-limited levels: \(levels.regionsAwaitingLevels) regions building in the background "
+                + "(budget \(LevelStore.shared.budget.limitBytes >> 20) MB)")
+        }
         if let inputDescription { Self.log("capture: \(inputDescription)") }
         let inbox = MIDIInbox(log: { Self.log($0) })
         let reopen: () -> Output? = { [options] in
