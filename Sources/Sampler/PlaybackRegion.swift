@@ -56,11 +56,10 @@ struct PlaybackRegion {
 /// it (`publish`, `withdraw`, `reclaim`). Control side, under the program's lock; the render side
 /// reads only the `regions` copy the program makes and the cells.
 ///
-/// Memory per source frame and channel: a looped region's plain copy, 1 float; the levels it is
-/// given (see `LevelLayout`); besides the waveform itself, which is kept (zones may make further
-/// regions of it).
+/// Memory per source frame and channel: a looped region's plain copy, 1 float (one per waveform
+/// and loop, shared with other programs: `SamplerWaveform.loopedCopy`); the levels it is given
+/// (see `LevelLayout`); besides the waveform itself, which is kept (zones may make further regions of it).
 final class RegionStorage {
-    private var buffers: [UnsafeMutablePointer<Float>] = []
     private var plainTables: [UnsafeMutablePointer<PlaybackLevel>] = []
     private(set) var regions: [PlaybackRegion] = []
     private var indexByKey: [RegionKey: Int] = [:]
@@ -106,7 +105,7 @@ final class RegionStorage {
         let table = UnsafeMutablePointer<PlaybackLevel>.allocate(capacity: 1)
         // Unlooped: the waveform's own guarded frames; looped: a copy with the loop played on past its end.
         let channels = (0..<waveform.channelCount).map { channel in
-            loop == nil ? waveform.frames(channel: channel) : copy(waveform.played(channel: channel, loop: loop), frames: wrapFrame)
+            loop.map { waveform.loopedCopy(channel: channel, loop: $0, frames: wrapFrame) } ?? waveform.frames(channel: channel)
         }
         table.initialize(to: PlaybackLevel(left: channels[0], right: channels.last!, oversampling: 1))
         plainTables.append(table)
@@ -186,18 +185,8 @@ final class RegionStorage {
         return withdrawn.count
     }
 
-    /// A guarded copy of frames −guard ..< `frames` + guard as they play; returns frame 0.
-    private func copy(_ input: PlayedChannel, frames: Int) -> UnsafePointer<Float> {
-        let guardFrames = LevelLayout.guardFrames
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: frames + 2 * guardFrames)
-        input.read(from: -guardFrames, count: frames + 2 * guardFrames, scale: 1, into: buffer)
-        buffers.append(buffer)
-        return UnsafePointer(buffer + guardFrames)
-    }
-
     /// Runs when the program goes, after its bank retired: no voice reads any form.
     deinit {
-        for buffer in buffers { buffer.deallocate() }
         for table in plainTables { table.deallocate() }
         for entry in published { entry?.form.deinitialize(count: 1).deallocate() }
         for entry in withdrawn { entry.form.deinitialize(count: 1).deallocate() }
