@@ -83,7 +83,7 @@ public final class OfflineRenderer {
     /// Renders `midi` (sorted by time) and `input` (already at the engine rate) into `sink`, calling
     /// `progress` with 0…1 now and then.
     public func render<Events: RandomAccessCollection<MIDIFileEvent>>(
-        midi: Events, input: DecodedAudio? = nil,
+        midi: Events, input: (any RenderInput)? = nil,
         sink: (StereoBlock) throws(AudioFileError) -> Void,
         progress: (Double) -> Void = { _ in }
     ) throws(AudioFileError) -> OfflineRenderSummary where Events.Index == Int {
@@ -134,7 +134,7 @@ public final class OfflineRenderer {
                 count += 1
                 next += 1
             }
-            let inputBlock = input.map { fillInput($0, from: frame, frames: n, limit: inputFrames) }
+            let inputBlock = try input.map { input throws(AudioFileError) in try fillInput(input, from: frame, frames: n, limit: inputFrames) }
             let block = output.block(frames: n)
             engine.render(output: block, input: inputBlock, events: UnsafeBufferPointer(rebasing: events[0..<count]))
             engine.performControlWork()
@@ -182,16 +182,12 @@ public final class OfflineRenderer {
         }
     }
 
-    private func fillInput(_ audio: DecodedAudio, from start: Int, frames: Int, limit: Int) -> StereoBlock {
+    private func fillInput(_ input: any RenderInput, from start: Int, frames: Int, limit: Int) throws(AudioFileError) -> StereoBlock {
         let block = inputBuffer.block(frames: frames)
         block.clear()
         let available = max(0, min(frames, limit - start))
         guard available > 0 else { return block }
-        let left = audio.channels[0], right = audio.channels.count > 1 ? audio.channels[1] : audio.channels[0]
-        for i in 0..<available {
-            block.left[i] = left[start + i]
-            block.right[i] = right[start + i]
-        }
+        try input.read(from: start, frames: available, left: block.left, right: block.right)
         return block
     }
 }

@@ -75,7 +75,7 @@ public struct LevelReport: Sendable, Equatable {
             return "band-limited levels: \(reduced) region(s) got only the levels their zones reach, without the margin for "
                 + "wider bends, to stay within the \(budget) level budget (--level-memory)"
         }
-        return "band-limited levels: \(unfit) region(s) need \(LevelBudget.describe(unfitBytes)) more than the \(budget) level "
-            + "budget holds (--level-memory): they play without band-limiting (aliasing when transposed up)"
+        return "band-limited levels: \(unfit) region(s) need \(LevelBudget.describe(unfitBytes)), more than the \(budget) level "
+            + "budget (--level-memory) holds: they play without band-limiting (aliasing when transposed up)"
     }
 }

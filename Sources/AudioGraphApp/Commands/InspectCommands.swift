@@ -42,19 +42,47 @@ struct PitchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let audio = try AudioFileReader.read(path: file)
-        let mono = audio.channels.count == 1 ? audio.channels[0]
-            : (0..<audio.frameCount).map { i in audio.channels.reduce(0) { $0 + $1[i] } / Float(audio.channels.count) }
-        let frames = PitchDetector.analyze(samples: mono, sampleRate: audio.sampleRate, hop: hop)
+        // Read in chunks and analysed as it comes: memory does not follow the file's length.
+        let stream = try AudioFileStream(path: file)
+        let detector = PitchDetector(sampleRate: stream.sampleRate, hopFrames: hop)
         print(csv ? "time_s,frequency_hz,confidence,voiced" : "    time   frequency  confidence")
-        for (time, e) in frames {
-            if csv {
-                // Typed: an untyped `0` here went to the C varargs as an Int and shifted the columns.
-                let frequency: Double = e.voiced ? e.frequencyHz : 0
-                print(String(format: "%.4f,%.3f,%.3f,%d", time, frequency, e.confidence, e.voiced ? 1 : 0))
-            } else {
-                print(String(format: "%8.3f  %10@  %10.2f", time, e.voiced ? String(format: "%.2f Hz", e.frequencyHz) : "—", e.confidence))
+        let channels = stream.channelCount, chunkFrames = 1 << 16
+        let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames * channels)
+        defer { interleaved.deallocate() }
+        // Mono samples from frame `dropped` on; windows start every `hop` frames from 0.
+        var mono: [Float] = [], dropped = 0, start = 0
+        while true {
+            let got = try stream.read(into: interleaved, frames: chunkFrames)
+            if got == 0 { break }
+            for frame in 0..<got {
+                if channels == 1 {
+                    mono.append(interleaved[frame])
+                } else {
+                    var sum: Float = 0
+                    for c in 0..<channels { sum += interleaved[frame * channels + c] }
+                    mono.append(sum / Float(channels))
+                }
             }
+            mono.withUnsafeBufferPointer { all in
+                while start + detector.frameFrames <= dropped + all.count {
+                    let e = detector.estimate(all.baseAddress! + (start - dropped))
+                    printEstimate(time: (Double(start) + Double(detector.frameFrames) / 2) / stream.sampleRate, e)
+                    start += hop
+                }
+            }
+            let done = min(start, dropped + mono.count) - dropped
+            mono.removeFirst(done)
+            dropped += done
+        }
+    }
+
+    private func printEstimate(time: Double, _ e: PitchEstimate) {
+        if csv {
+            // Typed: an untyped `0` here went to the C varargs as an Int and shifted the columns.
+            let frequency: Double = e.voiced ? e.frequencyHz : 0
+            print(String(format: "%.4f,%.3f,%.3f,%d", time, frequency, e.confidence, e.voiced ? 1 : 0))
+        } else {
+            print(String(format: "%8.3f  %10@  %10.2f", time, e.voiced ? String(format: "%.2f Hz", e.frequencyHz) : "—", e.confidence))
         }
     }
 }

@@ -65,7 +65,8 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("no --midi file given and the instrument names no demo song")
         }
         let song = try MIDIFile.read(path: songPath)
-        let input = try inputPath.map { path throws(AudioFileError) in try AudioFileReader.read(path: path, convertingTo: rate) }
+        // Read and converted block by block as the render goes: memory does not follow its length.
+        let input = try inputPath.map { path throws(AudioFileError) in try StreamedInput(path: path, sampleRate: rate) }
         let writer = try WAVFileWriter(path: outPath, sampleRate: Int(rate), channels: 2, encoding: .float32)
         defer { writer.close() }
         let renderer = OfflineRenderer(engine: engine, blockFrames: block)
