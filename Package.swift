@@ -7,6 +7,7 @@
 //   pure values  MIDI → FileAccess                              (messages, SMF files, note names)
 //   kernels      DSP; Spectral → DSP                            (render-thread safe units; Spectral = FFTW)
 //   files        AudioFiles, Presets → FileAccess               (libsndfile + resampling; .aupreset)
+//                SoundFont → AudioFiles, FileAccess             (SF2/SF3: parsing, zone model, combination rules)
 //   instruments  Instruments, Sampler → DSP, MIDI               (synth, loop players; the render-only sampler)
 //                MicEffects → DSP, Spectral                     (mic chain)
 //   loading      SamplerLevels → Sampler, Spectral              (band-limited levels, FFT-filtered, by need)
@@ -54,6 +55,9 @@ let package = Package(
         .target(name: "Spectral", dependencies: ["CFFTW", "DSP"], swiftSettings: realTimeChecked),
         .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
         .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
+        // SoundFont 2.04 / SF3 files: RIFF parsing, validation, the zone model, combination rules,
+        // sample data mapped and read on need (Vorbis decoded through AudioFiles' libsndfile).
+        .target(name: "SoundFont", dependencies: ["AudioFiles", "FileAccess"], exclude: ["README.md"]),
         .target(name: "Instruments", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
         .target(name: "Sampler", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
         // Builds the sampler's band-limited levels (control and builder threads, FFTW).
@@ -73,6 +77,7 @@ let package = Package(
             name: "AudioGraphApp",
             dependencies: [
                 "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "SoundFont",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
@@ -88,7 +93,7 @@ let package = Package(
         .executableTarget(
             name: "audiograph-fuzz",
             dependencies: [
-                "AudioGraphApp", "Presets", "Sampler", "SamplerLoading", "MIDI", "ALSAIO", "AudioFiles", "Engine", "DSP",
+                "AudioGraphApp", "Presets", "Sampler", "SamplerLoading", "MIDI", "ALSAIO", "AudioFiles", "Engine", "DSP", "SoundFont",
             ]),
 
         // Shared measuring tools for the tests: pitch in cents, spectra, steps, levels.
@@ -98,6 +103,7 @@ let package = Package(
         // libsamplerate only as the reference the resampler quality test measures libsoxr against.
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport", "CSampleRate"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
+        .testTarget(name: "SoundFontTests", dependencies: ["SoundFont"]),
         .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
         .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLevels", "SamplerLoading", "AudioTestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "AudioTestSupport"]),

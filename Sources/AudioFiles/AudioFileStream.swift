@@ -19,6 +19,9 @@ public final class AudioFileStream {
     public let frameCount: Int
     /// As stored, e.g. "WAV PCM 16-bit, 768000 Hz, 8 channels".
     public let formatDescription: String
+    /// Harmless untidiness found at open, one line each (an audio chunk a few bytes longer than
+    /// the file, as `AudioFileReader` reads it).
+    public private(set) var warnings: [String] = []
 
     private let file: OpaquePointer
     private let declaredFrames: Int
@@ -49,9 +52,14 @@ public final class AudioFileStream {
                 + "\(fileRate) Hz (\(AudioFileReader.sampleRates.lowerBound)…\(AudioFileReader.sampleRates.upperBound) allowed)")
         }
         if let (declared, present) = AudioFileReader.truncation(of: file) {
-            sf_close(file)
-            throw AudioFileError(path: path, reason: "truncated: the audio chunk declares \(declared) bytes but the file holds \(present); "
-                + "re-export or repair the file")
+            guard declared - present < AudioFileReader.maxShortfallBytes else {
+                sf_close(file)
+                throw AudioFileError(path: path, reason: "truncated: the audio chunk declares \(declared) bytes but the file holds \(present); "
+                    + "re-export or repair the file")
+            }
+            warnings.append(
+                "\(path): byte offset \(opened.size): the file ends inside its audio chunk, which declares \(declared) bytes, "
+                    + "\(declared - present) more than the file holds; read its whole frames")
         }
         self.path = path
         self.file = file

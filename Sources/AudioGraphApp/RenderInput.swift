@@ -47,6 +47,8 @@ public final class StreamedInput: RenderInput {
 
     public var frameCount: Int { stream.frameCount }
     public var channelCount: Int { stream.channelCount }
+    /// Harmless untidiness found at open (`AudioFileStream.warnings`).
+    public var warnings: [String] { stream.warnings }
 
     public func read(from start: Int, frames: Int, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>) throws(AudioFileError) {
         precondition(start == next, "a streamed input is read in order")

@@ -21,6 +21,8 @@ public final class SampleFiles: Sendable {
         var metadata: SampleMetadata
         /// As stored, e.g. "WAV PCM 16-bit, 44100 Hz, mono".
         var formatDescription: String
+        /// What the reader tolerated in it, one line each (every preset using the file says it).
+        var warnings: [String]
     }
 
     private struct FileID: Hashable {
@@ -32,6 +34,7 @@ public final class SampleFiles: Sendable {
         weak var waveform: SamplerWaveform?
         var metadata: SampleMetadata
         var formatDescription: String
+        var warnings: [String]
     }
 
     private let entries = Mutex<[FileID: Entry]>([:])
@@ -48,9 +51,10 @@ public final class SampleFiles: Sendable {
         let decoded = try decode()
         return entries.withLock { entries in
             if let entry = entries[id], let waveform = entry.waveform {
-                return Decoded(waveform: waveform, metadata: entry.metadata, formatDescription: entry.formatDescription)
+                return Decoded(waveform: waveform, metadata: entry.metadata, formatDescription: entry.formatDescription, warnings: entry.warnings)
             }
-            entries[id] = Entry(waveform: decoded.waveform, metadata: decoded.metadata, formatDescription: decoded.formatDescription)
+            entries[id] = Entry(
+                waveform: decoded.waveform, metadata: decoded.metadata, formatDescription: decoded.formatDescription, warnings: decoded.warnings)
             return decoded
         }
     }
@@ -62,7 +66,7 @@ public final class SampleFiles: Sendable {
                 entries[id] = nil
                 return nil
             }
-            return Decoded(waveform: waveform, metadata: entry.metadata, formatDescription: entry.formatDescription)
+            return Decoded(waveform: waveform, metadata: entry.metadata, formatDescription: entry.formatDescription, warnings: entry.warnings)
         }
     }
 

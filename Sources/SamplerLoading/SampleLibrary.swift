@@ -17,6 +17,8 @@ struct SampleLibrary {
     private var byPath: [String: Loaded] = [:]
     /// Memory per preset: samples (all channels) loaded so far, and the most one preset may hold.
     private var totalSamples = 0
+    /// What the reader tolerated in the files loaded so far, one line each.
+    private(set) var warnings: [String] = []
     static let maxTotalSamples = 1 << 28
     /// AU Lab's "Sine 440 Built-In", shared by every zone with `waveform −2`.
     let builtInSine = SamplerWaveform.sineCycle(frequencyHz: 440)
@@ -60,6 +62,7 @@ struct SampleLibrary {
                 description: "the preset's samples exceed \(Self.maxTotalSamples) samples (1 GB) in all; not loaded")
         }
         byPath[path] = loaded
+        warnings += loaded.warnings
         return loaded
     }
 
@@ -87,7 +90,7 @@ struct SampleLibrary {
         }
         var metadata = audio.metadata
         metadata.loops = metadata.loops.filter { $0.startFrame >= 0 && $0.endFrame <= audio.frameCount && $0.lengthFrames >= 2 }
-        return Loaded(waveform: waveform, metadata: metadata, formatDescription: audio.formatDescription)
+        return Loaded(waveform: waveform, metadata: metadata, formatDescription: audio.formatDescription, warnings: audio.warnings)
     }
 
     private func facts(_ loaded: Loaded) -> SamplerSampleInfo.FileFacts {

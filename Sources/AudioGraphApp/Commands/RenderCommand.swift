@@ -57,6 +57,7 @@ struct RenderCommand: ParsableCommand {
                        progressOnTerminal: Bool, solo: Int? = nil, quality: InterpolationQuality = .realtime,
                        maxSeconds: Double = 3600) throws -> OfflineRenderSummary {
         var loader = try options.loader()
+        loader.playsDemo = midiPath == nil
         loader.soloChannel = solo
         loader.levels = .byNeed  // the renderer builds what the song plays (`LevelBuildPlan`)
         let rate = Double(options.rate)
@@ -65,8 +66,10 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("no --midi file given and the instrument names no demo song")
         }
         let song = try MIDIFile.read(path: songPath)
+        for warning in song.warnings { FileHandle.standardError.write(Data("warning: \(songPath): \(warning)\n".utf8)) }
         // Read and converted block by block as the render goes: memory does not follow its length.
         let input = try inputPath.map { path throws(AudioFileError) in try StreamedInput(path: path, sampleRate: rate) }
+        for warning in input?.warnings ?? [] { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         let writer = try WAVFileWriter(path: outPath, sampleRate: Int(rate), channels: 2, encoding: .float32)
         defer { writer.close() }
         let renderer = OfflineRenderer(engine: engine, blockFrames: block)
