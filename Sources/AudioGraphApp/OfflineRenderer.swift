@@ -86,7 +86,7 @@ public final class OfflineRenderer {
     /// Renders `midi` (sorted by time) and `input` (already at the engine rate) into `sink`, calling
     /// `progress` with 0…1 now and then.
     public func render<Events: RandomAccessCollection<MIDIFileEvent>>(
-        midi: Events, input: DecodedAudio? = nil,
+        midi: Events, input: (any RenderInput)? = nil,
         sink: (StereoBlock) throws(AudioFileError) -> Void,
         progress: (Double) -> Void = { _ in }
     ) throws(AudioFileError) -> OfflineRenderSummary where Events.Index == Int {
@@ -105,9 +105,10 @@ public final class OfflineRenderer {
         func event(_ i: Int) -> (frame: Int, message: MIDIMessage) {
             i < end ? scheduled[i] : (lastFrame, SongEnd.messages[i - end])
         }
-        // Band-limited levels of exactly what the song plays, before the first block (deterministic).
-        if let bank = engine.programBank {
-            LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)).build(in: bank)
+        // Band-limited levels of exactly what the song plays, before the first block (deterministic),
+        // as far as the level budget holds them.
+        let levelWarning = engine.programBank.flatMap { bank in
+            LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)).build(in: bank).warning
         }
         let inputFrames = min(input?.frameCount ?? 0, songLimit)
         let musicFrames = max(end > midi.startIndex ? scheduled[end - 1].frame + 1 : 0, inputFrames)
@@ -143,7 +144,7 @@ public final class OfflineRenderer {
                 count += 1
                 next += 1
             }
-            let inputBlock = input.map { fillInput($0, from: frame, frames: n, limit: inputFrames) }
+            let inputBlock = try input.map { input throws(AudioFileError) in try fillInput(input, from: frame, frames: n, limit: inputFrames) }
             let block = output.block(frames: n)
             engine.render(output: block, input: inputBlock, events: UnsafeBufferPointer(rebasing: events[0..<count]))
             engine.performControlWork()
@@ -167,6 +168,7 @@ public final class OfflineRenderer {
                 format: "still sounding %.0f s after the last event (the tail limit): faded out over %.0f ms at %.2f s",
                 maxTailSeconds, Self.fadeSeconds * 1000, Double(frame - latency) / rate))
         }
+        if let levelWarning { summary.warnings.append(levelWarning) }
         if skippedEvents > 0 {
             summary.warnings.append(String(
                 format: "the song is longer than the %.0f s limit: %d events after it were not played (raise it with --max-seconds)",
@@ -190,16 +192,12 @@ public final class OfflineRenderer {
         }
     }
 
-    private func fillInput(_ audio: DecodedAudio, from start: Int, frames: Int, limit: Int) -> StereoBlock {
+    private func fillInput(_ input: any RenderInput, from start: Int, frames: Int, limit: Int) throws(AudioFileError) -> StereoBlock {
         let block = inputBuffer.block(frames: frames)
         block.clear()
         let available = max(0, min(frames, limit - start))
         guard available > 0 else { return block }
-        let left = audio.channels[0], right = audio.channels.count > 1 ? audio.channels[1] : audio.channels[0]
-        for i in 0..<available {
-            block.left[i] = left[start + i]
-            block.right[i] = right[start + i]
-        }
+        try input.read(from: start, frames: available, left: block.left, right: block.right)
         return block
     }
 }

@@ -13,7 +13,7 @@ struct PlaybackLevel {
 ///
 /// Two forms: the plain region (`isPlain`: one level, the frames as they play, unfiltered, read
 /// with the 4-point kernel), ready as soon as the program exists, and the band-limited one, built
-/// later by need on the loading side (`SamplerLevels`) and published through `levelSlot`.
+/// later by need on the loading side (`SamplerLevels`) and published through `cell`.
 /// A voice takes whichever exists at its note-on (`current()`) and keeps it for its whole life, so
 /// no note ever switches kernels mid-way.
 ///
@@ -27,8 +27,8 @@ struct PlaybackRegion {
     var isStereo: Bool
     /// The original frames, read with the 4-point cubic whatever the quality (levels not built yet).
     var isPlain: Bool
-    /// The band-limited form's address once published (0 before); release-stored by the builder.
-    var levelSlot: UnsafePointer<Atomic<Int>>
+    /// What it shares with the loading side: the published band-limited form, the strike stamp.
+    var cell: UnsafePointer<RegionCell>
     /// Playback stops on reaching this frame (unlooped), or this is the loop end (exclusive).
     var endFrame: Int
     var loopStartFrame: Int
@@ -40,37 +40,38 @@ struct PlaybackRegion {
 
     var loopLength: Int { endFrame - loopStartFrame }
 
-    /// Render thread, at note-on: the band-limited form if it has been published (the acquire
-    /// pairs with the builder's release, so its levels are visible), else this plain one.
+    /// Render thread, at note-on: records the strike, then takes the band-limited form if it has
+    /// been published (counted as held: the voice calls `cell.pointee.levels.release()` when it
+    /// stops; `held` is nil when it got this plain form instead).
     @inline(__always)
-    func current() -> PlaybackRegion {
-        let address = levelSlot.pointee.load(ordering: .acquiring)
-        guard address != 0, let published = UnsafePointer<PlaybackRegion>(bitPattern: address) else { return self }
-        return published.pointee
+    func strike(stamp: UInt64) -> (region: PlaybackRegion, held: UnsafePointer<RegionCell>?) {
+        cell.pointee.lastStrike.store(stamp, ordering: .relaxed)
+        guard let published = cell.pointee.levels.acquire() else { return (self, nil) }
+        return (published, cell)
     }
 }
 
 /// Makes and owns the regions of a program: one per distinct (waveform, loop) pair, each with its
-/// plain form at once, and its band-limited form once the loading side publishes levels for it
-/// (`publish`). Control side, under the program's lock; the render side reads only the `regions`
-/// copy the program makes and the published slots.
+/// plain form at once, and its band-limited form while the loading side has published levels for
+/// it (`publish`, `withdraw`, `reclaim`). Control side, under the program's lock; the render side
+/// reads only the `regions` copy the program makes and the cells.
 ///
-/// Memory per source frame and channel: a looped region's plain copy, 1 float; the levels it is
-/// given (see `LevelLayout`); besides the waveform itself, which is kept (zones may make further
-/// regions of it).
+/// Memory per source frame and channel: a looped region's plain copy, 1 float (one per waveform
+/// and loop, shared with other programs: `SamplerWaveform.loopedCopy`); the levels it is given
+/// (see `LevelLayout`); besides the waveform itself, which is kept (zones may make further regions of it).
 final class RegionStorage {
-    private var buffers: [UnsafeMutablePointer<Float>] = []
     private var plainTables: [UnsafeMutablePointer<PlaybackLevel>] = []
-    private var published: [UnsafeMutablePointer<PlaybackRegion>] = []
-    /// The levels each published form points into, kept alive with it.
-    private var publishedLevels: [RegionLevels] = []
     private(set) var regions: [PlaybackRegion] = []
     private var indexByKey: [RegionKey: Int] = [:]
-    /// Per region: what it needs from the level builder; nil once published (or if it needs nothing).
-    private(set) var requests: [LevelRequest?] = []
-    /// One slot per region (`PlaybackRegion.levelSlot`), allocated as regions are made.
-    private var slots: [UnsafeMutablePointer<Atomic<Int>>] = []
-    /// Regions whose levels are not published yet (any thread may read it).
+    /// Per region: what it needs from the level builder.
+    private(set) var needs: [LevelRequest?] = []
+    /// Per region: its published form and the levels it points into, while published.
+    private var published: [(form: UnsafeMutablePointer<PlaybackRegion>, levels: RegionLevels)?] = []
+    /// Forms withdrawn and not freed yet: a voice may still read them.
+    private var withdrawn: [(region: Int, form: UnsafeMutablePointer<PlaybackRegion>, levels: RegionLevels)] = []
+    /// One per region (`PlaybackRegion.cell`), allocated as regions are made.
+    private var cells: [UnsafeMutablePointer<RegionCell>] = []
+    /// Regions whose levels are not published (any thread may read it).
     let awaiting = Atomic<Int>(0)
 
     /// Frames of the loop played on past its end in the plain form before the voice wraps: the
@@ -83,13 +84,15 @@ final class RegionStorage {
     }
 
     /// Largest step asked of each region so far (see `reach`).
-    private var largestSteps: [RegionKey: Double] = [:]
+    private var largestSteps: [RegionKey: (reach: Double, withFloor: Double)] = [:]
 
-    /// Records that a zone may play `waveform` with `loop` at steps up to `step`: its region gets
-    /// the levels up to the first that covers it (all, for an unknown region). Call before `region`.
-    func reach(_ waveform: SamplerWaveform, loop: SamplerLoop?, step: Double) {
+    /// Records that a zone may play `waveform` with `loop` at steps up to `reach` (`withFloor`:
+    /// with the margin for bends the preset does not foresee). Call before `region`.
+    func reach(_ waveform: SamplerWaveform, loop: SamplerLoop?, step reach: Double, withFloor: Double) {
         let key = RegionKey(waveform: ObjectIdentifier(waveform), loop: loop)
-        largestSteps[key] = max(largestSteps[key] ?? 0, step.isFinite ? step : .infinity)
+        let known = largestSteps[key] ?? (0, 0)
+        func finite(_ step: Double) -> Double { step.isFinite ? step : .infinity }
+        largestSteps[key] = (max(known.reach, finite(reach)), max(known.withFloor, finite(withFloor)))
     }
 
     /// Index of the region for `waveform` with `loop` (nil: play once), creating its plain form on
@@ -102,62 +105,91 @@ final class RegionStorage {
         let table = UnsafeMutablePointer<PlaybackLevel>.allocate(capacity: 1)
         // Unlooped: the waveform's own guarded frames; looped: a copy with the loop played on past its end.
         let channels = (0..<waveform.channelCount).map { channel in
-            loop == nil ? waveform.frames(channel: channel) : copy(waveform.played(channel: channel, loop: loop), frames: wrapFrame)
+            loop.map { waveform.loopedCopy(channel: channel, loop: $0, frames: wrapFrame) } ?? waveform.frames(channel: channel)
         }
         table.initialize(to: PlaybackLevel(left: channels[0], right: channels.last!, oversampling: 1))
         plainTables.append(table)
-        let slot = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 1)
-        slot.initialize(to: Atomic(0))
-        slots.append(slot)
+        let cell = UnsafeMutablePointer<RegionCell>.allocate(capacity: 1)
+        cell.initialize(to: RegionCell())
+        cells.append(cell)
         let index = regions.count
         regions.append(PlaybackRegion(
-            levels: UnsafePointer(table), isStereo: waveform.channelCount == 2, isPlain: true, levelSlot: UnsafePointer(slot),
+            levels: UnsafePointer(table), isStereo: waveform.channelCount == 2, isPlain: true, cell: UnsafePointer(cell),
             endFrame: endFrame, loopStartFrame: loop?.startFrame ?? 0, isLooped: loop != nil, sampleRate: waveform.sampleRate,
             wrapFrame: wrapFrame))
-        let levelCount = LevelLayout.levelCount(frames: endFrame, largestStep: largestSteps[key] ?? .infinity)
+        let steps = largestSteps[key] ?? (.infinity, .infinity)
+        let levelCount = LevelLayout.levelCount(frames: endFrame, largestStep: steps.withFloor)
         // 0 levels (a region too long for them): it stays plain, nothing to build.
-        requests.append(levelCount == 0 ? nil : LevelRequest(region: index, waveform: waveform, loop: loop, levelCount: levelCount))
+        needs.append(levelCount == 0 ? nil : LevelRequest(
+            region: index, waveform: waveform, loop: loop, levelCount: levelCount,
+            reachLevelCount: min(levelCount, LevelLayout.levelCount(frames: endFrame, largestStep: steps.reach))))
+        published.append(nil)
         if levelCount > 0 { awaiting.add(1, ordering: .relaxed) }
         indexByKey[key] = index
         return index
     }
 
+    /// What region `index` still needs: nil when it has its levels, needs none, or cannot take new
+    /// ones yet (its withdrawn levels still wait for their voices).
+    func request(_ index: Int) -> LevelRequest? {
+        guard published[index] == nil, !withdrawn.contains(where: { $0.region == index }) else { return nil }
+        return needs[index]
+    }
+
+    /// The levels region `index` plays now, if any.
+    func levels(_ index: Int) -> RegionLevels? { published[index]?.levels }
+
+    /// The stamp of the last note-on on region `index` (0: never struck).
+    func lastStrike(_ index: Int) -> UInt64 { cells[index].pointee.lastStrike.load(ordering: .relaxed) }
+
     /// Publishes `levels` as `request`'s region's band-limited form (a release store the render
-    /// thread acquires at note-on). Returns false, publishing nothing, if it has its levels already.
+    /// thread acquires at note-on). Returns false, publishing nothing, if it has its levels
+    /// already, or its withdrawn ones are not freed yet (`reclaim`).
     func publish(_ levels: RegionLevels, for request: LevelRequest) -> Bool {
         let index = request.region
-        precondition(requests.indices.contains(index), "a request of another program")
-        guard let pending = requests[index] else { return false }
-        precondition(pending.waveform === request.waveform && pending.loop == request.loop, "a request of another program")
+        precondition(needs.indices.contains(index), "a request of another program")
+        guard let need = needs[index], published[index] == nil, !withdrawn.contains(where: { $0.region == index }) else { return false }
+        precondition(need.waveform === request.waveform && need.loop == request.loop, "a request of another program")
         precondition(levels.channelCount == request.waveform.channelCount, "levels for another region")
         precondition(levels.frames >= regions[index].endFrame, "levels shorter than the region")
-        requests[index] = nil
         var region = regions[index]
         region.levels = UnsafePointer(levels.table)
         region.isPlain = false
         if region.isLooped { region.wrapFrame = levels.frames }
         let form = UnsafeMutablePointer<PlaybackRegion>.allocate(capacity: 1)
         form.initialize(to: region)
-        published.append(form)
-        publishedLevels.append(levels)
-        slots[index].pointee.store(Int(bitPattern: form), ordering: .releasing)
+        published[index] = (form, levels)
+        cells[index].pointee.levels.address.store(Int(bitPattern: form), ordering: .sequentiallyConsistent)
         awaiting.subtract(1, ordering: .relaxed)
         return true
     }
 
-    /// A guarded copy of frames −guard ..< `frames` + guard as they play; returns frame 0.
-    private func copy(_ input: PlayedChannel, frames: Int) -> UnsafePointer<Float> {
-        let guardFrames = LevelLayout.guardFrames
-        let buffer = UnsafeMutablePointer<Float>.allocate(capacity: frames + 2 * guardFrames)
-        input.read(from: -guardFrames, count: frames + 2 * guardFrames, scale: 1, into: buffer)
-        buffers.append(buffer)
-        return UnsafePointer(buffer + guardFrames)
+    /// Withdraws region `index`'s levels: later note-ons play it plain; the form is freed by
+    /// `reclaim` once no voice holds it. Returns false if it had none.
+    func withdraw(_ index: Int) -> Bool {
+        guard let entry = published[index] else { return false }
+        cells[index].pointee.levels.address.store(0, ordering: .sequentiallyConsistent)
+        published[index] = nil
+        withdrawn.append((index, entry.form, entry.levels))
+        awaiting.add(1, ordering: .relaxed)
+        return true
     }
 
+    /// Frees the withdrawn forms no voice holds any more; returns how many still wait for their voices.
+    func reclaim() -> Int {
+        withdrawn.removeAll { entry in
+            guard cells[entry.region].pointee.levels.readers.load(ordering: .sequentiallyConsistent) == 0 else { return false }
+            entry.form.deinitialize(count: 1).deallocate()
+            return true
+        }
+        return withdrawn.count
+    }
+
+    /// Runs when the program goes, after its bank retired: no voice reads any form.
     deinit {
-        for buffer in buffers { buffer.deallocate() }
         for table in plainTables { table.deallocate() }
-        for form in published { form.deallocate() }
-        for slot in slots { slot.deinitialize(count: 1).deallocate() }
+        for entry in published { entry?.form.deinitialize(count: 1).deallocate() }
+        for entry in withdrawn { entry.form.deinitialize(count: 1).deallocate() }
+        for cell in cells { cell.deinitialize(count: 1).deallocate() }
     }
 }

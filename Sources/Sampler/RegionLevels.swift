@@ -22,7 +22,9 @@ public final class RegionLevels: @unchecked Sendable {
     /// each holds (`frames` + 2 × `LevelLayout.guardFrames`) × `LevelLayout.oversampling[level]`
     /// floats, stored frame 0 at `guardFrames` × oversampling, allocated with
     /// `UnsafeMutablePointer<Float>.allocate`.
-    public init(frames: Int, buffers: [[UnsafeMutablePointer<Float>]]) {
+    /// `released` runs when the levels are freed (the last program holding them let go), with
+    /// `byteCount`: a budget's accounting.
+    public init(frames: Int, buffers: [[UnsafeMutablePointer<Float>]], released: (@Sendable (Int) -> Void)? = nil) {
         let levelCount = buffers.first?.count ?? 0
         precondition((1...2).contains(buffers.count) && buffers.allSatisfy { $0.count == levelCount }, "1 or 2 channels of equal level count")
         precondition((1...LevelLayout.count).contains(levelCount), "1 … \(LevelLayout.count) levels")
@@ -37,13 +39,22 @@ public final class RegionLevels: @unchecked Sendable {
             let right = buffers.count == 2 ? UnsafePointer(buffers[1][level] + guardFrames * r) : left
             (table + index).initialize(to: PlaybackLevel(left: left, right: right, oversampling: r))
         }
-        let storedPerChannel = (0..<levelCount).reduce(0) { $0 + (frames + 2 * guardFrames) * LevelLayout.oversampling[$1] }
-        byteCount = 4 * storedPerChannel * buffers.count
+        byteCount = Self.byteCount(frames: frames, levelCount: levelCount, channelCount: buffers.count)
         self.buffers = buffers.flatMap { $0 }
+        self.released = released
+    }
+
+    private let released: (@Sendable (Int) -> Void)?
+
+    /// The memory `levelCount` levels of `frames` source frames take, guards included, bytes.
+    public static func byteCount(frames: Int, levelCount: Int, channelCount: Int) -> Int {
+        let stored = LevelLayout.oversampling.prefix(levelCount).reduce(0) { $0 + (frames + 2 * LevelLayout.guardFrames) * $1 }
+        return 4 * stored * channelCount
     }
 
     deinit {
         for buffer in buffers { buffer.deallocate() }
         table.deallocate()
+        released?(byteCount)
     }
 }

@@ -129,7 +129,7 @@ extension SamplerInstrument {
             let shiftedKey = key + layer.keyOffset
             guard shiftedKey >= zone.minKey, shiftedKey <= zone.maxKey,
                   velocity >= zone.minVelocity, velocity <= zone.maxVelocity else { continue }
-            start(channel: channel, zone: zone, region: program.regions[zone.region].current(), layer: layer, key: key, velocity: velocity,
+            start(channel: channel, zone: zone, region: program.regions[zone.region], layer: layer, key: key, velocity: velocity,
                   partLimit: program.voiceCount)
         }
     }
@@ -186,7 +186,11 @@ extension SamplerInstrument {
             voices[victim].steal(fadeSeconds: SamplerConstants.stealFadeSeconds)
         }
         let slot = freeSlot()
+        voices[slot].releaseRegion()  // a fading voice whose slot is taken over
         var voice = voices[slot]
+        // The band-limited form if published (held until the voice ends), else the plain one.
+        let (form, held) = region.strike(stamp: frameClock &+ 1)
+        voice.heldCell = held
         voice.isActive = true
         voice.channel = channel
         voice.startFrame = frameClock
@@ -198,9 +202,9 @@ extension SamplerInstrument {
         voice.isStolen = false
         voice.isOneShot = zone.isOneShot
         voice.bankID = bankID
-        voice.region = region
+        voice.region = form
         voice.phase = 0
-        voice.sourceRateRatio = region.sampleRate / sampleRate
+        voice.sourceRateRatio = form.sampleRate / sampleRate
         let transpose = zone.pitchTracking ? Double(key + layer.keyOffset) - zone.rootKey : 0
         voice.fixedCents = zone.fixedCents + 100 * transpose
         voice.rootHertz = 440 * RealTimeMath.exp2((zone.rootKey - 69) / 12)

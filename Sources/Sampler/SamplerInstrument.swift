@@ -130,6 +130,8 @@ public final class SamplerInstrument {
     }
 
     deinit {
+        // Before the banks: their programs may outlive the instrument, with cells these voices count in.
+        for slot in 0..<voiceSlots { voices[slot].releaseRegion() }
         bankInbox.mailbox.release(currentAddress)
         bankInbox.mailbox.release(retiringAddress)
         voices.deinitialize(count: voiceSlots).deallocate()
@@ -236,6 +238,7 @@ public final class SamplerInstrument {
                     prepareContext(channel: c, frames: frames)
                 }
                 voices[slot].render(into: mix, context: contexts[c])
+                if !voices[slot].isActive { voices[slot].releaseRegion() }
             }
             let chunk = block.slice(from: offset, count: frames)
             for c in 0..<SamplerConstants.partCount {
@@ -296,6 +299,7 @@ public final class SamplerInstrument {
     @_noAllocation
     public func reset() {
         for slot in 0..<voiceSlots {
+            voices[slot].releaseRegion()
             voices[slot].isActive = false
             voices[slot].envelope.reset()
             voices[slot].filter.reset()

@@ -60,7 +60,8 @@ public final class SamplerProgram: @unchecked Sendable {
         }
         for zone in zones where zone.isEnabled && layers.indices.contains(zone.layerIndex) {
             let layer = layers[zone.layerIndex]
-            storage.reach(zone.waveform, loop: zone.isOneShot || layer.isOneShot ? nil : zone.loop, step: Self.largestStep(zone, layer, globals))
+            let reach = Self.largestStep(zone, layer, globals)
+            storage.reach(zone.waveform, loop: zone.isOneShot || layer.isOneShot ? nil : zone.loop, step: reach, withFloor: max(reach, Self.guaranteedStep))
         }
         var playback: [ZonePlayback] = []
         for (index, zone) in zones.enumerated() {
@@ -98,10 +99,10 @@ public final class SamplerProgram: @unchecked Sendable {
     /// Guards `storage` (control, renderer and builder threads; never the render thread).
     private let storageLock = Mutex(())
 
-    /// Any thread but the render thread: what every region whose levels are not published yet
-    /// needs, in region order.
+    /// Any thread but the render thread: what every region without published levels needs, in
+    /// region order.
     public var levelRequests: [LevelRequest] {
-        storageLock.withLock { _ in storage.requests.compactMap { $0 } }
+        storageLock.withLock { _ in storage.regions.indices.compactMap { storage.request($0) } }
     }
 
     /// Any thread but the render thread: the requests of the regions a note on one of `keys` can
@@ -115,35 +116,72 @@ public final class SamplerProgram: @unchecked Sendable {
             }
             if answers { wanted.insert(zone.region) }
         }
-        return storageLock.withLock { _ in wanted.sorted().compactMap { storage.requests[$0] } }
+        return storageLock.withLock { _ in wanted.sorted().compactMap { storage.request($0) } }
+    }
+
+    /// Any thread but the render thread: the requests of the regions the render thread struck (a
+    /// note-on reports it, `lastStrike`) that have no levels, the most recently struck first.
+    public var struckLevelRequests: [LevelRequest] {
+        storageLock.withLock { _ in
+            storage.regions.indices.compactMap { index in storage.request(index).map { ($0, storage.lastStrike(index)) } }
+                .filter { $0.1 != 0 }.sorted { $0.1 > $1.1 }.map(\.0)
+        }
+    }
+
+    /// Any thread but the render thread: the regions that play band-limited now, with their levels
+    /// and the stamp of their last note-on (0: never struck), for choosing what to withdraw.
+    public var publishedLevels: [(region: Int, levels: RegionLevels, lastStrike: UInt64)] {
+        storageLock.withLock { _ in
+            storage.regions.indices.compactMap { index in storage.levels(index).map { (index, $0, storage.lastStrike(index)) } }
+        }
     }
 
     /// Any thread but the render thread: makes `levels` (built for `request`, a request of this
     /// program) the region's band-limited form, from the next note-on on it. Returns false, and
-    /// publishes nothing, when the region has its levels already (another builder was first).
+    /// publishes nothing, when the region has its levels already (another builder was first) or
+    /// its withdrawn levels still wait for their voices (`reclaimWithdrawnLevels`).
     @discardableResult
     public func publishLevels(_ levels: RegionLevels, for request: LevelRequest) -> Bool {
         storageLock.withLock { _ in storage.publish(levels, for: request) }
     }
+
+    /// Any thread but the render thread: region `region` plays plain from the next note-on on;
+    /// notes sounding keep the levels they read, which the program lets go once the last of them
+    /// ends (`reclaimWithdrawnLevels`). Returns false if the region had no levels.
+    @discardableResult
+    public func withdrawLevels(region: Int) -> Bool {
+        storageLock.withLock { _ in storage.withdraw(region) }
+    }
+
+    /// Any thread but the render thread: lets go of withdrawn levels no voice reads any more (their
+    /// memory is freed when no other program holds them); returns how many still wait for voices.
+    @discardableResult
+    public func reclaimWithdrawnLevels() -> Int {
+        storageLock.withLock { _ in storage.reclaim() }
+    }
+
+    /// Any thread: the stamp of the last note-on on `region` (0: never struck). Stamps of one
+    /// instrument grow with time (its frame clock), so they order its strikes.
+    public func lastStrike(region: Int) -> UInt64 { storageLock.withLock { _ in storage.lastStrike(region) } }
 
     /// Regions whose levels are still to be published (any thread).
     public var regionsAwaitingLevels: Int { storage.awaiting.load(ordering: .relaxed) }
 
     /// The largest step (source frames per output frame) a zone's notes can ask for: its highest
     /// key, tunings, the layer's bend range and LFO depth, 2 semitones more (master and RPN
-    /// tuning), at an output rate of 44.1 kHz or more; and never less than 4 (+24 semitones at
-    /// the sample's own rate), so that a bend or an RPN range the preset does not foresee stays
-    /// alias-free up to two octaves. Levels are built up to it (beyond it a voice reads the top
-    /// level built and may alias).
+    /// tuning), at an output rate of 44.1 kHz or more. Levels are built up to it, and room
+    /// permitting to `guaranteedStep` (beyond the top level built a voice reads it and may alias).
     static func largestStep(_ zone: SamplerZone, _ layer: SamplerLayer, _ globals: SamplerGlobals) -> Double {
         let key = min(zone.maxKey, layer.maxKey) + layer.keyOffset
         var semitones = zone.pitchTracking ? Double(key - zone.rootKey) : 0
         semitones += (zone.tuneCents + layer.tuneCents + globals.tuneCents + (layer.lfo?.pitch.map { abs($0.amount) } ?? 0)) / 100
         semitones += max(layer.pitchBendRangeSemitones, 2) + 2
-        return max(exp2(semitones / 12) * zone.waveform.sampleRate / 44_100, guaranteedStep)
+        return exp2(semitones / 12) * zone.waveform.sampleRate / 44_100
     }
 
-    /// Every region is band-limited for steps up to this (+24 semitones).
+    /// Regions are band-limited for steps up to this (+24 semitones at the sample's own rate) when
+    /// the level budget has room, so that a bend or an RPN range the preset does not foresee stays
+    /// alias-free up to two octaves.
     static let guaranteedStep = 4.0
 
     /// A one-layer program playing `waveform` across the keyboard (tests, the built-in sine).

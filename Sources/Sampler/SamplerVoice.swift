@@ -69,6 +69,8 @@ struct SamplerVoice {
     var bankID = 0
 
     var region: PlaybackRegion?
+    /// The cell whose published levels `region` reads (counted there as a reader), nil for a plain form.
+    var heldCell: UnsafePointer<RegionCell>?
     var phase: UInt64 = 0
     var sourceRateRatio = 1.0
     var fixedCents = 0.0
@@ -133,6 +135,14 @@ struct SamplerVoice {
         lfo = LowFrequencyOscillator(sampleRate: lfo.sampleRate, settings: settings.oscillator, seed: seed)
         lfoPendingFrames = 0
         lfoValue = lfo.current
+    }
+
+    /// Stops holding its region's published levels (the voice has ended or is being replaced),
+    /// so the loading side may free them once withdrawn.
+    mutating func releaseRegion() {
+        guard let cell = heldCell else { return }
+        cell.pointee.levels.release()
+        heldCell = nil
     }
 
     /// Fades out in `seconds` and stops counting toward polyphony.

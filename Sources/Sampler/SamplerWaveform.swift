@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +10,8 @@ import Glibc
 /// The frames are copied once into raw storage, from which each (waveform, loop) pair a program
 /// plays gets its band-limited levels (`RegionStorage`); the voices read those, not this.
 ///
-/// @unchecked Sendable: immutable after `init` (its frames are written there and only read after).
+/// @unchecked Sendable: its frames are written in `init` and only read after; the looped copies
+/// are made under `loopedCopies`' lock and only read after.
 public final class SamplerWaveform: @unchecked Sendable {
     public let channelCount: Int
     /// Rate the frames were recorded at, Hz. The voice resamples to the output rate.
@@ -58,6 +61,30 @@ public final class SamplerWaveform: @unchecked Sendable {
         PlayedChannel(frames: frames(channel: channel), frameCount: frameCount, loop: loop)
     }
 
+    private struct CopyKey: Hashable {
+        var channel: Int
+        var loop: SamplerLoop
+        var frames: Int
+    }
+
+    /// Guarded copies of the frames as looped regions play them (`loopedCopy`), by channel and loop.
+    private let loopedCopies = Mutex<[CopyKey: UnsafeMutablePointer<Float>]>([:])
+
+    /// Frames −guard ..< `frames` + guard of `channel` as a region with `loop` plays them (the loop
+    /// again after its end), frame 0 returned: a looped region's plain form. Made once per
+    /// waveform, so the regions of every program that plays it with this loop share it; valid
+    /// while the waveform lives. Control side (~1 instruction per frame, the first time).
+    func loopedCopy(channel: Int, loop: SamplerLoop, frames: Int) -> UnsafePointer<Float> {
+        let key = CopyKey(channel: min(channel, channelCount - 1), loop: loop, frames: frames)
+        return loopedCopies.withLock { copies in
+            if let copy = copies[key] { return UnsafePointer(copy + Self.guardFrames) }
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: frames + 2 * Self.guardFrames)
+            played(channel: key.channel, loop: loop).read(from: -Self.guardFrames, count: frames + 2 * Self.guardFrames, scale: 1, into: buffer)
+            copies[key] = buffer
+            return UnsafePointer(buffer + Self.guardFrames)
+        }
+    }
+
     /// The frames of `channel` as an array (a copy, for inspection). Control thread.
     public func channel(_ index: Int) -> [Float] {
         Array(UnsafeBufferPointer(start: frames(channel: index), count: frameCount))
@@ -65,6 +92,7 @@ public final class SamplerWaveform: @unchecked Sendable {
 
     deinit {
         for base in storage { base.deallocate() }
+        loopedCopies.withLock { copies in for buffer in copies.values { buffer.deallocate() } }
     }
 
     /// One looped cycle of a sine, `frames` long, whose declared sample rate makes it sound at

@@ -41,10 +41,14 @@ public struct LevelBuildPlan: Sendable, Equatable {
         }
     }
 
-    /// Builds (and publishes) the levels of every region the plan's notes can start.
-    public func build(in bank: ProgramBank) {
+    /// Builds (and publishes) the levels of every region the plan's notes can start, as far as
+    /// `store`'s budget allows (the report says what did not fit).
+    @discardableResult
+    public func build(in bank: ProgramBank, store: LevelStore = .shared) -> LevelReport {
+        var report = LevelReport(budgetBytes: store.budget.limitBytes)
         for (index, struck) in keys.sorted(by: { $0.key < $1.key }) where bank.programs.indices.contains(index) {
-            bank.programs[index].buildLevels(forKeys: struck)
+            report = report + bank.programs[index].buildLevels(forKeys: struck, store: store)
         }
+        return report
     }
 }

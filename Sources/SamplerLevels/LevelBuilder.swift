@@ -68,8 +68,8 @@ final class LevelBuilder {
     /// frames, stored frame 0 at index guard × oversampling. The caller owns the buffers.
     func build(frames: Int, levels: Int, input: PlayedChannel) -> [UnsafeMutablePointer<Float>] {
         let specs = LevelFilters.specs.prefix(levels)
-        // Blocks overlap by the longest filter built (the others' tails are zero there, or below −120 dB).
-        let guardFrames = LevelLayout.guardFrames, half = specs.map(\.halfLength).max()!
+        // Blocks overlap by the longest filter of all (the others' tails are zero there, or below −120 dB).
+        let guardFrames = LevelLayout.guardFrames, half = LevelFilters.maxHalfLength
         let n = Self.blockSize, hop = n - 2 * half
         let total = frames + 2 * guardFrames
         let outputs = specs.map { UnsafeMutablePointer<Float>.allocate(capacity: total * $0.oversampling) }
@@ -114,16 +114,21 @@ final class LevelBuilder {
 }
 
 extension LevelBuilder {
-    /// Builds the levels `request` asks for, every channel (control or builder thread; takes the
-    /// shared builder's lock per channel). A looped region's levels run `loopTailFrames` past the
-    /// loop end, where the filtered loop repeats exactly, so the voices' jump back is seamless.
-    static func levels(for request: LevelRequest) -> RegionLevels {
-        let built = request.levelCount
-        let frames = request.loop.map { $0.endFrame + LevelFilters.loopTailFrames(levels: built) - LevelLayout.guardFrames }
-            ?? request.waveform.frameCount
+    /// Source frames each level of `request`'s region holds (`RegionLevels.frames`): a looped
+    /// region's run `loopTailFrames` past the loop end, where the filtered loop repeats exactly,
+    /// so the voices' jump back is seamless.
+    static func frames(for request: LevelRequest) -> Int {
+        request.loop.map { $0.endFrame + LevelFilters.loopTailFrames - LevelLayout.guardFrames } ?? request.waveform.frameCount
+    }
+
+    /// Builds the first `levelCount` levels of `request`'s region, every channel (control or
+    /// builder thread; takes the shared builder's lock per channel). `released` runs when the
+    /// levels are freed, with their size.
+    static func levels(for request: LevelRequest, levelCount: Int, released: @escaping @Sendable (Int) -> Void) -> RegionLevels {
+        let frames = frames(for: request)
         let buffers = (0..<request.waveform.channelCount).map { channel in
-            withShared { $0.build(frames: frames, levels: built, input: request.played(channel: channel)) }
+            withShared { $0.build(frames: frames, levels: levelCount, input: request.played(channel: channel)) }
         }
-        return RegionLevels(frames: frames, buffers: buffers)
+        return RegionLevels(frames: frames, buffers: buffers, released: released)
     }
 }

@@ -45,10 +45,16 @@ enum LevelFilters {
         return sinc * sinc * sinc * sinc * (1 - x * x / 9)
     }
 
+    /// The longest filter's half length (391 source frames, the step-4 and step-8 levels'): the FFT
+    /// blocks overlap by it whichever levels are built, so a level's samples do not depend on
+    /// which others are built with it (a region built with fewer levels for lack of room holds
+    /// the same samples in those it has).
+    static let maxHalfLength = specs.map(\.halfLength).max()!
+
     /// A looped region's levels run this many source frames past the loop end before the voice
-    /// jumps back one loop length: the filtered signal repeats exactly once its filters (the
-    /// longest of the first `levels`) no longer reach back before the loop end, plus the kernel's window.
-    static func loopTailFrames(levels: Int) -> Int { specs.prefix(levels).map(\.halfLength).max()! + LevelLayout.guardFrames }
+    /// jumps back one loop length: the filtered signal repeats exactly once the longest filter no
+    /// longer reaches back before the loop end, plus the kernel's window.
+    static var loopTailFrames: Int { maxHalfLength + LevelLayout.guardFrames }
 
     /// Transition shape: 1 − the normalised integral of a Kaiser window (β 12.3), tabulated.
     private static let transitionPoints = 2048

@@ -3,13 +3,14 @@ import Presets
 import Sampler
 
 /// The sample files of one preset, each resolved and decoded once (several waveform IDs or many
-/// zones may share a file). Control thread only.
+/// zones may share a file), and shared with other presets through `files`. Control thread only.
 struct SampleLibrary {
-    struct Loaded {
-        var waveform: SamplerWaveform
-        var metadata: SampleMetadata
-        /// As stored, e.g. "WAV PCM 16-bit, 44100 Hz, mono".
-        var formatDescription: String
+    typealias Loaded = SampleFiles.Decoded
+
+    let files: SampleFiles
+
+    init(files: SampleFiles) {
+        self.files = files
     }
 
     private var byWaveformID: [Int: Loaded] = [:]
@@ -54,22 +55,32 @@ struct SampleLibrary {
 
     private mutating func loadOnce(path: String) throws(LoadFailure) -> Loaded {
         if let loaded = byPath[path] { return loaded }
+        let loaded = try files.file(at: path) { () throws(LoadFailure) in try Self.decode(path: path) }
+        totalSamples += loaded.waveform.frameCount * loaded.waveform.channelCount
+        guard totalSamples <= Self.maxTotalSamples else {
+            throw LoadFailure(
+                description: "the preset's samples exceed \(Self.maxTotalSamples) samples (1 GB) in all; not loaded")
+        }
+        byPath[path] = loaded
+        warnings += loaded.warnings
+        return loaded
+    }
+
+    private static func decode(path: String) throws(LoadFailure) -> Loaded {
         let audio: DecodedAudio
         do {
             audio = try AudioFileReader.read(path: path)
         } catch {
             throw LoadFailure(description: error.reason)
         }
-        warnings += audio.warnings
         guard audio.channels.count <= 2 else {
             throw LoadFailure(
                 description: "\(audio.channels.count) channels; the sampler plays mono or stereo samples "
                     + "(mix it down, e.g. `sox in.wav -c 2 out.wav`)")
         }
-        totalSamples += audio.frameCount * audio.channels.count
-        guard totalSamples <= Self.maxTotalSamples else {
+        guard audio.frameCount * audio.channels.count <= maxTotalSamples else {
             throw LoadFailure(
-                description: "the preset's samples exceed \(Self.maxTotalSamples) samples (1 GB) in all; not loaded")
+                description: "the preset's samples exceed \(maxTotalSamples) samples (1 GB) in all; not loaded")
         }
         let waveform: SamplerWaveform
         do {
@@ -79,9 +90,7 @@ struct SampleLibrary {
         }
         var metadata = audio.metadata
         metadata.loops = metadata.loops.filter { $0.startFrame >= 0 && $0.endFrame <= audio.frameCount && $0.lengthFrames >= 2 }
-        let loaded = Loaded(waveform: waveform, metadata: metadata, formatDescription: audio.formatDescription)
-        byPath[path] = loaded
-        return loaded
+        return Loaded(waveform: waveform, metadata: metadata, formatDescription: audio.formatDescription, warnings: audio.warnings)
     }
 
     private func facts(_ loaded: Loaded) -> SamplerSampleInfo.FileFacts {
@@ -92,7 +101,5 @@ struct SampleLibrary {
             loop: loaded.metadata.sustainLoop.map { SamplerLoop(startFrame: $0.startFrame, endFrame: $0.endFrame) })
     }
 
-    private struct LoadFailure: Error {
-        var description: String
-    }
+    typealias LoadFailure = SampleFiles.LoadFailure
 }

@@ -18,7 +18,9 @@ public enum SamplerProgramBuilder {
     ///   - searchDirectories: extra roots for the TN2283 `/Sounds/` fallback (`--sample-path`).
     ///   - sampleRate: the output rate the program will play at, Hz.
     ///   - userDirectories: last-resort roots; nil = `SamplePathResolver.defaultUserDirectories()`.
-    ///   - levels: build the band-limited levels now, or leave them to be built by need.
+    ///   - levels: build the band-limited levels now (as far as the level budget holds them: a
+    ///     warning says what did not fit), or leave them to be built by need.
+    ///   - sampleFiles: where decoded sample files are shared between presets (by device and inode).
     /// - Throws: `SamplerLoadError.noZones` / `.noPlayableZone` (naming every sample and every
     ///   path tried) when nothing can play. Zones whose sample is missing are dropped with a warning.
     ///
@@ -26,12 +28,12 @@ public enum SamplerProgramBuilder {
     /// key but the root is a rate change), and loop points stay exact in the file's frames.
     public static func build(
         preset: AUPreset, presetPath: String, searchDirectories: [String], sampleRate: Double,
-        userDirectories: [String]? = nil, levels: SamplerProgram.LevelBuilding = .atLoad
+        userDirectories: [String]? = nil, levels: SamplerProgram.LevelBuilding = .atLoad, sampleFiles: SampleFiles = .shared
     ) throws(SamplerLoadError) -> SamplerLoadResult {
         let resolver = SamplePathResolver(
             presetPath: presetPath, searchDirectories: searchDirectories, userDirectories: userDirectories)
         var warnings = preset.warnings
-        var library = SampleLibrary()
+        var library = SampleLibrary(files: sampleFiles)
         let samples = library.load(preset: preset, resolver: resolver)
         warnings += library.warnings
         var mapping = PresetLayerMapping()
@@ -61,7 +63,7 @@ public enum SamplerProgramBuilder {
             voiceCount: max(1, preset.voiceCount))
         do {
             let program = try SamplerProgram(layers: layers, zones: zones, globals: globals)
-            if levels == .atLoad { program.buildAllLevels() }
+            if levels == .atLoad, let warning = program.buildAllLevels().warning { warnings.append(warning) }
             return SamplerLoadResult(program: program, warnings: warnings, samples: samples)
         } catch {
             throw .invalidProgram(preset: presetPath, reason: error.description)

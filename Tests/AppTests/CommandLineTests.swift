@@ -15,9 +15,11 @@ import Glibc
 
     struct Outcome { var status: Int32; var output: String }
 
-    func run(_ arguments: [String], environment: [String: String] = [:], directory: String = repository) throws -> Outcome {
+    func run(
+        _ arguments: [String], environment: [String: String] = [:], directory: String = repository, executable: String = binary
+    ) throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

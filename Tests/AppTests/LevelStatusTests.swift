@@ -20,6 +20,7 @@ import Testing
         #expect(probe.controlRequest("status").contains("levels building for \(before) regions"))
         let bank = try #require(probe.controller.programBank)
         let publisher = LevelPublisher.start(bank)
+        defer { publisher.stop() }
         let deadline = Date().addingTimeInterval(60)
         while publisher.regionsAwaitingLevels > 0, Date() < deadline { usleep(10_000) }
         #expect(try awaiting(probe) == 0)

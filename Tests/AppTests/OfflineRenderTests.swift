@@ -22,7 +22,7 @@ import Testing
         loader.playsDemo = playsDemo
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block))
         var left: [Float] = []
-        _ = try OfflineRenderer(engine: engine, blockFrames: block).render(midi: events, input: input) { b throws(AudioFileError) in
+        _ = try OfflineRenderer(engine: engine, blockFrames: block).render(midi: events, input: input.map(DecodedInput.init)) { b throws(AudioFileError) in
             left.append(contentsOf: UnsafeBufferPointer(start: b.left, count: b.frames))
         }
         return left

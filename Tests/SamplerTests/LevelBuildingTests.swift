@@ -98,7 +98,8 @@ import Testing
     @Test func publisherBuildsEveryRegionInTheBackground() async throws {
         let bank = try bank()
         let done = Flag()
-        let publisher = LevelPublisher.start(bank) { done.value.store(true, ordering: .releasing) }
+        let publisher = LevelPublisher.start(bank) { _ in done.value.store(true, ordering: .releasing) }
+        defer { publisher.stop() }
         let deadline = Date().addingTimeInterval(30)
         while !done.value.load(ordering: .acquiring), Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
         let finished = done.value.load(ordering: .acquiring)
@@ -118,7 +119,8 @@ import Testing
         let bank = try bank()
         let sampler = instrument(playing: bank.programs[0], levels: .byNeed)
         let done = Flag()
-        _ = LevelPublisher.start(bank) { done.value.store(true, ordering: .releasing) }
+        let publisher = LevelPublisher.start(bank) { _ in done.value.store(true, ordering: .releasing) }
+        defer { publisher.stop() }
         let deadline = Date().addingTimeInterval(30)
         var blocks = 0
         while !done.value.load(ordering: .acquiring), Date() < deadline {

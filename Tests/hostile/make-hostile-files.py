@@ -175,4 +175,50 @@ if not os.path.exists(os.path.join(out, "song-link.wav")):
     os.link(os.path.join(out, "song.mid"), os.path.join(out, "song-link.wav"))
 if not os.path.exists(os.path.join(out, "fifo.wav")):
     os.mkfifo(os.path.join(out, "fifo.wav"))
+
+# Issue 21, memory. A sample preset: one looped zone of `wav` on key 60 (or the whole keyboard).
+def sample_preset(wav, whole_keyboard=True):
+    zone = ('<dict><key>ID</key><integer>0</integer><key>waveform</key><integer>1</integer>'
+            '<key>min key</key><integer>{}</integer><key>max key</key><integer>{}</integer>'
+            '<key>root key</key><integer>60</integer><key>loop enabled</key><true/></dict>').format(
+                0 if whole_keyboard else 60, 127 if whole_keyboard else 60)
+    layers = '<dict><key>ID</key><integer>0</integer><key>Zones</key><array>' + zone + '</array></dict>'
+    top = '<key>file-references</key><dict><key>Sample:1</key><string>' + wav + '</string></dict>'
+    return preset(layers, top=top)
+
+def sine_wav(name, seconds, rate=44100, channels=1):
+    """16-bit PCM; a 441 Hz sine (period 100 frames) written period by period."""
+    import math
+    period = b"".join(struct.pack("<h", int(12000 * math.sin(2 * math.pi * i / 100))) * channels for i in range(100))
+    frames = int(seconds * rate) // 100 * 100
+    block = 2 * channels
+    fmt = struct.pack("<HHIIHH", 1, channels, rate, rate * block, block, 16)
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(b"RIFF" + struct.pack("<I", 36 + frames * block) + b"WAVE" + b"fmt " + struct.pack("<I", 16) + fmt)
+        f.write(b"data" + struct.pack("<I", frames * block))
+        chunk = period * 4410
+        left = frames // 100
+        while left > 0:
+            n = min(left, 4410)
+            f.write(chunk[:n * len(period)])
+            left -= n
+
+# A song: key 60 for one second.
+write("note-60.mid", smf(b"\x00\x90\x3c\x64" + vlq(2) + b"\x80\x3c\x00\x00\xff\x2f\x00", division=2))
+# A 100 MB sample (50 M frames, 19 min at 44.1 kHz) played across the keyboard: levels for all of it
+# asked 2.8 GB (52 bytes a frame, besides the sample itself).
+sine_wav("big-sample.wav", 50_000_000 / 44100)
+write("big-sample.aupreset", sample_preset("big-sample.wav"))
+write("big-sample.json", b'{"name":"big","preset":"big-sample.aupreset"}')
+# 128 presets on one 10 MB sample (5 M frames): loaded and band-limited 128 times, 2.8 GB.
+sine_wav("shared-10mb.wav", 5_000_000 / 44100)
+for i in range(128):
+    write("shared-%03d.aupreset" % i, sample_preset("shared-10mb.wav", whole_keyboard=False))
+write("shared-128.json", ('{"name":"shared","programs":[' + ",".join('"shared-%03d.aupreset"' % i for i in range(128))
+                          + '],"channels":{"drums":[]}}').encode())
+# A song striking key 60 on every program 0…127 (one note each, one after another).
+song = b"".join(vlq(0) + bytes([0xC0, i]) + vlq(0) + b"\x90\x3c\x64" + vlq(1) + b"\x80\x3c\x00" for i in range(128))
+write("note-60-each-program.mid", smf(song + b"\x00\xff\x2f\x00", division=8))
+# A 512 MB input: 8 channels at 768 kHz, 16-bit (32 M frames, 44 s); whole, decoded and resampled, 4.3 GB.
+sine_wav("big-input-8ch-768k.wav", 33_554_400 / 768000, rate=768000, channels=8)
 print(out)

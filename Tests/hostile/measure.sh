@@ -69,4 +69,10 @@ run "soak --period 0"          soak --period 0
 run "soak --minutes nan"       soak --minutes nan
 run "play --duration nan"      play --duration nan
 run "set a=1 (newline) b=2"    set "$(printf 'master.gain=-3\nmaster.gain=6')"
+# Issue 21, memory bounds (RSS is the figure to read).
+run "check big-sample"         preset check "$dir/big-sample.aupreset"
+run "render big-sample 512MB"  render --instrument "$dir/big-sample.json" --midi "$dir/note-60.mid" --level-memory 512 --out "$out/a.wav"
+run "render 128 presets 1 wav" render --instrument "$dir/shared-128.json" --midi "$dir/note-60-each-program.mid" --out "$out/a.wav"
+run "render --input 512MB"     render --input "$dir/big-input-8ch-768k.wav" --max-seconds 10 --midi "$dir/note-60.mid" --out "$out/a.wav"
+run "pitch 512MB input"        pitch "$dir/big-input-8ch-768k.wav"
 rm -rf "$out"

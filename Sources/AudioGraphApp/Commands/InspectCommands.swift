@@ -5,6 +5,7 @@ import FileAccess
 import Foundation
 import Presets
 import Sampler
+import SamplerLevels
 import SamplerLoading
 import Spectral
 
@@ -44,19 +45,47 @@ struct PitchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let audio = try AudioFileReader.read(path: file)
-        let mono = audio.channels.count == 1 ? audio.channels[0]
-            : (0..<audio.frameCount).map { i in audio.channels.reduce(0) { $0 + $1[i] } / Float(audio.channels.count) }
-        let frames = PitchDetector.analyze(samples: mono, sampleRate: audio.sampleRate, hop: hop)
+        // Read in chunks and analysed as it comes: memory does not follow the file's length.
+        let stream = try AudioFileStream(path: file)
+        let detector = PitchDetector(sampleRate: stream.sampleRate, hopFrames: hop)
         print(csv ? "time_s,frequency_hz,confidence,voiced" : "    time   frequency  confidence")
-        for (time, e) in frames {
-            if csv {
-                // Typed: an untyped `0` here went to the C varargs as an Int and shifted the columns.
-                let frequency: Double = e.voiced ? e.frequencyHz : 0
-                print(String(format: "%.4f,%.3f,%.3f,%d", time, frequency, e.confidence, e.voiced ? 1 : 0))
-            } else {
-                print(String(format: "%8.3f  %10@  %10.2f", time, e.voiced ? String(format: "%.2f Hz", e.frequencyHz) : "—", e.confidence))
+        let channels = stream.channelCount, chunkFrames = 1 << 16
+        let interleaved = UnsafeMutablePointer<Float>.allocate(capacity: chunkFrames * channels)
+        defer { interleaved.deallocate() }
+        // Mono samples from frame `dropped` on; windows start every `hop` frames from 0.
+        var mono: [Float] = [], dropped = 0, start = 0
+        while true {
+            let got = try stream.read(into: interleaved, frames: chunkFrames)
+            if got == 0 { break }
+            for frame in 0..<got {
+                if channels == 1 {
+                    mono.append(interleaved[frame])
+                } else {
+                    var sum: Float = 0
+                    for c in 0..<channels { sum += interleaved[frame * channels + c] }
+                    mono.append(sum / Float(channels))
+                }
             }
+            mono.withUnsafeBufferPointer { all in
+                while start + detector.frameFrames <= dropped + all.count {
+                    let e = detector.estimate(all.baseAddress! + (start - dropped))
+                    printEstimate(time: (Double(start) + Double(detector.frameFrames) / 2) / stream.sampleRate, e)
+                    start += hop
+                }
+            }
+            let done = min(start, dropped + mono.count) - dropped
+            mono.removeFirst(done)
+            dropped += done
+        }
+    }
+
+    private func printEstimate(time: Double, _ e: PitchEstimate) {
+        if csv {
+            // Typed: an untyped `0` here went to the C varargs as an Int and shifted the columns.
+            let frequency: Double = e.voiced ? e.frequencyHz : 0
+            print(String(format: "%.4f,%.3f,%.3f,%d", time, frequency, e.confidence, e.voiced ? 1 : 0))
+        } else {
+            print(String(format: "%8.3f  %10@  %10.2f", time, e.voiced ? String(format: "%.2f Hz", e.frequencyHz) : "—", e.confidence))
         }
     }
 }
@@ -89,7 +118,9 @@ struct PresetCheckCommand: ParsableCommand {
             printOutside("== \(file)")
             do {
                 let preset = try AUPreset.load(path: file)
-                let loaded = try SamplerProgramBuilder.build(preset: preset, presetPath: file, searchDirectories: samplePaths, sampleRate: Double(rate))
+                // Levels are built when played (render, play); here only what they would take is said.
+                let loaded = try SamplerProgramBuilder.build(
+                    preset: preset, presetPath: file, searchDirectories: samplePaths, sampleRate: Double(rate), levels: .byNeed)
                 let facts = Dictionary(loaded.samples.compactMap { s -> (String, SamplerSampleInfo.FileFacts)? in
                     if case .loaded(let path, _, let f) = s.status { return (path, f) }
                     return nil
@@ -103,6 +134,7 @@ struct PresetCheckCommand: ParsableCommand {
                 })
                 let extra = loaded.warnings.filter { !preset.warnings.contains($0) }
                 if !extra.isEmpty { printOutside("sampler warnings:\n" + extra.map { "  - \($0)" }.joined(separator: "\n")) }
+                print(Self.levelLine(loaded.program))
                 print("playable: yes")
             } catch {
                 failures += 1
@@ -110,5 +142,14 @@ struct PresetCheckCommand: ParsableCommand {
             }
         }
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// What the program's band-limited levels would take, against the level budget.
+    static func levelLine(_ program: SamplerProgram) -> String {
+        let requests = program.levelRequests, budget = LevelStore.shared.budget.limitBytes
+        let bytes = requests.reduce(0) { $0 + LevelStore.shared.cost(of: $1) }
+        let fits = bytes <= budget ? "within" : "more than"
+        return "band-limited levels: \(LevelBudget.describe(bytes)) for \(requests.count) region(s), built when played; "
+            + "\(fits) the \(LevelBudget.describe(budget)) level budget (--level-memory)"
     }
 }

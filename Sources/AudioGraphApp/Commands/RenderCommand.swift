@@ -72,7 +72,8 @@ struct RenderCommand: ParsableCommand {
         }
         let song = try MIDIFile.read(path: songPath)
         for warning in song.warnings { LiveLog.warn("\(songPath): \(warning)") }
-        let input = try inputPath.map { path throws(AudioFileError) in try AudioFileReader.read(path: path, convertingTo: rate) }
+        // Read and converted block by block as the render goes: memory does not follow its length.
+        let input = try inputPath.map { path throws(AudioFileError) in try StreamedInput(path: path, sampleRate: rate) }
         for warning in input?.warnings ?? [] { LiveLog.warn(warning) }
         // Opened last: every input is open by now, so none of them can be the output.
         let output = try RenderOutput(path: outPath, sampleRate: Int(rate))

@@ -18,6 +18,8 @@ final class LiveSession {
     private let isTerminal = isatty(STDOUT_FILENO) == 1
     /// Under a `Type=notify` systemd unit: READY=1 once MIDI and playback are open, STATUS=, STOPPING=1.
     let notifier = SystemdNotifier()
+    /// Builds the band-limited levels in the background (struck regions first) while the session runs.
+    private var levelPublisher: LevelPublisher?
 
     init(loader: InstrumentLoader, options: LiveOptions) {
         self.loader = loader
@@ -117,6 +119,7 @@ final class LiveSession {
         driver.stop()
         sequencer?.stop()
         server?.shutdown()
+        levelPublisher?.stop()
         if isTerminal { print() }
         LiveLog.line("stopped: \(status.snapshot().line)")
         if let jack = driver as? JACKDriver, jack.newSampleRate != nil { return Self.restartForNewRate }
@@ -135,10 +138,19 @@ final class LiveSession {
         var loader = self.loader
         loader.levels = .byNeed
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: Double(rate), maxFrames: maxFrames))
-        let levels = engine.programBank.map { bank in
-            LevelPublisher.start(bank) { LiveLog.line("band-limited levels: every region built") }
+        levelPublisher = engine.programBank.map { bank in
+            LevelPublisher.start(
+                bank,
+                finished: { report in
+                    LiveLog.line(report.unfit == 0 ? "band-limited levels: every region built"
+                        : "band-limited levels: \(report.published) regions built; \(report.unfit) more wait for a note (the level budget is full)")
+                },
+                log: { LiveLog.line($0) })
         }
-        if let levels { LiveLog.line("band-limited levels: \(levels.regionsAwaitingLevels) regions building in the background") }
+        if let levelPublisher {
+            LiveLog.line("band-limited levels: \(levelPublisher.regionsAwaitingLevels) regions building in the background "
+                + "(budget \(LevelStore.shared.budget.limitBytes >> 20) MB)")
+        }
         let renderer = PeriodRenderer(engine: engine, inbox: MIDIInbox(log: { LiveLog.line($0) }), periodFrames: period)
         renderer.warmUp()
         return renderer
