@@ -38,6 +38,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        // The web panel's HTTP/WebSocket server: linked by `audiograph` alone, through PanelServer.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // C at the edge: one system-library target per C library.
@@ -80,7 +83,17 @@ let package = Package(
                 "SoundFont",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
+        // The web panel: its messages, validation, limits and page (no networking, unit-tested), and
+        // the Hummingbird server around them, which only the `audiograph` executable links.
+        .target(name: "PanelProtocol"),
+        .target(
+            name: "PanelServer",
+            dependencies: [
+                "PanelProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ]),
+        .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp", "PanelServer"]),
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
         .executableTarget(name: "make-sounds", dependencies: ["AudioFiles", "MIDI", "DSP"]),
         // Times the sampler render loop; `--render-only` runs it under valgrind --tool=callgrind.
@@ -110,6 +123,7 @@ let package = Package(
         .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "Benchmarks", "AudioTestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "AudioTestSupport"]),
         .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO"]),
+        .testTarget(name: "PanelProtocolTests", dependencies: ["PanelProtocol"]),
         .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "SamplerLevels", "AudioTestSupport"]),
         // Counts mallocs across rendered blocks; its counters are process-wide, so the suite is serialized.
         .testTarget(
