@@ -14,9 +14,12 @@
 //                SamplerLoading → SamplerLevels, Presets, AudioFiles  (.aupreset + samples → SamplerProgram)
 //   graph        Engine → Instruments, Sampler, MicEffects      (buses, master stage, parameters, render)
 //   devices      ALSAIO → MIDI                                  (PCM, sequencer; knows nothing of Engine)
+//   live loop    LiveLoop → Engine, ALSAIO                      (one render path per period; the ALSA push driver)
+//   live control LiveControl → LiveLoop                         (ControlService + StatusSnapshot: every front end's way in)
 //   measuring    Benchmarks → Sampler, SamplerLevels, MicEffects  (render cost of sampler, send and mic effects)
-//   app          AudioGraphApp + `audiograph`                   (composition root, CLI, live/offline loops)
-// The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine) link no file
+//   app          AudioGraphApp + `audiograph`                   (composition root, CLI, session, control socket, offline)
+// The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine, and the live path's
+// ALSAIO and LiveLoop) are checked by the compiler (`realTimeChecked`); the first six link no file
 // format: libxml2 and libsndfile come in only through SamplerLoading and the app. Sampler renders
 // only: the levels it plays are built on the loading side and handed over through its seam
 // (`SamplerProgram.levelRequests` / `publishLevels`, Sources/SamplerLevels/README.md).
@@ -73,13 +76,16 @@ let package = Package(
             dependencies: ["DSP", "MIDI", "Spectral", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
         // What the real-time units cost (control thread; `audiograph bench`, sampler-bench, callgrind).
         .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "SamplerLevels", "MicEffects", "Spectral"]),
-        .target(
-            name: "ALSAIO",
-            dependencies: ["CALSA", "MIDI"]),
+        // The render thread's device calls are checked too: only the C leaves are opted out (RenderThreadCalls.swift).
+        .target(name: "ALSAIO", dependencies: ["CALSA", "MIDI"], swiftSettings: realTimeChecked),
+        // The live render path (one per period, for a push or a callback driver) and the ALSA push loop.
+        .target(name: "LiveLoop", dependencies: ["ALSAIO", "Engine", "DSP", "MIDI"], exclude: ["README.md"], swiftSettings: realTimeChecked),
+        // What every front end of a running instrument uses: parameters, notes, the status snapshot.
+        .target(name: "LiveControl", dependencies: ["LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI"]),
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "LiveLoop", "LiveControl", "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
                 "SoundFont",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -111,6 +117,10 @@ let package = Package(
 
         // Shared measuring tools for the tests: pitch in cents, spectra, steps, levels.
         .target(name: "AudioTestSupport", dependencies: ["DSP"], path: "Tests/AudioTestSupport"),
+        // The live loop driven by hand (ALSA's null PCM, injected device loss) for the tests and scripts/tsan-live.
+        .target(
+            name: "LiveTestSupport", dependencies: ["LiveLoop", "LiveControl", "AudioGraphApp", "ALSAIO", "Engine", "MIDI"],
+            path: "Tests/LiveTestSupport"),
         .testTarget(name: "MIDITests", dependencies: ["MIDI"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioTestSupport"]),
         // libsamplerate only as the reference the resampler quality test measures libsoxr against.
@@ -124,12 +134,12 @@ let package = Package(
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "AudioTestSupport"]),
         .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO"]),
         .testTarget(name: "PanelProtocolTests", dependencies: ["PanelProtocol"]),
-        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "SamplerLevels", "AudioTestSupport"]),
+        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "SamplerLevels", "LiveLoop", "LiveControl", "LiveTestSupport", "AudioTestSupport"]),
         // Counts mallocs across rendered blocks; its counters are process-wide, so the suite is serialized.
         .testTarget(
             name: "RealTimeSafetyTests",
             dependencies: [
-                "Engine", "Sampler", "SamplerLevels", "Instruments", "AudioGraphApp",
+                "Engine", "Sampler", "SamplerLevels", "Instruments", "AudioGraphApp", "LiveTestSupport",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
     ]

@@ -17,6 +17,9 @@ import Musl
 /// the device; `-EINTR` → retry; `-EPIPE` (underrun/overrun) → `snd_pcm_prepare`, count an xrun,
 /// carry on; `-ESTRPIPE` (suspended) → `snd_pcm_resume`, else prepare; anything else
 /// (`-ENODEV` unplugged, `-EBADFD`, …) → `.deviceLost`: close and reopen with back-off.
+///
+/// `@unchecked Sendable`: the handle and the interleave buffer are used by one thread at a time
+/// (above); the counters are atomic.
 public final class PCMDevice: @unchecked Sendable {
     /// What ALSA granted (rate, channels, format, period and buffer sizes).
     public let configuration: PCMConfiguration
@@ -40,7 +43,7 @@ public final class PCMDevice: @unchecked Sendable {
     private static let resumeAttempts = 200
 
     /// Underruns (playback) or overruns (capture) recovered since opening. Any thread.
-    public var xrunCount: Int { xruns.load(ordering: .relaxed) }
+    public var xrunCount: Int { @_noAllocation get { xruns.load(ordering: .relaxed) } }
 
     /// Opens and configures `request.deviceName`. Control thread. A device another program
     /// holds fails at once (`-EBUSY`). A capture stream is started explicitly by the first
@@ -96,6 +99,7 @@ public final class PCMDevice: @unchecked Sendable {
 
     /// Writes `frames` frames of planar stereo to a playback device, blocking until the
     /// device has room. Render thread; no allocation. Any frame count is accepted.
+    @_noAllocation
     public func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus {
         if isClosed { return .deviceLost(code: -EBADFD) }
         var status = PCMTransferStatus.complete
@@ -108,8 +112,7 @@ public final class PCMDevice: @unchecked Sendable {
                 channels: channels, format: format)
             var offset = 0
             while offset < chunk {
-                let result = snd_pcm_writei(
-                    handle, interleaved + offset * bytesPerFrame, snd_pcm_uframes_t(chunk - offset))
+                let result = RenderThreadCalls.writei(handle, interleaved + offset * bytesPerFrame, chunk - offset)
                 if result >= 0 {
                     offset += Int(result)
                     continue
@@ -129,12 +132,13 @@ public final class PCMDevice: @unchecked Sendable {
     /// Reads `frames` frames from a capture device into planar stereo (a mono device fills
     /// both sides), blocking until they have arrived. Render thread; no allocation.
     /// On `.deviceLost` the buffers hold what was read before the failure, silence after.
+    @_noAllocation
     public func read(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> PCMTransferStatus {
         if isClosed { return .deviceLost(code: -EBADFD) }
         var status = PCMTransferStatus.complete
         if !captureStarted {
             captureStarted = true
-            let started = snd_pcm_start(handle)
+            let started = RenderThreadCalls.start(handle)
             if started < 0 && started != -EBADFD {  // EBADFD: already running
                 left.update(repeating: 0, count: frames)
                 right.update(repeating: 0, count: frames)
@@ -145,7 +149,7 @@ public final class PCMDevice: @unchecked Sendable {
         var done = 0
         while done < frames {
             let wanted = min(frames - done, chunkFrames)
-            let result = snd_pcm_readi(handle, interleaved, snd_pcm_uframes_t(wanted))
+            let result = RenderThreadCalls.readi(handle, interleaved, wanted)
             if result >= 0 {
                 PCMSampleConverter.deinterleave(
                     from: interleaved, frames: Int(result), channels: channels, format: format, left: left + done, right: right + done)
@@ -182,10 +186,11 @@ public final class PCMDevice: @unchecked Sendable {
     private enum Recovery { case retry, recovered, giveUpOnBlock, lost(Int32) }
 
     /// The error taxonomy, in one place. Render thread; no allocation.
+    @_noAllocation
     private func recover(from code: Int32, recoveries: inout Int) -> Recovery {
         switch -code {
         case EAGAIN:
-            snd_pcm_wait(handle, Self.waitTimeoutMilliseconds)
+            RenderThreadCalls.wait(handle, milliseconds: Self.waitTimeoutMilliseconds)
             return .retry
         case EINTR:
             return .retry
@@ -195,20 +200,21 @@ public final class PCMDevice: @unchecked Sendable {
             if recoveries > Self.recoveryLimitPerCall { return .giveUpOnBlock }
             var restart: Int32 = -EPIPE
             if -code == ESTRPIPE {
-                restart = snd_pcm_resume(handle)
+                restart = RenderThreadCalls.resume(handle)
                 var attempts = 0
                 while restart == -EAGAIN && attempts < Self.resumeAttempts {
-                    usleep(5_000)  // the driver is still waking up; resume is rare, not the steady state
-                    restart = snd_pcm_resume(handle)
+                    // The driver is still waking up; resume is rare, not the steady state.
+                    RenderThreadCalls.sleep(until: MonotonicClock.timespecFrom(nanoseconds: MonotonicClock.nanoseconds() + 5_000_000))
+                    restart = RenderThreadCalls.resume(handle)
                     attempts += 1
                 }
             }
             if restart < 0 {
-                restart = snd_pcm_prepare(handle)
+                restart = RenderThreadCalls.prepare(handle)
                 if restart < 0 { return .lost(restart) }
             }
             if isCapture {
-                let started = snd_pcm_start(handle)
+                let started = RenderThreadCalls.start(handle)
                 if started < 0 { return .lost(started) }
             }
             return .recovered

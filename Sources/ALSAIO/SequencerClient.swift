@@ -16,6 +16,10 @@ import Musl
 /// Threads: `init`, `start`, `connect`, `disconnect`, `ports`, `stop` on a control thread;
 /// the sink runs on the client's own reader thread (keep it short: push into a queue).
 /// `counters` from any thread.
+///
+/// `@unchecked Sendable`: the sink and the source sets belong to the reader thread once it runs
+/// (`start` hands them over before creating it); the handle is used by one thread at a time; the
+/// counters are atomic.
 public final class SequencerClient: @unchecked Sendable {
     public let options: SequencerClientOptions
     /// Our input port's address (client is usually 128 or above).

@@ -101,8 +101,9 @@ public final class AudioEngine {
     public init(configuration: EngineConfiguration, content: EngineContent = EngineContent()) throws(ParameterError) {
         let rate = configuration.sampleRate, frames = configuration.maxFrames
         maxFrames = frames
-        let parameters = ParameterTable()
-        let ids = EngineParameters(table: parameters, maxSynthVoices: configuration.maxSynthVoices, maxSamplerVoices: configuration.maxSamplerVoices)
+        let builder = ParameterTableBuilder()
+        let ids = EngineParameters(table: builder, maxSynthVoices: configuration.maxSynthVoices, maxSamplerVoices: configuration.maxSamplerVoices)
+        let parameters = builder.seal()
         let synth = SineSynth(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSynthVoices)
         let sampler = SamplerInstrument(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSamplerVoices)
         sampler.quality = configuration.samplerQuality

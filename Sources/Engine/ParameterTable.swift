@@ -95,44 +95,30 @@ public struct ParameterError: Error, CustomStringConvertible, Equatable {
     public static func excerpt(_ text: String) -> String { text.count > 60 ? String(text.prefix(60)) + "…" : text }
 }
 
-/// The table of every parameter with its current value. Values live in atomics: the control
-/// thread writes them (CLI, socket, instrument file), the render thread reads them at block start
-/// and may also write them (MIDI-mapped controls), so status always shows the live value.
-public final class ParameterTable: @unchecked Sendable {
-    public private(set) var descriptors: [ParameterDescriptor] = []
-    private var indexByName: [String: Int] = [:]
-    /// Defaults gathered while registering; the atomics are made from them at `seal()`.
-    private var defaults: [Double] = []
-    /// Double bit patterns, one per descriptor (after `seal()`); read and written through `cells`.
-    private var values = AtomicCells(count: 0, repeating: 0)
-    private var cells: AtomicCellsView
+/// The table of every parameter with its current value, made by `ParameterTableBuilder.seal()`:
+/// its shape never changes. Values live in atomics: the control thread writes them (CLI, socket,
+/// instrument file), the render thread reads them at block start and may also write them
+/// (MIDI-mapped controls), so status always shows the live value. Any thread.
+public final class ParameterTable: Sendable {
+    public let descriptors: [ParameterDescriptor]
+    private let indexByName: [String: Int]
+    /// Double bit patterns, one per descriptor; read and written through `cells`.
+    private let values: AtomicCells
+    private let cells: AtomicCellsView
     /// Bumped after every store, so the render thread can tell in one load whether anything changed.
     private let changes = Atomic<UInt64>(0)
-    private var sealed = false
 
-    public init() { cells = values.view }
+    init(descriptors: [ParameterDescriptor]) {
+        self.descriptors = descriptors
+        indexByName = Dictionary(uniqueKeysWithValues: descriptors.enumerated().map { ($1.name, $0) })
+        values = AtomicCells(count: descriptors.count, repeating: 0)
+        cells = values.view
+        for (i, d) in descriptors.enumerated() { cells.store(i, d.defaultValue) }
+    }
 
     /// Any thread. Differs from the last value read whenever a parameter has been stored since;
     /// the values stored before the bump are visible to whoever sees it (release/acquire).
     public var generation: UInt64 { @_noAllocation get { changes.load(ordering: .acquiring) } }
-
-    /// Adds a parameter (construction time only) and returns its index.
-    @discardableResult
-    public func register(_ d: ParameterDescriptor) -> Int {
-        precondition(!sealed && indexByName[d.name] == nil, "parameter \(d.name) registered twice or too late")
-        indexByName[d.name] = descriptors.count
-        descriptors.append(d)
-        defaults.append(d.defaultValue)
-        return descriptors.count - 1
-    }
-
-    /// Ends registration; afterwards the table's shape never changes (safe to read from any thread).
-    public func seal() {
-        values = AtomicCells(count: defaults.count, repeating: 0)
-        cells = values.view
-        for (i, value) in defaults.enumerated() { cells.store(i, value) }
-        sealed = true
-    }
 
     public func index(of name: String) -> Int? { indexByName[name] }
 

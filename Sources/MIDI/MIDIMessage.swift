@@ -1,7 +1,7 @@
 /// A channel voice or mode message, or a recognised system-exclusive message, decoded. Channels
 /// are 0–15; data values 0–127; pitch bend is signed, −8192…8191 (0 = centre). Plain value: safe
 /// to pass through lock-free queues and to switch over on the render thread.
-public enum MIDIMessage: Sendable, Equatable, Hashable {
+public enum MIDIMessage: Sendable, Equatable, Hashable, BitwiseCopyable {
     case noteOn(channel: UInt8, note: UInt8, velocity: UInt8)
     case noteOff(channel: UInt8, note: UInt8, velocity: UInt8)
     case polyPressure(channel: UInt8, note: UInt8, pressure: UInt8)
@@ -58,7 +58,7 @@ public enum MIDIController {
 }
 
 /// A message placed at a frame inside the block being rendered.
-public struct TimedMIDIMessage: Sendable, Equatable {
+public struct TimedMIDIMessage: Sendable, Equatable, BitwiseCopyable {
     public var frameOffset: Int
     public var message: MIDIMessage
 

@@ -3,7 +3,7 @@
 /// value: a SysEx reaches the render thread as a plain `MIDIMessage.system`, never as bytes.
 /// Every other SysEx (tuning dumps, GS/XG parameters we do not model, a bad checksum) is
 /// dropped where it is read. What each one does is in docs/GENERAL-MIDI.md.
-public enum SystemExclusive: Sendable, Equatable, Hashable {
+public enum SystemExclusive: Sendable, Equatable, Hashable, BitwiseCopyable {
     /// Back to the power-on state: every part's program, controllers and drum assignment.
     case reset(Reset)
     /// GM System Off (`7E id 09 02`): we have no other mode to go to, so it changes nothing.
@@ -15,7 +15,7 @@ public enum SystemExclusive: Sendable, Equatable, Hashable {
     case masterVolume(UInt16)
 
     /// The messages that reset the whole module.
-    public enum Reset: UInt8, Sendable, Equatable, Hashable {
+    public enum Reset: UInt8, Sendable, Equatable, Hashable, BitwiseCopyable {
         /// `7E id 09 01`
         case generalMIDI = 1
         /// `7E id 09 03`

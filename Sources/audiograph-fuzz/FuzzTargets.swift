@@ -42,7 +42,7 @@ enum FuzzTarget: String, CaseIterable {
     }
 
     /// Built once: the table's shape never changes, and values are re-validated on every set.
-    nonisolated(unsafe) static let parameters = try! AudioEngine(configuration: EngineConfiguration(maxFrames: 64)).parameters
+    static let parameters = try! AudioEngine(configuration: EngineConfiguration(maxFrames: 64)).parameters
     nonisolated(unsafe) static let sampler = SamplerInstrument(sampleRate: 48_000, maxFrames: 64, maxVoices: 8)
     nonisolated(unsafe) static let block = StereoBuffer(capacity: 64)
     static let scratchFile = NSTemporaryDirectory() + "audiograph-fuzz-\(getpid())"

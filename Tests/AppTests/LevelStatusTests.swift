@@ -1,6 +1,7 @@
 import AudioGraphApp
 import Engine
 import Foundation
+import LiveTestSupport
 import Sampler
 import SamplerLevels
 import Testing
@@ -13,7 +14,7 @@ import Testing
         var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
         loader.levels = .byNeed
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
-        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil)
+        let probe = try LiveLoopProbe(engine: engine, periodFrames: 64, input: nil)
         let before = try awaiting(probe)
         #expect(before > 0, "the default instrument's regions start without levels")
         #expect(probe.controlRequest("status").contains("levels building for \(before) regions"))

@@ -1,5 +1,5 @@
-import AudioGraphApp
 import AudioTestSupport
+import LiveLoop
 import MIDI
 import Testing
 
@@ -8,15 +8,16 @@ import Testing
 @Suite struct PeriodEventsTests {
     /// A live ring, a song ring and the collector, with messages stamped in nanoseconds.
     final class Rig {
-        let live = EventRing<StampedMessage>(capacity: 1 << 18, filler: .placeholder)
-        let song = EventRing<StampedMessage>(capacity: 64, filler: .placeholder)
+        let rings = MIDIRings(liveCapacity: 1 << 18, songCapacity: 64)
+        var live: EventRing<StampedMessage> { rings.live }
+        var song: EventRing<StampedMessage> { rings.song }
         let events: PeriodEvents
         var period: UInt64 = 0
         static let periodNanoseconds: UInt64 = 1_000_000
 
         /// Periods of 100 frames; a note-on refills every 50 frames (2 a period).
         init(budget: Int = 8, noteOnBurst: Int = 4) {
-            events = PeriodEvents(budget: budget, noteOnBurst: noteOnBurst, noteOnFrames: 50, staleNanoseconds: 3 * Self.periodNanoseconds)
+            events = PeriodEvents(rings: rings, budget: budget, noteOnBurst: noteOnBurst, noteOnFrames: 50, staleNanoseconds: 3 * Self.periodNanoseconds)
         }
 
         func send(_ messages: [MIDIMessage], at nanos: UInt64 = 0, song toSong: Bool = false) {
@@ -27,7 +28,7 @@ import Testing
         func collect() -> [TimedMIDIMessage] {
             let start = period * Self.periodNanoseconds
             period += 1
-            return Array(events.collect(live: live, song: song, arrivedBefore: start + Self.periodNanoseconds, periodStart: start, periodFrames: 100))
+            return Array(events.collect(arrivedBefore: start + Self.periodNanoseconds, periodStart: start, periodFrames: 100))
         }
     }
 
@@ -125,7 +126,7 @@ import Testing
         rig.send(sent)
         #expect(rig.collect().map(\.message) == sent)
         #expect(rig.events.coalesced.load(ordering: .relaxed) == 0)
-        #expect(PeriodEvents.coalescingKey(.system(.masterVolume(1))) == nil)
+        #expect(Coalescing.key(.system(.masterVolume(1))) == nil)
     }
 
     /// The song ring and the live ring are merged by arrival time.
@@ -159,7 +160,7 @@ import Testing
             applied += rig.collect().map(\.message)
         }
         while applied.count < sent.count, rig.live.peek() != nil { applied += rig.collect().map(\.message) }
-        let ordered = { (list: [MIDIMessage]) in list.filter { PeriodEvents.coalescingKey($0) == nil } }
+        let ordered = { (list: [MIDIMessage]) in list.filter { Coalescing.key($0) == nil } }
         #expect(ordered(applied) == ordered(sent))
         #expect(Self.finalValues(applied) == Self.finalValues(sent))
         let coalesced = rig.events.coalesced.load(ordering: .relaxed)
@@ -183,7 +184,7 @@ import Testing
     /// The last message per channel and coalescing key.
     static func finalValues(_ list: [MIDIMessage]) -> [Int: MIDIMessage] {
         var last: [Int: MIDIMessage] = [:]
-        for m in list { if let key = PeriodEvents.coalescingKey(m) { last[Int(m.channel) * 1000 + key] = m } }
+        for m in list { if let key = Coalescing.key(m) { last[Int(m.channel) * 1000 + key] = m } }
         return last
     }
 }

@@ -1,6 +1,7 @@
 import AudioGraphApp
 import Engine
 import Foundation
+import LiveTestSupport
 import MIDI
 import XCTest
 
@@ -15,7 +16,7 @@ final class LiveLoopAllocationTests: XCTestCase {
         loader.assignments = ["loop.beat.play=on", "mic.effect=pitchshift", "synth.voices=32", "synth.release=1"]
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
         let input = (0..<48000).map { Float(0.3 * sin(2 * Double.pi * 220 * Double($0) / 48000)) }
-        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: input)
+        let probe = try LiveLoopProbe(engine: engine, periodFrames: 64, input: input)
         func period(_ n: Int) {
             let note = UInt8(30 + n % 70)
             probe.receive(.noteOn(channel: UInt8(n % 2), note: note, velocity: 100), fromClient: UInt8(20 + n % 4))

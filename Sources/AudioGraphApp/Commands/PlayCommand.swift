@@ -87,7 +87,7 @@ struct PlayCommand: ParsableCommand {
         var options = live.options(rate: engineOptions.rate)
         options.songPath = midi
         let session = LiveSession(loader: try engineOptions.loader(), options: options)
-        guard waitForDevice else { throw ExitCode(try session.run(try session.openOutput())) }
+        guard waitForDevice else { throw ExitCode(try session.run(try session.devices.openOutput())) }
         guard let opened = session.waitForOutput() else { return }
         throw ExitCode(try session.run(opened))
     }
@@ -113,13 +113,13 @@ struct DemoCommand: ParsableCommand {
         var options = live.options(rate: engineOptions.rate)
         options.songPath = song
         let session = LiveSession(loader: loader, options: options)
-        let opened: LiveSession.OpenedOutput
+        let opened: LiveDevices.OpenedOutput
         do {
-            opened = try session.openOutput()
+            opened = try session.devices.openOutput()
         } catch {
             // No sound card (or the device refuses): the demo is still worth hearing, offline.
-            LiveSession.log("\(error)")
-            LiveSession.log("cannot play live: rendering the demo through the full graph instead")
+            LiveLog.line("\(error)")
+            LiveLog.line("cannot play live: rendering the demo through the full graph instead")
             let summary = try RenderCommand.render(midiPath: nil, outPath: out, inputPath: nil, block: 256,
                                                    options: engineOptions, progressOnTerminal: true)
             let path = URL(fileURLWithPath: out).standardizedFileURL.path

@@ -79,7 +79,7 @@ struct RenderCommand: ParsableCommand {
             sink: { (b: StereoBlock) throws(AudioFileError) in try writer.write(left: b.left, right: b.right, frames: b.frames) },
             progress: bar.update)
         bar.finish()
-        if solo == nil { for line in PartReport().newIgnoredNoteLines(engine.controller) { LiveSession.log(line) } }
+        if solo == nil { for line in PartReport().newIgnoredNoteLines(engine.controller) { LiveLog.line(line) } }
         for warning in summary.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         return summary
     }

@@ -3,6 +3,7 @@ import ArgumentParser
 import Synchronization
 import AudioFiles
 import Foundation
+import LiveLoop
 import MIDI
 
 /// `audiograph soak`: the live render loop on the render thread, paced by the clock at a small
@@ -28,15 +29,17 @@ struct SoakCommand: ParsableCommand {
         let engine = try loader.makeEngine(configuration: .init(sampleRate: Double(rate), maxFrames: period, maxSynthVoices: max(64, voices)))
         let inputPath = inputFile ?? loader.file.loops?["guitar"].map { InstrumentLocator.resolve($0, relativeTo: (loader.instrumentPath as NSString).deletingLastPathComponent) }
         guard let inputPath else { throw ValidationError("no --input-file and the instrument has no guitar loop") }
-        let input = FileInput(try AudioFileReader.read(path: inputPath, convertingTo: Double(rate), wholeFileLoops: true))
+        let audio = try AudioFileReader.read(path: inputPath, convertingTo: Double(rate), wholeFileLoops: true)
+        let input = LoopedInput(left: audio.channels[0], right: audio.channels.count > 1 ? audio.channels[1] : nil)
         let device = PacedNullDevice(sampleRateHz: rate, periodFrames: period, bufferPeriods: 2)
         let inbox = MIDIInbox(log: { _ in })
         let now = MonotonicClock.nanoseconds()
         for v in 0..<voices {
-            inbox.ring.push(StampedMessage(message: .noteOn(channel: 1, note: UInt8(36 + v % 60), velocity: 100), arrivalNanoseconds: now))
+            inbox.rings.live.push(StampedMessage(message: .noteOn(channel: 1, note: UInt8(36 + v % 60), velocity: 100), arrivalNanoseconds: now))
         }
-        LiveSession.warmUp(engine, frames: period)
-        let loop = AudioLoop(engine: engine, inbox: inbox, periodFrames: period, output: device, input: input)
+        let renderer = PeriodRenderer(engine: engine, inbox: inbox, periodFrames: period)
+        renderer.warmUp()
+        let loop = AudioLoop(renderer: renderer, output: .paced(device), input: .looped(input))
         let stealAtStart = MachineNoise.stealSeconds()
         let preemptions = Atomic<Int>(0)
         let (thread, realtime) = try RealtimeThread.start(name: "audiograph-soak", priority: realtimePriority > 0 ? realtimePriority : nil) {
@@ -52,8 +55,8 @@ struct SoakCommand: ParsableCommand {
         loop.stop()
         thread.join()
         let periodNanoseconds = Double(period) / Double(rate) * 1e9
-        let s = loop.stats
-        print("voices sounding at the end: \(loop.controller.meters.activeVoices)")
+        let s = renderer.stats
+        print("voices sounding at the end: \(renderer.controller.meters.activeVoices)")
         print("periods: \(s.periods.load(ordering: .relaxed)), renders longer than the period: \(s.missedDeadlines.load(ordering: .relaxed))")
         print(String(format: "worst render: %.1f µs = %.1f%% of the %.0f µs period",
                      Double(s.worstRenderNanoseconds.load(ordering: .relaxed)) / 1000,

@@ -57,6 +57,9 @@ enum ControlSocket {
 /// others (or the process: replies never raise SIGPIPE). Each connection gets one request line of
 /// at most `maxRequestBytes` within `requestTimeoutNanoseconds`; anything else gets a one-line
 /// error and is closed. Requests are answered in arrival order by `handle`, on this thread.
+///
+/// `@unchecked Sendable`: the connections live in `serve()` on the server's own thread; the rest is
+/// immutable or atomic.
 public final class ControlServer: @unchecked Sendable {
     public static let maxRequestBytes = 4096
     /// Connections open at once; the next one is told "busy" and closed.
@@ -68,7 +71,7 @@ public final class ControlServer: @unchecked Sendable {
     private let handle: @Sendable (String) -> String
     private let stopping = Atomic<Bool>(false)
 
-    init(path: String = ControlSocket.defaultPath, handle: @escaping @Sendable (String) -> String) throws {
+    public init(path: String, handle: @escaping @Sendable (String) -> String) throws {
         self.path = path
         self.handle = handle
         let dir = (path as NSString).deletingLastPathComponent
@@ -90,12 +93,12 @@ public final class ControlServer: @unchecked Sendable {
     }
 
     /// Starts the poll loop on a detached thread.
-    func start() {
+    public func start() {
         Thread.detachNewThread { [self] in serve() }
     }
 
     /// Stops the loop (within 50 ms) and removes the socket file.
-    func shutdown() {
+    public func shutdown() {
         stopping.store(true, ordering: .relaxed)
         unlink(path)
     }

@@ -1,12 +1,16 @@
 import ALSAIO
 import Synchronization
 import Foundation
+import LiveLoop
 import MIDI
 
 /// Plays a Standard MIDI File into the live instrument in real time (the demo): a thread stamps
 /// each event with the wall-clock time it is due and queues it a little ahead, so the audio loop
 /// places it on its exact frame like any arriving event. After the last event it lifts the pedals
 /// on every channel (`SongEnd`), as `render` does.
+///
+/// `@unchecked Sendable`: `endNanoseconds` is written by `start()` before the feeding thread starts
+/// and only read afterwards.
 final class SongFeeder: @unchecked Sendable {
     private let song: MIDIFile
     private let inbox: MIDIInbox
@@ -48,6 +52,6 @@ final class SongFeeder: @unchecked Sendable {
     private func push(_ message: MIDIMessage, due: UInt64) {
         let now = MonotonicClock.nanoseconds()
         if due > now + Self.lookaheadNanoseconds { usleep(useconds_t((due - now - Self.lookaheadNanoseconds) / 1000)) }
-        while !inbox.songRing.push(StampedMessage(message: message, arrivalNanoseconds: due)) { usleep(1000) }
+        while !inbox.rings.song.push(StampedMessage(message: message, arrivalNanoseconds: due)) { usleep(1000) }
     }
 }

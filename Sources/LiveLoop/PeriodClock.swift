@@ -9,22 +9,23 @@
 /// wake-up earlier than predicted means the prediction was late, so it snaps to it; a later one
 /// only nudges it (a late wake-up is mostly the driver or the scheduler, not the audio clock).
 /// A wake-up more than a period late (an xrun, a stall) starts the clock afresh.
-struct PeriodClock {
-    let periodNanoseconds: Double
+public struct PeriodClock: Sendable {
+    public let periodNanoseconds: Double
     /// Start of the current period, CLOCK_MONOTONIC nanoseconds.
-    private(set) var boundary: Double
+    public private(set) var boundary: Double
 
     /// How much of a late wake-up moves the clock: small enough to ignore tick and scheduling
     /// lateness, large enough to follow a device clock a few hundred ppm off CLOCK_MONOTONIC.
-    static let lateCorrectionGain = 1.0 / 64
+    public static var lateCorrectionGain: Double { 1.0 / 64 }
 
-    init(periodNanoseconds: Double, now: UInt64) {
+    public init(periodNanoseconds: Double, now: UInt64) {
         self.periodNanoseconds = periodNanoseconds
         boundary = Double(now)
     }
 
     /// Once per period, with the time the loop woke up for it: moves to the next boundary.
-    mutating func advance(wokeAt now: UInt64) {
+    @_noAllocation
+    public mutating func advance(wokeAt now: UInt64) {
         let predicted = boundary + periodNanoseconds
         let lateness = Double(now) - predicted
         if lateness < 0 || lateness > periodNanoseconds {

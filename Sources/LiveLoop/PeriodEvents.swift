@@ -1,7 +1,7 @@
-import Synchronization
 import MIDI
+import Synchronization
 
-/// The MIDI one period applies, taken from the inbox's rings and placed on frames. Bounded, so a
+/// The MIDI one period applies, taken from the `MIDIRings` and placed on frames. Bounded, so a
 /// flood cannot make a period late (each event applied costs a dispatch and a split of the
 /// render at its frame; a note-on starts a voice and may steal one, which fades out beside it):
 /// - at most `budget` events per period are applied; the rest stay in their ring, in order, for
@@ -18,13 +18,22 @@ import MIDI
 ///   unless a note, a program change or an order-sensitive controller (bank select, RPN/NRPN and
 ///   data entry, channel mode messages) on that channel lies between them: notes always sound
 ///   with the controller values they were sent with.
-/// Render thread (or the control thread while there is no device): no allocation, no locks.
-package final class PeriodEvents: @unchecked Sendable {
+/// `collect`: render thread (or the control thread while there is no device), checked by the compiler.
+///
+/// `@unchecked Sendable`: the slots, tables and credit are used only by `collect`, on one thread at
+/// a time (the render thread, or the control thread while the render thread is stopped); other
+/// threads read the atomic counters.
+public final class PeriodEvents: @unchecked Sendable {
     /// Events applied per period at most.
-    package let budget: Int
-    package let noteOnBurst: Int
-    package let noteOnFrames: Int
-    package let staleNanoseconds: UInt64
+    public let budget: Int
+    public let noteOnBurst: Int
+    public let noteOnFrames: Int
+    public let staleNanoseconds: UInt64
+    /// Keeps the rings alive for their consumer sides below (what `collect` calls).
+    private let rings: MIDIRings
+    private let live: RingConsumer<StampedMessage>
+    private let song: RingConsumer<StampedMessage>
+    private let control: RingConsumer<StampedMessage>
     /// Note-ons the bucket holds now, in frames (`noteOnFrames` per note-on).
     private var noteOnCredit: Int
     private let slots: UnsafeMutableBufferPointer<TimedMIDIMessage>
@@ -36,20 +45,30 @@ package final class PeriodEvents: @unchecked Sendable {
     private let barrier: UnsafeMutablePointer<Int32>
     private var stamp: UInt32 = 0
     /// Periods that left events waiting because the budget was spent.
-    package let deferredPeriods = Atomic<Int>(0)
+    public let deferredPeriods = Atomic<Int>(0)
     /// Controller, bend and pressure values replaced within their period before being applied.
-    package let coalesced = Atomic<Int>(0)
+    public let coalesced = Atomic<Int>(0)
     /// Note-ons skipped because they found the bucket empty after waiting `staleNanoseconds`.
-    package let skippedNoteOns = Atomic<Int>(0)
+    public let skippedNoteOns = Atomic<Int>(0)
 
-    /// 128 controllers, pitch bend, channel pressure, then 128 keys' poly pressure.
-    private static let keysPerChannel = 128 + 2 + 128
-    /// Marks a slot whose event was coalesced away.
-    private static let removed = -1
+    /// Literals in an enum, not a class's statics (those are lazy globals the render path may not touch).
+    private enum Layout {
+        /// 128 controllers, pitch bend, channel pressure, then 128 keys' poly pressure.
+        static let keysPerChannel = 128 + 2 + 128
+        /// Marks a slot whose event was coalesced away.
+        static let removed = -1
+    }
 
-    /// `budget`, `noteOnBurst`, `noteOnFrames` ≥ 1. Up to 4 × `budget` events are taken from the
-    /// rings per period, so coalesced values do not eat the budget.
-    package init(budget: Int, noteOnBurst: Int, noteOnFrames: Int, staleNanoseconds: UInt64) {
+    /// Which ring an event came from.
+    private enum Source { case live, song, control }
+
+    /// Takes events from `rings`. `budget`, `noteOnBurst`, `noteOnFrames` ≥ 1. Up to 4 × `budget`
+    /// events are taken from the rings per period, so coalesced values do not eat the budget.
+    public init(rings: MIDIRings, budget: Int, noteOnBurst: Int, noteOnFrames: Int, staleNanoseconds: UInt64) {
+        self.rings = rings
+        live = rings.live.consumer
+        song = rings.song.consumer
+        control = rings.control.consumer
         self.budget = max(budget, 1)
         self.noteOnBurst = max(noteOnBurst, 1)
         self.noteOnFrames = max(noteOnFrames, 1)
@@ -57,7 +76,7 @@ package final class PeriodEvents: @unchecked Sendable {
         noteOnCredit = self.noteOnBurst * self.noteOnFrames
         slots = .allocate(capacity: 4 * self.budget)
         slots.initialize(repeating: TimedMIDIMessage(frameOffset: 0, message: .noteOff(channel: 0, note: 0, velocity: 0)))
-        let keys = 16 * Self.keysPerChannel
+        let keys = 16 * Layout.keysPerChannel
         latest = .allocate(capacity: keys)
         latest.initialize(repeating: 0, count: keys)
         latestStamp = .allocate(capacity: keys)
@@ -77,36 +96,33 @@ package final class PeriodEvents: @unchecked Sendable {
     /// (12,000 a second, over ten times what a MIDI cable carries), at least 16; note-ons in
     /// bursts of 32 (a chord with both hands and drums) and 375 a second beyond, a note-on
     /// skipped after waiting 50 ms.
-    package convenience init(periodFrames frames: Int) {
-        self.init(budget: max(16, frames / 4), noteOnBurst: 32, noteOnFrames: 128, staleNanoseconds: 50_000_000)
+    public convenience init(rings: MIDIRings, periodFrames frames: Int) {
+        self.init(rings: rings, budget: max(16, frames / 4), noteOnBurst: 32, noteOnFrames: 128, staleNanoseconds: 50_000_000)
     }
 
-    /// Takes the messages that arrived before `now` from the `live` and `song` rings (merged in
-    /// arrival order), within the budgets, and places them on frames: a message that arrived a
-    /// fraction f of the way from `periodStart` to `now` lands at frame f × `periodFrames`
-    /// (earlier ones, deferred from a previous period, at frame 0). The result is valid until
-    /// the next call.
-    package func collect(
-        live: EventRing<StampedMessage>, song: EventRing<StampedMessage>, arrivedBefore now: UInt64, periodStart: UInt64,
-        periodFrames: Int
-    ) -> UnsafeBufferPointer<TimedMIDIMessage> {
+    /// Takes the messages that arrived before `now` from the rings (merged in arrival order),
+    /// within the budgets, and places them on frames: a message that arrived a fraction f of the
+    /// way from `periodStart` to `now` lands at frame f × `periodFrames` (earlier ones, deferred
+    /// from a previous period, at frame 0). The result is valid until the next call.
+    @_noAllocation
+    public func collect(arrivedBefore now: UInt64, periodStart: UInt64, periodFrames: Int) -> UnsafeBufferPointer<TimedMIDIMessage> {
         stamp &+= 1
         barrier.update(repeating: -1, count: 16)
         let span = Double(max(now &- periodStart, 1))
         noteOnCredit = min(noteOnCredit + periodFrames, noteOnBurst * noteOnFrames)
         var count = 0
         var applied = 0
-        while applied < budget, count < slots.count, let (next, ring) = Self.earliest(live, song, before: now) {
+        while applied < budget, count < slots.count, let (next, source) = earliest(before: now) {
             if case .noteOn(_, _, 1...) = next.message {
                 if noteOnCredit < noteOnFrames {
                     guard now &- next.arrivalNanoseconds >= staleNanoseconds else { break }
-                    _ = ring.pop()
+                    pop(source)
                     skippedNoteOns.wrappingAdd(1, ordering: .relaxed)
                     continue
                 }
                 noteOnCredit -= noteOnFrames
             }
-            _ = ring.pop()
+            pop(source)
             let elapsed = next.arrivalNanoseconds > periodStart ? Double(next.arrivalNanoseconds - periodStart) : 0
             let frame = min(Int(elapsed / span * Double(periodFrames)), periodFrames - 1)
             slots[count] = TimedMIDIMessage(frameOffset: frame, message: next.message)
@@ -114,7 +130,7 @@ package final class PeriodEvents: @unchecked Sendable {
             count += 1
             applied += 1
         }
-        if Self.earliest(live, song, before: now) != nil {
+        if earliest(before: now) != nil {
             deferredPeriods.wrappingAdd(1, ordering: .relaxed)
         }
         return UnsafeBufferPointer(rebasing: slots[0..<compact(count)])
@@ -122,6 +138,7 @@ package final class PeriodEvents: @unchecked Sendable {
 
     /// Records `message` (about to occupy `slot`) and removes the earlier value it replaces, if
     /// any; returns true when one was removed.
+    @_noAllocation
     private func coalesceEarlier(than message: MIDIMessage, at slot: Int) -> Bool {
         if case .system = message {
             // A reset or rhythm-part change acts on every channel: nothing coalesces across it.
@@ -129,24 +146,69 @@ package final class PeriodEvents: @unchecked Sendable {
             return false
         }
         let channel = Int(message.channel & 15)
-        guard let key = Self.coalescingKey(message) else {
+        guard let key = Coalescing.key(message) else {
             barrier[channel] = Int32(slot)
             return false
         }
-        let index = channel * Self.keysPerChannel + key
+        let index = channel * Layout.keysPerChannel + key
         defer {
             latest[index] = Int32(slot)
             latestStamp[index] = stamp
         }
         guard latestStamp[index] == stamp, latest[index] > barrier[channel] else { return false }
-        slots[Int(latest[index])].frameOffset = Self.removed
+        slots[Int(latest[index])].frameOffset = Layout.removed
         coalesced.wrappingAdd(1, ordering: .relaxed)
         return true
     }
 
+    /// Drops the coalesced slots, keeping order; returns how many remain.
+    @_noAllocation
+    private func compact(_ count: Int) -> Int {
+        var kept = 0
+        for i in 0..<count where slots[i].frameOffset != Layout.removed {
+            slots[kept] = slots[i]
+            kept += 1
+        }
+        return kept
+    }
+
+    /// The oldest message of the three rings if it arrived before `now`, and its ring (merged so
+    /// frame offsets stay in order; on a tie the live ring goes first, then the song).
+    @_noAllocation
+    private func earliest(before now: UInt64) -> (StampedMessage, Source)? {
+        var found: (StampedMessage, Source)?
+        var limit = now
+        if let m = live.peek(), m.arrivalNanoseconds <= limit {
+            found = (m, .live)
+            limit = m.arrivalNanoseconds
+        }
+        if let m = song.peek(), m.arrivalNanoseconds <= limit, found == nil || m.arrivalNanoseconds < limit {
+            found = (m, .song)
+            limit = m.arrivalNanoseconds
+        }
+        if let m = control.peek(), m.arrivalNanoseconds <= limit, found == nil || m.arrivalNanoseconds < limit {
+            found = (m, .control)
+        }
+        return found
+    }
+
+    @_noAllocation
+    private func pop(_ source: Source) {
+        switch source {
+        case .live: _ = live.pop()
+        case .song: _ = song.pop()
+        case .control: _ = control.pop()
+        }
+    }
+}
+
+/// Which MIDI values replace earlier ones (an enum, not a class's static: naming a class type on the
+/// render path needs its metadata).
+public enum Coalescing {
     /// Which value a message sets, for messages where only the last value matters; nil for
     /// notes, program changes and controllers whose order or every occurrence matters.
-    package static func coalescingKey(_ message: MIDIMessage) -> Int? {
+    @_noAllocation
+    public static func key(_ message: MIDIMessage) -> Int? {
         switch message {
         case .controlChange(_, let controller, _):
             switch controller {
@@ -161,27 +223,5 @@ package final class PeriodEvents: @unchecked Sendable {
         case .polyPressure(_, let note, _): return 130 + Int(note & 127)
         case .noteOn, .noteOff, .programChange, .system: return nil
         }
-    }
-
-    /// Drops the coalesced slots, keeping order; returns how many remain.
-    private func compact(_ count: Int) -> Int {
-        var kept = 0
-        for i in 0..<count where slots[i].frameOffset != Self.removed {
-            slots[kept] = slots[i]
-            kept += 1
-        }
-        return kept
-    }
-
-    /// The earlier of the two rings' oldest messages if it arrived before `now`, and its ring (the
-    /// live and the song ring are merged so frame offsets stay in order).
-    private static func earliest(_ liveRing: EventRing<StampedMessage>, _ songRing: EventRing<StampedMessage>, before now: UInt64)
-        -> (StampedMessage, EventRing<StampedMessage>)?
-    {
-        let live = liveRing.peek(), song = songRing.peek()
-        let songTime = song?.arrivalNanoseconds ?? .max
-        if let live, live.arrivalNanoseconds <= min(songTime, now) { return (live, liveRing) }
-        if let song, songTime <= now { return (song, songRing) }
-        return nil
     }
 }

@@ -1,46 +1,47 @@
 import Engine
 import Foundation
+import Sampler
 
 /// Everything `audiograph status` reports, as one value (JSON with `--json`).
-struct StatusSnapshot: Codable, Sendable {
-    var outputPeakDecibels: [Double]
-    var outputRMSDecibels: [Double]
-    var inputPeakDecibels: [Double]?
-    var inputRMSDecibels: [Double]?
-    var detectedPitchHz: Double?
-    var pitchConfidence: Double?
-    var dominantFrequencyHz: Double?
-    var voices: Int
-    var xruns: Int
-    var dspLoadPercent: Double
-    var worstDspLoadPercent: Double
-    var missedDeadlines: Int
+public struct StatusSnapshot: Codable, Sendable {
+    public var outputPeakDecibels: [Double]
+    public var outputRMSDecibels: [Double]
+    public var inputPeakDecibels: [Double]?
+    public var inputRMSDecibels: [Double]?
+    public var detectedPitchHz: Double?
+    public var pitchConfidence: Double?
+    public var dominantFrequencyHz: Double?
+    public var voices: Int
+    public var xruns: Int
+    public var dspLoadPercent: Double
+    public var worstDspLoadPercent: Double
+    public var missedDeadlines: Int
     /// Events refused because the ring to the render thread was full.
-    var midiEventsDropped: Int
+    public var midiEventsDropped: Int
     /// Times the kernel discarded the events it queued for us (its queue overflowed).
-    var midiInputOverruns: Int
+    public var midiInputOverruns: Int
     /// Periods that applied their MIDI budget and left events waiting for the next period.
-    var midiDeferredPeriods: Int
+    public var midiDeferredPeriods: Int
     /// Controller, bend and pressure values replaced within their period before being applied.
-    var midiEventsCoalesced: Int
+    public var midiEventsCoalesced: Int
     /// Note-ons skipped after waiting 50 ms for the note-on budget (a flood of them).
-    var midiNoteOnsSkipped: Int
+    public var midiNoteOnsSkipped: Int
     /// Blocks silenced because they held NaN or infinity (a unit was reset each time).
-    var nonFiniteBlocks: Int
+    public var nonFiniteBlocks: Int
     /// Sampler voices stopped because their output ran away (NaN, infinity, beyond +80 dBFS).
-    var runawayVoices: Int
+    public var runawayVoices: Int
     /// Sampler regions whose band-limited levels the background builder has not published yet
     /// (notes on them play with the 4-point kernel); 0 soon after start.
-    var regionsAwaitingLevels: Int
-    var playback: String
-    var capture: String?
-    var realtime: String
-    var sampler: String
+    public var regionsAwaitingLevels: Int
+    public var playback: String
+    public var capture: String?
+    public var realtime: String
+    public var sampler: String
     /// Channels with sounding voices or a program other than the default.
-    var parts: [PartStatus]
+    public var parts: [PartStatus]
 
     /// The one-line live status: meters, pitch, voices, xruns, DSP load.
-    var line: String {
+    public var line: String {
         func db(_ v: Double) -> String { v <= -100 ? "  -∞" : String(format: "%4.0f", v) }
         var s = "out \(db(outputPeakDecibels.max() ?? -160)) dB"
         if let i = inputPeakDecibels { s += "  in \(db(i.max() ?? -160)) dB" }
@@ -59,7 +60,7 @@ struct StatusSnapshot: Codable, Sendable {
         return s
     }
 
-    func json() -> String {
+    public func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return (try? String(data: encoder.encode(self), encoding: .utf8)) ?? "{}"
@@ -67,16 +68,23 @@ struct StatusSnapshot: Codable, Sendable {
 }
 
 /// One part in `status`: channel (1-based), sounding voices, what it plays.
-struct PartStatus: Codable, Sendable {
-    var channel: Int
-    var voices: Int
-    var program: String
+public struct PartStatus: Codable, Sendable {
+    public var channel: Int
+    public var voices: Int
+    public var program: String
 
     /// All 16 parts.
-    static func collect(_ engine: EngineController) -> [PartStatus] {
+    public static func collect(_ engine: EngineController) -> [PartStatus] {
         (0..<PartMeters.partCount).map { c in
             PartStatus(channel: c + 1, voices: engine.partMeters.voices(channel: c),
-                       program: PartReport.name(of: engine.partMeters.program(channel: c), in: engine))
+                       program: engine.programName(of: engine.partMeters.program(channel: c)))
         }
+    }
+}
+
+extension EngineController {
+    /// What a part plays, by name: the program's, "synth", or "none".
+    public func programName(of program: PartProgram) -> String {
+        programBank?.name(of: program) ?? (program == .none ? "none" : "synth")
     }
 }
