@@ -81,11 +81,11 @@ let package = Package(
         // The live render path (one per period, for a push or a callback driver) and the ALSA push loop.
         .target(name: "LiveLoop", dependencies: ["ALSAIO", "Engine", "DSP", "MIDI"], exclude: ["README.md"], swiftSettings: realTimeChecked),
         // What every front end of a running instrument uses: parameters, notes, the status snapshot.
-        .target(name: "LiveControl", dependencies: ["LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI"]),
+        .target(name: "LiveControl", dependencies: ["LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI", "DSP"]),
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "LiveLoop", "LiveControl", "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "LiveLoop", "LiveControl", "PanelProtocol", "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
                 "SoundFont",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -97,9 +97,10 @@ let package = Package(
             dependencies: [
                 "PanelProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
-        .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp", "PanelServer"]),
+        .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp", "PanelProtocol", "PanelServer"]),
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
         .executableTarget(name: "make-sounds", dependencies: ["AudioFiles", "MIDI", "DSP"]),
         // Times the sampler render loop; `--render-only` runs it under valgrind --tool=callgrind.
