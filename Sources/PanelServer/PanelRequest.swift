@@ -9,7 +9,7 @@ struct PanelRequest {
     let path: String
 
     init(_ request: HTTPRequest) {
-        host = request.authority ?? request.headerFields[.host]
+        host = request.authority
         origin = request.headerFields[.origin]
         let target = request.path ?? "/"
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -25,7 +26,8 @@ public final class PanelServer: Sendable {
     }
 
     /// Starts serving and returns once the port is bound; throws with the reason when it cannot be.
-    public static func start(address: PanelAddress, token: String?, backend: any PanelBackend) throws(PanelError) -> PanelServer {
+    @inline(never)
+    public static func start(address: PanelAddress, token: String?, backend: any PanelBackend) throws -> PanelServer {
         let gate = PanelGate(address: address, token: token)
         let limits = ClientLimits()
         let parameters = backend.parameters
@@ -89,5 +91,12 @@ private final class StartSignal: Sendable {
     func wait(seconds: Int) -> String? {
         guard semaphore.wait(timeout: .now() + .seconds(seconds)) == .success else { return "no answer within \(seconds) s" }
         return outcome.withLock { $0 ?? nil }
+    }
+}
+
+extension PanelServer: PanelServing {
+    /// Makes this server the one `play --panel` starts (called by the `audiograph` executable).
+    public static func installAsPanel() {
+        PanelHook.install { address, token, backend in try PanelServer.start(address: address, token: token, backend: backend) }
     }
 }

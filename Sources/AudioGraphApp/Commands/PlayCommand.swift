@@ -82,11 +82,16 @@ struct PlayCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "When the playback device is absent at start, wait for it (retrying with back-off) instead of exiting.")
     var waitForDevice = true
 
+    @Option(help: "Serve the web panel at [ADDR:]PORT (127.0.0.1 when ADDR is left out; other addresses need the token, docs/PANEL.md).")
+    var panel: String?
+
     func run() throws {
         try engineOptions.validateRate()
         var options = live.options(rate: engineOptions.rate)
         options.songPath = midi
-        let session = LiveSession(loader: try engineOptions.loader(), options: options)
+        let loader = try engineOptions.loader()
+        options.panel = panel ?? loader.file.panel
+        let session = LiveSession(loader: loader, options: options)
         guard waitForDevice else { throw ExitCode(try session.run(try session.devices.openOutput())) }
         guard let opened = session.waitForOutput() else { return }
         throw ExitCode(try session.run(opened))

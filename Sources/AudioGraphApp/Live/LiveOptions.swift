@@ -20,4 +20,6 @@ struct LiveOptions: Sendable {
     /// Standard MIDI file to play into the instrument in real time (the demo).
     var songPath: String?
     var statusInterval = 0.25
+    /// `--panel [ADDR:]PORT` or the instrument file's `"panel"`: serve the web panel there.
+    var panel: String?
 }

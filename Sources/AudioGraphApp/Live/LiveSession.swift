@@ -59,7 +59,13 @@ final class LiveSession {
         let server = try? ControlServer(path: ControlSocket.defaultPath) { ControlProtocol.answer($0, service: service) }
         server?.start()
         if server == nil { LiveLog.line("control socket unavailable: `audiograph set/status` will not reach this instance") }
-        if let age = ProcessAge.seconds() { LiveLog.line(String(format: "ready in %.0f ms (exec → MIDI port and PCM open)", age * 1000)) }
+        let age = ProcessAge.seconds()
+        if let age { LiveLog.line(String(format: "ready in %.0f ms (exec → MIDI port and PCM open)", age * 1000)) }
+        let panel = try options.panel.map { spec in
+            let backend = ServicePanelBackend(service: service, midiSources: midiSourceNames, startupMilliseconds: age.map { $0 * 1000 })
+            return try PanelLauncher.start(spec, backend: backend) { LiveLog.line($0) }
+        }
+        if let panel { status.update { $0.panel = panel.description } }
         stop.install()
         let song = try options.songPath.map { path throws in try SongFeeder(path: path, inbox: renderer.inbox) }
         song?.start()
@@ -75,9 +81,15 @@ final class LiveSession {
         driver.stop()
         sequencer?.stop()
         server?.shutdown()
+        panel?.server.stop()
         if isTerminal { print() }
         LiveLog.line("stopped: \(status.snapshot().line)")
         return 0
+    }
+
+    /// What the panel lists as MIDI in: the ports asked for, and autoconnect when it is on.
+    private var midiSourceNames: [String] {
+        options.connect + (options.autoconnect != nil ? ["autoconnect (local sources)"] : [])
     }
 
     /// The engine at the device's rate and period, ready without band-limited levels (a background
