@@ -31,7 +31,7 @@ function slider(name, label) {
   const p = params.get(name); if (!p) return el("div");
   const row = el("div", "row"), lab = el("label", null, label || name), out = el("output"), input = el("input");
   input.type = "range"; input.min = p.min; input.max = p.max; input.dataset.param = name;
-  input.step = p.kind === "integer" ? 1 : (p.max - p.min) / 1000;
+  input.step = p.kind === "integer" ? 1 : "any";
   input.setAttribute("aria-label", name);
   input.addEventListener("input", () => { out.textContent = fmt(p, +input.value); setParam(name, +input.value); });
   controls.set(name, { update(v) { input.value = v; out.textContent = fmt(p, v); } });

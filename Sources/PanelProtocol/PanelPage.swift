@@ -20,6 +20,7 @@ public enum PanelPage {
 :root { --bg: #14161a; --card: #1e2127; --line: #30343c; --text: #e8eaed; --dim: #9aa0a8; --accent: #4fb3ff;
         --ok: #3ecf6e; --warn: #f2c94c; --hot: #ff5a4f; --key: #f4f4f0; --keydark: #23262c; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 html, body { margin: 0; background: var(--bg); color: var(--text); font: 15px/1.35 "DejaVu Sans", system-ui, sans-serif; }
 header { position: sticky; top: 0; z-index: 5; display: flex; align-items: center; gap: 12px; padding: 8px 12px;
          background: #101215ee; border-bottom: 1px solid var(--line); }
