@@ -35,11 +35,13 @@ if mode == "remote":
     check("page with a wrong token → 401", status == 401, status)
     for label, path in [("no token", "/ws"), ("a wrong token", "/ws?token=" + token[::-1])]:
         s, line, _ = upgrade(host, port, path, origin=f"http://{host}:{port}")
-        refused = " 401 " in line
+        # hummingbird-websocket answers every refused upgrade "400 Bad Request" (empty body) itself; the
+        # gate's 401 reaches only plain GETs of /ws. What matters: no 101, nothing applied.
+        refused = " 101 " not in line and line.startswith("HTTP/1.1 4")
         if not refused:  # should not happen: then try to apply something, the caller checks it did not land
             s.sendall(frame(b'{"type":"set","name":"master.gain","value":-42}'))
         s.close()
-        check(f"WebSocket with {label} → 401", refused, line)
+        check(f"WebSocket with {label} → refused", refused, line)
     status, _ = get(host, port, "/?token=" + token)
     check("page with the token → 200", status == 200, status)
 
@@ -57,10 +59,12 @@ else:
     for bad in ["http://evil.example", "null", f"http://{host}:{port + 1}", None]:
         s, line, _ = upgrade(host, port, origin=bad)
         s.close()
-        check(f"WebSocket with Origin {bad} → 403", " 403 " in line, line)
+        check(f"WebSocket with Origin {bad} → refused", " 101 " not in line and line.startswith("HTTP/1.1 4"), line)
     s, line, _ = upgrade(host, port, host_header=f"evil.example:{port}", origin=f"http://evil.example:{port}")
     s.close()
-    check("a rebound name (Host and Origin evil.example) → 403", " 403 " in line, line)
+    check("a rebound name (Host and Origin evil.example) → refused", " 101 " not in line and line.startswith("HTTP/1.1 4"), line)
+    status, body = get(host, port, "/ws", {"Origin": "http://evil.example"})
+    check("plain GET of /ws with a foreign Origin → 403 with the reason", status == 403, body.strip()[:80])
 
     s, line, _ = upgrade(host, port, origin=origin)
     check("WebSocket from the page's origin → 101", " 101 " in line, line)
@@ -76,11 +80,11 @@ else:
         time.sleep(0.6)  # error replies are limited to 2 a second
     check("...and nothing applied", status_json()["parameters"]["master.gain"] == before)
     s.sendall(frame(b"x" * 70000))
-    end = read_frame(s)
+    while (end := read_frame(s)) is not None and end[0] != 8:
+        pass
     check("a 70 kB frame closes the socket (1009)", end is None or end[0] == 8, end and end[1][:2].hex())
     s.close()
-    for label, data in [("unmasked", frame(b'{"type":"panic"}', mask=False)), ("reserved opcode", frame(b"x", opcode=3)),
-                        ("truncated", frame(b'{"type":"panic"}')[:5])]:
+    for label, data in [("unmasked", frame(b'{"type":"panic"}', mask=False)), ("reserved opcode", frame(b"x", opcode=3))]:
         s, line, _ = upgrade(host, port, origin=origin)
         s.sendall(data)
         s.settimeout(3)
@@ -89,9 +93,13 @@ else:
                 pass
             closed = True
         except OSError:
-            closed = label == "truncated"  # the server waits for the rest; the client gives up
+            closed = False
         s.close()
-        check(f"{label} frame: socket closed, nothing else", closed)
+        check(f"{label} frame: socket closed by the server", closed)
+    # A frame cut short: the server waits for the rest (feeding state meanwhile); the client leaves.
+    s, line, _ = upgrade(host, port, origin=origin)
+    s.sendall(frame(b'{"type":"panic"}')[:5])
+    s.close()
 
     # 1,000 requests a second for 10 s, on keep-alive connections from 10 threads.
     rss_before, xruns_before = rss_kib(), status_json()["xruns"]
