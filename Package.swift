@@ -17,6 +17,7 @@
 //   live loop    LiveLoop → Engine, ALSAIO                      (one render path per period; the ALSA push driver)
 //   live control LiveControl → LiveLoop                         (ControlService + StatusSnapshot: every front end's way in)
 //   measuring    Benchmarks → Sampler, SamplerLevels, MicEffects  (render cost of sampler, send and mic effects)
+//   panel        PanelProtocol (pure: messages, limits, page); PanelServer → PanelProtocol, Hummingbird (`audiograph` only)
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, session, control socket, offline)
 // The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine, and the live path's
 // ALSAIO and LiveLoop) are checked by the compiler (`realTimeChecked`); the first six link no file
