@@ -161,6 +161,10 @@ import Glibc
             ("get nosuch", "unknown parameter 'nosuch'"),
             ("", "unknown request ''"),
             ("frobnicate now", "unknown request 'frobnicate now'"),
+            ("note 1 60", "note needs CHANNEL (1–16) KEY (0–127) VELOCITY"),
+            ("note 17 60 100", "note needs CHANNEL (1–16) KEY (0–127) VELOCITY"),
+            ("note 1 128 100", "note needs CHANNEL"),
+            ("note 1 60 loud", "note needs CHANNEL"),
             ("set master.gain=" + String(repeating: "9", count: 3000), "needs a number in dB (got '999"),
         ]
         let raw: [([UInt8], String)] = [
