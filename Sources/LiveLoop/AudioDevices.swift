@@ -11,10 +11,11 @@ public enum PlaybackDevice {
     /// Underruns so far. Any thread.
     public var xrunCount: Int { renderSide.xrunCount }
 
-    /// What was opened and negotiated, in one line for the log and `status`.
+    /// What was opened and negotiated, in one line for the log and `status` (for an ALSA PCM, what
+    /// was asked against what was granted too, also after a reopen).
     public var description: String {
         switch self {
-        case .alsa(let device): return device.configuration.description
+        case .alsa(let device): return "\(device.configuration.description); \(device.configuration.grant)"
         case .paced(let device): return "paced null device (clock_nanosleep), \(device.sampleRateHz) Hz, period \(device.periodFrames)"
         }
     }

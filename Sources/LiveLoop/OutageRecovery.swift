@@ -3,8 +3,9 @@ import ALSAIO
 /// The control thread's side of a lost device (unplugged, driver gone, audio server down): while
 /// the driver is stopped, keep the engine running at the period's pace into nowhere — MIDI keeps
 /// being applied, so a note-off sent meanwhile is not lost — and try to reopen the device with
-/// back-off (`backoff`: 100 ms doubling to 5 s for a card, to 1 s for a sound server). Plain value,
-/// for any driver; call `service` every few milliseconds.
+/// back-off (`backoff`: 100 ms doubling to 5 s for a card, to 0.5 s for JACK; every 100 ms for
+/// PipeWire or PulseAudio, whose reopen asks the server's socket first). Plain value, for any
+/// driver; call `service` every few milliseconds.
 public struct OutageRecovery {
     private let renderer: PeriodRenderer
     private var backoff: ReopenBackoff

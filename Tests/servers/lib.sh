@@ -53,6 +53,8 @@ mkdir -p "$T/home" "$T/run" "$T/config" "$T/state"
 chmod 700 "$T/run"
 export HOME=$T/home XDG_RUNTIME_DIR=$T/run XDG_CONFIG_HOME=$T/config XDG_STATE_HOME=$T/state
 export DBUS_SESSION_BUS_ADDRESS="unix:path=$T/run/bus"
+# No libpulse client (pactl, parec, the pulse plugin, timing.py) may start a PulseAudio of its own.
+mkdir -p "$T/config/pulse" && echo "autospawn = no" > "$T/config/pulse/client.conf"
 unset PULSE_SERVER PIPEWIRE_REMOTE JACK_PROMISCUOUS_SERVER
 
 # stop_pid PID: SIGTERM, then SIGKILL after 2 s; reaps it when it is our child.
@@ -144,6 +146,9 @@ start_jackd() {  # start_jackd PERIOD
     start_daemon jackd jackd ${JACKD_REALTIME:---realtime -P 80} -n "$JACK_DEFAULT_SERVER" -d dummy -r 48000 -p "${1:-256}"
     timeout 15 jack_wait -w -t 10 > /dev/null 2>&1 || { echo "jackd did not start"; cat "$T/jackd.log"; exit 2; }
 }
+
+# control REQUEST...: one request to the running audiograph's control socket; prints the reply.
+control() { python3 "$SERVERS/timing.py" send "$@"; }
 
 # The sine preset, dry (fx.enabled off: a reverb tail would blur note ends and silences).
 sine_instrument() {

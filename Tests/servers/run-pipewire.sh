@@ -33,7 +33,7 @@ echo "== 2. 60 s at a 256-frame period"
 held_tone_check pipewire "${SECONDS60:-60}"
 
 echo "== 3. PipeWire killed and restarted mid-play"
-restart_check pipewire stop_pipewire start_pipewire
+restart_check pipewire stop_pipewire start_pipewire "$XDG_RUNTIME_DIR/pipewire-0"
 
 echo "pipewire server test: $fails failed"
 [[ $fails == 0 ]]

@@ -16,14 +16,14 @@ echo "== 1. PulseAudio $(pulseaudio --version | cut -d' ' -f2)"
 start_pulseaudio
 held_tone_check pulse "${SECONDS60:-60}"
 stop_pulseaudio() { kill_daemon pulseaudio; }
-restart_check pulse stop_pulseaudio start_pulseaudio
+restart_check pulse stop_pulseaudio start_pulseaudio "$XDG_RUNTIME_DIR/pulse/native"
 stop_pulseaudio
 
 echo "== 2. pipewire-pulse"
 pipewire_config
 start_pipewire
 held_tone_check pulse 20
-restart_check pulse stop_pipewire start_pipewire
+restart_check pulse stop_pipewire start_pipewire "$XDG_RUNTIME_DIR/pulse/native"
 
 echo "pulse server test: $fails failed"
 [[ $fails == 0 ]]

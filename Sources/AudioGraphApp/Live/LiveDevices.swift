@@ -8,6 +8,13 @@ import LiveLoop
 /// device or a looped file); the playback device again after it was lost. Control thread.
 struct LiveDevices {
     let options: LiveOptions
+    /// Set when the playback device leads to PipeWire or PulseAudio.
+    let serverGate: ServerOpenGate?
+
+    init(options: LiveOptions) {
+        self.options = options
+        serverGate = options.driver == .alsa && options.device != "paced" ? ServerOpenGate(device: options.device) : nil
+    }
 
     /// A playback device as opened, with what it negotiated (the engine runs at that rate and period).
     struct OpenedOutput {
@@ -26,35 +33,44 @@ struct LiveDevices {
         }
         do {
             let device = try PCMDevice(playbackRequest(rate: options.rate, period: options.periodFrames))
-            let c = device.configuration
-            return OpenedOutput(device: .alsa(device), description: "\(c.description); \(c.grant)", rate: c.sampleRateHz, period: c.periodFrames)
+            let c = device.configuration, playback = PlaybackDevice.alsa(device)
+            return OpenedOutput(device: playback, description: playback.description, rate: c.sampleRateHz, period: c.periodFrames)
         } catch {
             throw InstrumentError("cannot open playback device '\(options.device)': \(error)")
         }
     }
 
     /// `play` started before its device exists (a USB interface plugged in after boot, a sound
-    /// server not started yet): retries `openOutput` with back-off (`reopenBackoff`), logging each new error and telling
+    /// server not started yet): retries `openOutput` with back-off (`reopenBackoff`; for a sound
+    /// server, the plugin opened only once its socket answers), logging each new error and telling
     /// `progress` each wait, until the device opens; nil when `stop` came first.
     func waitForOutput(stop: StopSignal, progress: (String) -> Void) -> OpenedOutput? {
         var backoff = reopenBackoff
+        var failures = 0
         var lastError = ""
         while !stop.isRequested {
+            var delay = ServerReopenGate.attemptSeconds  // a sound server's socket is asked at this pace
             do {
-                let opened = try openOutput()
-                if backoff.attempts > 0 { LiveLog.line("playback device '\(options.device)' is here") }
-                return opened
+                if let opened = try attempt(openOutput) {
+                    if failures > 0 { LiveLog.line("playback device '\(options.device)' is here") }
+                    return opened
+                }
             } catch {
-                let delay = backoff.nextDelaySeconds()
-                let line = "waiting for playback device '\(options.device)' (attempt \(backoff.attempts), next in \(delay) s)"
+                failures += 1
+                var next = "its server's socket asked every \(delay) s"
+                if serverGate == nil {
+                    delay = backoff.nextDelaySeconds()
+                    next = "next in \(delay) s"
+                }
+                let line = "waiting for playback device '\(options.device)' (attempt \(failures), \(next))"
                 if "\(error)" != lastError {
                     lastError = "\(error)"
                     LiveLog.line("\(lastError); \(line)")
                 }
                 progress(line)
-                let until = Date(timeIntervalSinceNow: delay)
-                while Date() < until, !stop.isRequested { usleep(10_000) }
             }
+            let until = Date(timeIntervalSinceNow: delay)
+            while Date() < until, !stop.isRequested { usleep(10_000) }
         }
         return nil
     }
@@ -62,8 +78,16 @@ struct LiveDevices {
     /// The playback device again, at the rate and period the engine runs at, after it was lost;
     /// nil while it cannot be opened (the paced device is never lost).
     func reopenOutput(rate: Int, period: Int) -> PlaybackDevice? {
-        guard options.device != "paced", let device = try? PCMDevice(playbackRequest(rate: rate, period: period)) else { return nil }
+        guard options.device != "paced" else { return nil }
+        guard let device = try? attempt({ try PCMDevice(playbackRequest(rate: rate, period: period)) }) else { return nil }
         return .alsa(device)
+    }
+
+    /// `open` now, or nil when the device leads to a sound server whose socket is silent (only the
+    /// socket was asked).
+    private func attempt<Opened>(_ open: () throws -> Opened) throws -> Opened? {
+        guard let serverGate else { return try open() }
+        return try serverGate.attempt(open)
     }
 
     /// The mic/line input and its description, or nil when there is none.
