@@ -2,7 +2,7 @@
 // AudioGraph: a MIDI-driven sampler and synth instrument for Linux.
 //
 // Layers, bottom to top (arrows point down only; see Sources/DSP/README.md for the unit contract):
-//   C libraries  CALSA CJACK CSndFile CLibXML2 CFFTW CSoxr   (system-library shims)
+//   C libraries  CALSA CJACK CSndFile CLibXML2 CFFTW CSoxr   (system-library shims; CPulseSinks: libpulse by dlopen)
 //   system       FileAccess                                     (regular files only, size-checked reads)
 //   pure values  MIDI → FileAccess                              (messages, SMF files, note names)
 //   kernels      DSP; Spectral → DSP                            (render-thread safe units; Spectral = FFTW)
@@ -56,6 +56,8 @@ let package = Package(
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),  // tests only
         .systemLibrary(name: "CJACK", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        // libpulse loaded at run time (dlopen) to list the PulseAudio/pipewire-pulse sinks: no link, no build dependency.
+        .systemLibrary(name: "CPulseSinks"),
 
         // Opens outside files safely (regular files only, O_NONBLOCK, size checked first); below every reader.
         .target(name: "FileAccess"),
@@ -92,7 +94,7 @@ let package = Package(
             name: "AudioGraphApp",
             dependencies: [
                 "LiveLoop", "LiveControl", "PanelProtocol", "Engine", "ALSAIO", "JACKIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
-                "SoundFont",
+                "SoundFont", "CPulseSinks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The web panel: its messages, validation, limits and page (no networking, unit-tested), and

@@ -62,6 +62,14 @@ held_tone_check() {
     python3 "$SERVERS/analyse.py" pitch "$wav" --expect-hz 440 --tol-cents 2 && pass "pitch 440 Hz" || fail "pitch"
 }
 
+# ports_check SERVER: `audiograph ports` lists the sinks the plugins reach (through libpulse).
+ports_check() {
+    "$AG" ports > "$T/ports.log" 2>&1
+    grep -A4 "^Sinks" "$T/ports.log" | sed 's/^/  /'
+    grep -qE "^  testsink  .*, 48000 Hz, 2 ch" "$T/ports.log" && pass "ports lists $1's sink: testsink, 48000 Hz, 2 ch" \
+        || fail "ports does not list $1's testsink"
+}
+
 # restart_check DEVICE STOP START SOCKET: the server (functions STOP and START; SOCKET: the one the
 # device's plugin connects to) killed 2 s into a song and started again 2.5 s later. Song: A4
 # 0.5-3.5 s (released during the outage), E5 1-8 s (held across it), C5 9.5-10.5 s (after it).

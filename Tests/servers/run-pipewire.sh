@@ -32,6 +32,8 @@ timeout 20 tail --pid=$ag -f /dev/null; wait $ag && pass "song played, exit 0" |
 echo "== 2. 60 s at a 256-frame period"
 held_tone_check pipewire "${SECONDS60:-60}"
 
+ports_check PipeWire
+
 echo "== 3. PipeWire killed and restarted mid-play"
 restart_check pipewire stop_pipewire start_pipewire "$XDG_RUNTIME_DIR/pipewire-0"
 

@@ -15,6 +15,7 @@ start_dbus
 echo "== 1. PulseAudio $(pulseaudio --version | cut -d' ' -f2)"
 start_pulseaudio
 held_tone_check pulse "${SECONDS60:-60}"
+ports_check PulseAudio
 stop_pulseaudio() { kill_daemon pulseaudio; }
 restart_check pulse stop_pulseaudio start_pulseaudio "$XDG_RUNTIME_DIR/pulse/native"
 stop_pulseaudio

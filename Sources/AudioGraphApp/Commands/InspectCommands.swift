@@ -28,7 +28,7 @@ struct PortsCommand: ParsableCommand {
             let direction = [d.supportsPlayback ? "playback" : nil, d.supportsCapture ? "capture" : nil].compactMap { $0 }.joined(separator: "+")
             printOutside("  \(d.name)  [\(direction)]  \(d.description.split(separator: "\n").joined(separator: " — "))")
         }
-        for line in ServerPorts.lines() { print(line) }
+        for line in ServerPorts.lines() { printOutside(line) }  // server, sink and port names come from outside
     }
 }
 
