@@ -111,11 +111,13 @@ struct PlayCommand: ParsableCommand {
     /// at the new rate when the server changes its sample rate (the song is not started again).
     static func runJACK(loader: InstrumentLoader, options: LiveOptions, wait: Bool) throws -> Int32 {
         var options = options
+        let stop = StopSignal()
         while true {
-            let session = LiveSession(loader: loader, options: options)
+            let session = LiveSession(loader: loader, options: options, stop: stop)
             guard let client = try session.openJACK(wait: wait) else { return 0 }
             let status = try session.run(.jack(client))
             guard status == LiveSession.restartForNewRate else { return status }
+            stop.reset()  // the old session stopped itself for the new rate
             options.songPath = nil
         }
     }

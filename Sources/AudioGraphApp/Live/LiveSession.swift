@@ -14,16 +14,19 @@ final class LiveSession {
     let loader: InstrumentLoader
     let options: LiveOptions
     let devices: LiveDevices
-    let stop = StopSignal()
+    let stop: StopSignal
     private let isTerminal = isatty(STDOUT_FILENO) == 1
     /// Under a `Type=notify` systemd unit: READY=1 once MIDI and playback are open, STATUS=, STOPPING=1.
     let notifier = SystemdNotifier()
     /// Builds the band-limited levels in the background (struck regions first) while the session runs.
     private var levelPublisher: LevelPublisher?
 
-    init(loader: InstrumentLoader, options: LiveOptions) {
+    /// `stop`: shared by the sessions of one process (a JACK rate change starts a new one): the
+    /// signal sources are installed once, so SIGINT reaches whichever session runs.
+    init(loader: InstrumentLoader, options: LiveOptions, stop: StopSignal = StopSignal()) {
         self.loader = loader
         self.options = options
+        self.stop = stop
         devices = LiveDevices(options: options)
     }
 
