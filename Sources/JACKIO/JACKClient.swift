@@ -85,6 +85,7 @@ public final class JACKClient: @unchecked Sendable {
                 eventCapacity: JACKProcess.eventCapacity, renderer: nil,
                 notifications: .passUnretained(notifications)))
         installNotificationCallbacks(client)
+        if midiIn != nil { installMIDIConnectionCallback(client) }
     }
 
     deinit {
@@ -100,6 +101,8 @@ public final class JACKClient: @unchecked Sendable {
     /// Full names of this client's ports, e.g. `AudioGraph:out_L`.
     public var outputPortNames: [String] { ["\(name):out_L", "\(name):out_R"] }
     public var inputPortNames: [String] { options.input ? ["\(name):in_L", "\(name):in_R"] : [] }
+    /// `NAME:midi_in` when the client has a MIDI in port.
+    public var midiInputPortName: String? { options.midiInput ? "\(name):midi_in" : nil }
 
     /// Frames between a sample written in the process callback and the output of the ports it
     /// is connected to (JACK's playback latency range, maximum), plus one buffer for the cycle
@@ -154,6 +157,22 @@ public final class JACKClient: @unchecked Sendable {
         return failures
     }
 
+    /// Connects every port in `sources` to the MIDI in port; returns what failed, in words.
+    @discardableResult
+    public func connectMIDIInput(from sources: [String]) -> [String] {
+        guard let client, let destination = midiInputPortName else { return ["no JACK MIDI in port"] }
+        return sources.compactMap { source in
+            let result = jack_connect(client, source, destination)
+            return result == 0 || result == EEXIST ? nil : "cannot connect \(source) to \(destination) (\(result))"
+        }
+    }
+
+    /// The server's physical MIDI sources ("system:midi_capture_1", …: keyboards, interfaces).
+    public func physicalMIDISources() -> [String] {
+        guard let client else { return [] }
+        return Self.portNames(client, type: cjack_midi_type, flags: JackPortIsPhysical.rawValue | JackPortIsOutput.rawValue)
+    }
+
     /// The server's physical playback ports ("system:playback_1", …), in order.
     public func physicalPlaybackPorts() -> [String] {
         guard let client else { return [] }
@@ -170,6 +189,20 @@ public final class JACKClient: @unchecked Sendable {
             index += 1
         }
         return names
+    }
+
+    /// Keeps `notifications.midiSources` at the number of ports connected to the MIDI in port, so
+    /// the renderer can release the notes its sources held when the last one leaves.
+    private func installMIDIConnectionCallback(_ client: OpaquePointer) {
+        jack_set_port_connect_callback(
+            client,
+            { _, _, _, argument in
+                guard let argument else { return }
+                let state = argument.assumingMemoryBound(to: JACKProcessState.self).pointee
+                guard let port = state.midiIn else { return }
+                let count = Int(jack_port_connected(port))
+                state.notifications._withUnsafeGuaranteedRef { $0.midiSources.store(count, ordering: .relaxed) }
+            }, UnsafeMutableRawPointer(state))
     }
 
     private func installNotificationCallbacks(_ client: OpaquePointer) {

@@ -12,6 +12,8 @@ public struct JACKCycle {
     /// The cycle's MIDI in events, in frame order (channel messages of 1–3 bytes; others dropped).
     public var midi: UnsafePointer<JACKMIDIEvent>
     public var midiCount: Int
+    /// Ports connected to the MIDI in port now (as of the last connection change); 0 without one.
+    public var midiSources: Int
 }
 
 /// A short MIDI message at a frame of the cycle. Plain value.

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// What JACK tells a client besides the process cycle, published for the control thread: the
-/// buffer size and sample rate it switched to, xruns, and the server's shutdown. JACK calls these
-/// from its own non-real-time notification thread (the process callback only counts dropped MIDI).
+/// buffer size and sample rate it switched to, xruns, the MIDI in port's connections, and the
+/// server's shutdown. JACK calls these from its own non-real-time notification thread (the process
+/// callback only counts dropped MIDI).
 /// Any thread.
 public final class JACKNotifications: Sendable {
     /// JACK's buffer size, as of its last buffer-size callback.
@@ -15,6 +16,8 @@ public final class JACKNotifications: Sendable {
     public let shutDown = Atomic<Bool>(false)
     /// MIDI events the process callback could not keep (SysEx, more than fit in a cycle).
     public let midiDropped = Atomic<Int>(0)
+    /// Ports connected to the MIDI in port, as of the last connection change in the graph.
+    public let midiSources = Atomic<Int>(0)
     private let reasonStorage = Mutex<String>("")
 
     public init() {}

@@ -42,13 +42,15 @@ enum JACKProcess {
             inRight = RenderThreadCalls.buffer(right, frames)?.assumingMemoryBound(to: Float.self)
         }
         var midiCount = 0
+        var midiSources = 0
         if let port = s.midiIn, let buffer = RenderThreadCalls.buffer(port, frames) {
             midiCount = readMIDI(buffer, into: s.events, capacity: s.eventCapacity, notifications: s.notifications)
+            midiSources = s.notifications._withUnsafeGuaranteedRef { $0.midiSources.load(ordering: .relaxed) }
         }
         var cycle = JACKCycle(
             frames: Int(frames), outLeft: outLeft.assumingMemoryBound(to: Float.self),
             outRight: outRight.assumingMemoryBound(to: Float.self), inLeft: inLeft, inRight: inRight,
-            midi: UnsafePointer(s.events), midiCount: midiCount)
+            midi: UnsafePointer(s.events), midiCount: midiCount, midiSources: midiSources)
         withUnsafeMutablePointer(to: &cycle) { RenderThreadCalls.render(renderer, UnsafeRawPointer($0)) }
     }
 

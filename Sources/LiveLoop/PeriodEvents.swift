@@ -18,6 +18,10 @@ import Synchronization
 ///   unless a note, a program change or an order-sensitive controller (bank select, RPN/NRPN and
 ///   data entry, channel mode messages) on that channel lies between them: notes always sound
 ///   with the controller values they were sent with.
+/// A callback driver may hand `collect` events already on frames (JACK MIDI: each at the frame of
+/// the cycle it arrived on, sample-accurate): they are merged in frame order with the rings' events
+/// and coalesced with them, applied in full (they cannot wait for a later period: there is no ring
+/// to leave them in; at most `placedCapacity` a period) and counted against the period's budget.
 /// `collect`: render thread (or the control thread while there is no device), checked by the compiler.
 ///
 /// `@unchecked Sendable`: the slots, tables and credit are used only by `collect`, on one thread at
@@ -29,6 +33,8 @@ public final class PeriodEvents: @unchecked Sendable {
     public let noteOnBurst: Int
     public let noteOnFrames: Int
     public let staleNanoseconds: UInt64
+    /// Events on frames a driver may hand one `collect`; more are dropped (`droppedPlaced`).
+    public let placedCapacity: Int
     /// Keeps the rings alive for their consumer sides below (what `collect` calls).
     private let rings: MIDIRings
     private let live: RingConsumer<StampedMessage>
@@ -50,6 +56,8 @@ public final class PeriodEvents: @unchecked Sendable {
     public let coalesced = Atomic<Int>(0)
     /// Note-ons skipped because they found the bucket empty after waiting `staleNanoseconds`.
     public let skippedNoteOns = Atomic<Int>(0)
+    /// Events on frames beyond `placedCapacity` in one period, dropped.
+    public let droppedPlaced = Atomic<Int>(0)
 
     /// Literals in an enum, not a class's statics (those are lazy globals the render path may not touch).
     private enum Layout {
@@ -64,7 +72,9 @@ public final class PeriodEvents: @unchecked Sendable {
 
     /// Takes events from `rings`. `budget`, `noteOnBurst`, `noteOnFrames` ≥ 1. Up to 4 × `budget`
     /// events are taken from the rings per period, so coalesced values do not eat the budget.
-    public init(rings: MIDIRings, budget: Int, noteOnBurst: Int, noteOnFrames: Int, staleNanoseconds: UInt64) {
+    public init(
+        rings: MIDIRings, budget: Int, noteOnBurst: Int, noteOnFrames: Int, staleNanoseconds: UInt64, placedCapacity: Int = 512
+    ) {
         self.rings = rings
         live = rings.live.consumer
         song = rings.song.consumer
@@ -74,7 +84,8 @@ public final class PeriodEvents: @unchecked Sendable {
         self.noteOnFrames = max(noteOnFrames, 1)
         self.staleNanoseconds = staleNanoseconds
         noteOnCredit = self.noteOnBurst * self.noteOnFrames
-        slots = .allocate(capacity: 4 * self.budget)
+        self.placedCapacity = max(placedCapacity, 0)
+        slots = .allocate(capacity: 4 * self.budget + self.placedCapacity)
         slots.initialize(repeating: TimedMIDIMessage(frameOffset: 0, message: .noteOff(channel: 0, note: 0, velocity: 0)))
         let keys = 16 * Layout.keysPerChannel
         latest = .allocate(capacity: keys)
@@ -103,16 +114,24 @@ public final class PeriodEvents: @unchecked Sendable {
     /// Takes the messages that arrived before `now` from the rings (merged in arrival order),
     /// within the budgets, and places them on frames: a message that arrived a fraction f of the
     /// way from `periodStart` to `now` lands at frame f × `periodFrames` (earlier ones, deferred
-    /// from a previous period, at frame 0). The result is valid until the next call.
+    /// from a previous period, at frame 0). `placed` (a callback driver's events on this period's
+    /// frames, in frame order) are merged in by frame. The result is valid until the next call.
     @_noAllocation
-    public func collect(arrivedBefore now: UInt64, periodStart: UInt64, periodFrames: Int) -> UnsafeBufferPointer<TimedMIDIMessage> {
+    public func collect(
+        arrivedBefore now: UInt64, periodStart: UInt64, periodFrames: Int,
+        placed: UnsafeBufferPointer<TimedMIDIMessage> = UnsafeBufferPointer(start: nil, count: 0)
+    ) -> UnsafeBufferPointer<TimedMIDIMessage> {
         stamp &+= 1
         barrier.update(repeating: -1, count: 16)
         let span = Double(max(now &- periodStart, 1))
         noteOnCredit = min(noteOnCredit + periodFrames, noteOnBurst * noteOnFrames)
         var count = 0
-        var applied = 0
-        while applied < budget, count < slots.count, let (next, source) = earliest(before: now) {
+        let placedCount = min(placed.count, placedCapacity)
+        if placed.count > placedCount { droppedPlaced.wrappingAdd(placed.count - placedCount, ordering: .relaxed) }
+        var nextPlaced = 0
+        var applied = placedCount
+        var taken = 0
+        while applied < budget, taken < 4 * budget, let (next, source) = earliest(before: now) {
             if case .noteOn(_, _, 1...) = next.message {
                 if noteOnCredit < noteOnFrames {
                     guard now &- next.arrivalNanoseconds >= staleNanoseconds else { break }
@@ -125,15 +144,33 @@ public final class PeriodEvents: @unchecked Sendable {
             pop(source)
             let elapsed = next.arrivalNanoseconds > periodStart ? Double(next.arrivalNanoseconds - periodStart) : 0
             let frame = min(Int(elapsed / span * Double(periodFrames)), periodFrames - 1)
-            slots[count] = TimedMIDIMessage(frameOffset: frame, message: next.message)
-            if coalesceEarlier(than: next.message, at: count) { applied -= 1 }
+            while nextPlaced < placedCount, placed[nextPlaced].frameOffset <= frame {
+                if append(placed[nextPlaced], periodFrames: periodFrames, at: count) { applied -= 1 }
+                nextPlaced += 1
+                count += 1
+            }
+            if append(TimedMIDIMessage(frameOffset: frame, message: next.message), periodFrames: periodFrames, at: count) { applied -= 1 }
             count += 1
+            taken += 1
             applied += 1
+        }
+        while nextPlaced < placedCount {
+            if append(placed[nextPlaced], periodFrames: periodFrames, at: count) { applied -= 1 }
+            nextPlaced += 1
+            count += 1
         }
         if earliest(before: now) != nil {
             deferredPeriods.wrappingAdd(1, ordering: .relaxed)
         }
         return UnsafeBufferPointer(rebasing: slots[0..<compact(count)])
+    }
+
+    /// Puts `event` (its frame kept within the period) in `slot`; true when it replaced an earlier
+    /// value that is then not applied.
+    @_noAllocation
+    private func append(_ event: TimedMIDIMessage, periodFrames: Int, at slot: Int) -> Bool {
+        slots[slot] = TimedMIDIMessage(frameOffset: min(max(event.frameOffset, 0), periodFrames - 1), message: event.message)
+        return coalesceEarlier(than: event.message, at: slot)
     }
 
     /// Records `message` (about to occupy `slot`) and removes the earlier value it replaces, if

@@ -77,17 +77,21 @@ public final class PeriodRenderer: @unchecked Sendable {
 
     /// One period: the MIDI that arrived since the last one, placed on frames, then the engine's
     /// render into `output` (overwritten; `output.frames` ≤ `periodFrames`) with `input` on the
-    /// mic/line bus. Call it as soon as the device has room (or the callback runs): the time of
-    /// the call is the period's wake-up. Render thread.
+    /// mic/line bus. `placed`: MIDI a callback driver received already on this block's frames (JACK
+    /// MIDI), in frame order, merged in. Call it as soon as the device has room (or the callback
+    /// runs): the time of the call is the period's wake-up. Render thread.
     @_noAllocation
-    public func render(output: StereoBlock, input: StereoBlock?) {
+    public func render(
+        output: StereoBlock, input: StereoBlock?,
+        placed: UnsafeBufferPointer<TimedMIDIMessage> = UnsafeBufferPointer(start: nil, count: 0)
+    ) {
         let start = MonotonicClock.nanoseconds()
         let periodStart = UInt64(clock.boundary)
         clock.advance(wokeAt: start)
         // Messages that arrived after the smoothed boundary wait for the next period.
         let arrivedBefore = min(UInt64(clock.boundary), start)
         let frames = output.frames
-        let midi = collector { $0.collect(arrivedBefore: arrivedBefore, periodStart: periodStart, periodFrames: frames) }
+        let midi = collector { $0.collect(arrivedBefore: arrivedBefore, periodStart: periodStart, periodFrames: frames, placed: placed) }
         engine { $0.render(output: output, input: input, events: midi) }
         let renderNanoseconds = MonotonicClock.nanoseconds() - start
         let period = UInt64(clock.periodNanoseconds)
@@ -95,9 +99,12 @@ public final class PeriodRenderer: @unchecked Sendable {
     }
 
     /// While there is no device (control thread, driver stopped): renders one period into
-    /// nowhere, applying the MIDI that arrived between `periodStart` and `now`, so no note-off is lost.
-    public func renderWithoutOutput(periodStart: UInt64, now: UInt64) {
-        let midi = events.collect(arrivedBefore: now, periodStart: periodStart, periodFrames: periodFrames)
+    /// nowhere, applying the MIDI that arrived between `periodStart` and `now` (and `placed`: the
+    /// releases of notes a vanished driver's MIDI left held), so no note-off is lost.
+    public func renderWithoutOutput(
+        periodStart: UInt64, now: UInt64, placed: UnsafeBufferPointer<TimedMIDIMessage> = UnsafeBufferPointer(start: nil, count: 0)
+    ) {
+        let midi = events.collect(arrivedBefore: now, periodStart: periodStart, periodFrames: periodFrames, placed: placed)
         engineOwner.render(output: scratch, events: midi)
     }
 

@@ -21,6 +21,17 @@
       --absent: frequencies that must never dominate; --gaps: the silences between consecutive
       notes, in seconds (within 0.3 s).
 
+  onsets WAV --notes HZ,HZ,... --spacing FRAMES [--tolerance FRAMES] [--cycle FRAMES]
+      A sequence that repeats the notes in the order given, one every FRAMES (a JACK MIDI
+      sequencer's loop): each note's envelope by complex demodulation at its own frequency
+      (a 20 ms Hann low-pass: the same smoothing for every note), its onsets where it rises through
+      half its peak (to a fraction of a frame); the onsets must take the notes in turn, FRAMES
+      apart within the tolerance (default 8 frames: two frequencies' envelopes rise a few frames
+      apart, 4.4 for C4 and G4; the same note's onsets within 1 frame:
+      sample-accurate placement; a note placed on a period boundary instead would be up to a
+      period off). --cycle: JACK's buffer size; an interval off by whole cycles is a cycle the graph
+      lost (an xrun), reported and taken out.
+
 Reads PCM 16/24/32-bit and 32-bit float WAV (also WAVE_FORMAT_EXTENSIBLE, and a data chunk whose
 size was never written, as a killed recorder leaves it). Exits 1 when an expectation fails.
 """
@@ -233,9 +244,68 @@ def cmd_segments(a, rate, x):
     return 1 if failures else 0
 
 
+def note_onsets(x, rate, hz):
+    """Times (in frames, fractional) where the note at hz rises through half its peak envelope."""
+    n = np.arange(len(x))
+    z = x * np.exp(-2j * np.pi * hz * n / rate)
+    window = np.hanning(int(0.02 * rate))
+    envelope = np.abs(np.convolve(z, window / window.sum(), mode="same"))
+    half = 0.5 * envelope.max()
+    low = envelope < 0.1 * envelope.max()
+    found, last = [], None
+    for i in np.nonzero((envelope[1:] >= half) & (envelope[:-1] < half))[0]:
+        if last is not None and not low[last:i].any():
+            continue  # a ripple on the same note: a new onset needs a fall to near silence first
+        last = i
+        found.append(i + (half - envelope[i]) / (envelope[i + 1] - envelope[i]))
+    return found
+
+
+def cmd_onsets(a, rate, x):
+    notes = [float(h) for h in a.notes.split(",")]
+    events = sorted((t, k) for k, hz in enumerate(notes) for t in note_onsets(x, rate, hz))
+    # The first and last may be cut by the recording's edges.
+    events = events[1:-1] if len(events) > 3 else events
+    print(f"{a.wav}: {len(events)} onsets: " + " ".join(f"{notes[k]:.0f}Hz@{t:.1f}" for t, k in events[:12]))
+    failures = []
+    if len(events) < 4:
+        failures.append(f"only {len(events)} onsets")
+    errors = []
+    for (t0, k0), (t1, k1) in zip(events, events[1:]):
+        if k1 != (k0 + 1) % len(notes):
+            failures.append(f"{notes[k1]} Hz at frame {t1:.1f} follows {notes[k0]} Hz: not in turn")
+        errors.append(t1 - t0 - a.spacing)
+    # The same note's onsets are compared exactly; different notes' within the tolerance (the
+    # demodulated envelopes of two frequencies rise a few frames apart: a constant bias per pair).
+    same = [t1 - t0 - len(notes) * a.spacing for (t0, _), (t1, _) in zip(events, events[len(notes):])]
+    for name, values, limit in (("consecutive notes", errors, a.tolerance), ("the same note", same, 1.0)):
+        if not values:
+            continue
+        # A whole JACK cycle lost by the graph (an xrun: the recorder and the sequencer both skip
+        # it) shifts every later onset by exactly --cycle frames; a note placed on a cycle
+        # boundary instead would be off by some other amount. At most two such losses.
+        lost = 0
+        for i, v in enumerate(values):
+            k = round(v / a.cycle) if a.cycle else 0
+            if k != 0 and abs(v - k * a.cycle) <= limit:
+                values[i] -= k * a.cycle
+                lost += 1
+        if lost:
+            print(f"  {name}: {lost} interval(s) off by whole {a.cycle:.0f}-frame cycles (lost in the graph), compared without them")
+        if lost > 2 * len(notes):
+            failures.append(f"{name}: {lost} intervals off by whole cycles: too many xruns to judge")
+        worst = max(values, key=abs)
+        print(f"  {name}: intervals {worst:+.2f} frames off at worst, {np.mean(values):+.2f} on average ({len(values)})")
+        if abs(worst) > limit:
+            failures.append(f"{name}: an interval {worst:+.2f} frames off, more than {limit}")
+    for f in failures:
+        print("FAIL: " + f)
+    return 1 if failures else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("command", choices=["pitch", "continuity", "segments"])
+    ap.add_argument("command", choices=["pitch", "continuity", "segments", "onsets"])
     ap.add_argument("wav")
     ap.add_argument("--expect-hz", type=float)
     ap.add_argument("--tol-cents", type=float, default=5.0)
@@ -248,6 +318,10 @@ def main():
     ap.add_argument("--expect")
     ap.add_argument("--absent")
     ap.add_argument("--gaps")
+    ap.add_argument("--notes")
+    ap.add_argument("--spacing", type=float)
+    ap.add_argument("--tolerance", type=float, default=8.0)
+    ap.add_argument("--cycle", type=float, default=0.0)
     a = ap.parse_args()
     try:
         rate, frames = read_wav(a.wav)
@@ -256,7 +330,7 @@ def main():
         return 1
     if a.command == "continuity":
         return cmd_continuity(a, rate, frames)
-    return {"pitch": cmd_pitch, "segments": cmd_segments}[a.command](a, rate, frames[:, 0])
+    return {"pitch": cmd_pitch, "segments": cmd_segments, "onsets": cmd_onsets}[a.command](a, rate, frames[:, 0])
 
 
 if __name__ == "__main__":

@@ -141,9 +141,9 @@ start_pulseaudio() {
 # --- jackd2's dummy driver, under a server name of its own (its sockets and shared memory are
 # in /dev/shm, named after the server; removed on exit).
 export JACK_NO_AUDIO_RESERVATION=1 JACK_NO_START_SERVER=1
-start_jackd() {  # start_jackd PERIOD
+start_jackd() {  # start_jackd PERIOD [RATE]
     export JACK_DEFAULT_SERVER=${JACK_DEFAULT_SERVER:-agtest$$}
-    start_daemon jackd jackd ${JACKD_REALTIME:---realtime -P 80} -n "$JACK_DEFAULT_SERVER" -d dummy -r 48000 -p "${1:-256}"
+    start_daemon jackd jackd ${JACKD_REALTIME:---realtime -P 80} -n "$JACK_DEFAULT_SERVER" -d dummy -r "${2:-48000}" -p "${1:-256}"
     timeout 15 jack_wait -w -t 10 > /dev/null 2>&1 || { echo "jackd did not start"; cat "$T/jackd.log"; exit 2; }
 }
 

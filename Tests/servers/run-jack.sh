@@ -5,7 +5,14 @@
 #      no crash, 440 Hz, no discontinuity beyond the changes themselves, the changes logged
 #   2. jackd killed mid-song and restarted: reconnected within 2 s of its return, no busy loop while
 #      it is away, the note released meanwhile stays released, the one held across it ends on time
-#   3. pw-jack: the same client in the PipeWire graph: 440 Hz; the quantum forced 64 → 1024
+#   3. JACK MIDI in and audio in: jack_midiseq looping C4 and G4 12000 frames apart into midi_in,
+#      recorded: the right notes, in turn, each at its frame (sample-accurate, whatever the buffer
+#      boundaries); the sequencer killed mid-note: the note released; jack_simple_client's sine
+#      into in_L/in_R: `status` reads its level on the mic/line bus; jackd restarted at 44.1 kHz:
+#      the session prepared again at the new rate, a note 440 Hz there
+#   4. ALSA's `jack` plugin (`--device jack`): jackd killed under it: declared lost (the 2 s stall
+#      limit), no hang; back when jackd is; SIGTERM ends it
+#   5. pw-jack: the same client in the PipeWire graph: 440 Hz; the quantum forced 64 → 1024
 #      (clock.force-quantum; jack_bufsize changes nothing there) followed live
 # SKIP_BUILD=1 uses the built binary; KEEP=1 keeps the temporary directory.
 source "$(dirname "$0")/lib.sh"
@@ -86,7 +93,80 @@ python3 "$SERVERS/analyse.py" segments "$T/restart.wav" --expect 659.26,523.25 -
     || fail "notes after the restart"
 kill_daemon jackd TERM
 
-echo "== 3. PipeWire's JACK (pw-jack)"
+echo "== 3. JACK MIDI in (jack_midiseq), audio in (jack_simple_client), a sample-rate change"
+start_jackd 256
+"$AG" play --driver jack --jack-midi --input jack --jack-connect --instrument "$T/test.json" > "$T/ag-midi.log" 2>&1 &
+ag=$!
+until_true 150 has "$T/ag-midi.log" "ready in" || fail "audiograph did not start"
+grep -m1 "JACK MIDI in" "$T/ag-midi.log"
+# A 0.5 s loop: C4 at frame 0, G4 at 12000, 6000 frames each. 12000 is no multiple of the 256-frame
+# buffer, so the onsets fall at every offset within a cycle.
+start_daemon midiseq jack_midiseq agseq 24000 0 60 6000 12000 67 6000
+until_true 50 eval 'jack_lsp | grep -q "^agseq:out"'
+jack_connect agseq:out AudioGraph:midi_in || fail "cannot connect the sequencer to AudioGraph:midi_in"
+python3 "$SERVERS/timing.py" jack-record "$T/midi.wav" --port AudioGraph:out_L --seconds 3
+python3 "$SERVERS/analyse.py" onsets "$T/midi.wav" --notes 261.63,392.00 --spacing 12000 --cycle 256 \
+    && pass "JACK MIDI: C4 and G4 in turn, each at its frame (sample-accurate)" || fail "JACK MIDI timing (above)"
+kill_daemon midiseq TERM
+# A note held when its source leaves: released (nothing else will ever send its note-off).
+start_daemon midiseq2 jack_midiseq agseq2 96000 3000 64 90000  # held 1.875 s of every 2 s
+until_true 50 eval 'jack_lsp | grep -q "^agseq2:out"'
+jack_connect agseq2:out AudioGraph:midi_in
+voices() { control status --json | python3 -c 'import json,sys; print(json.loads(sys.stdin.read().split("\n",1)[1])["voices"])'; }
+until_true 40 eval '[[ $(voices) == 1 ]]' && pass "E4 held from JACK MIDI" || fail "no voice from the second sequence"
+kill_daemon midiseq2
+until_true 10 eval '[[ $(voices) == 0 ]]' && pass "its source killed mid-note: released (0 voices within 1 s)" \
+    || fail "note still sounding after its JACK MIDI source left: $(voices) voices"
+status_field() { control status --json | python3 -c "import json,sys; v=json.loads(sys.stdin.read().split(chr(10),1)[1]).get('$1'); print(max(v) if isinstance(v, list) else v)"; }
+silent_in=$(status_field inputPeakDecibels)
+start_daemon tone jack_simple_client
+until_true 50 eval 'jack_lsp | grep -q jack_simple_client:output1'
+jack_connect jack_simple_client:output1 AudioGraph:in_L && jack_connect jack_simple_client:output1 AudioGraph:in_R
+sleep 1
+tone_in=$(status_field inputPeakDecibels)
+echo "  mic/line bus peak: $silent_in dB unconnected, $tone_in dB with jack_simple_client's sine on in_L/in_R"
+(( $(echo "$silent_in < -90 && $tone_in > -30" | bc -l) )) && pass "--input jack: in_L/in_R feed the mic/line bus" \
+    || fail "--input jack: input peak $silent_in dB unconnected, $tone_in dB connected"
+kill_daemon tone TERM
+kill_daemon jackd
+until_true 30 has "$T/ag-midi.log" "JACK server gone" || fail "shutdown not noticed"
+start_jackd 256 44100
+until_true 60 has "$T/ag-midi.log" "playback: JACK client AudioGraph: 44100 Hz" \
+    && pass "jackd back at 44.1 kHz: the session prepared again at the new rate" || fail "no session at 44100 Hz"
+grep -E "sample rate|back at|44100 Hz" "$T/ag-midi.log" | head -3
+until_true 50 ports_up || fail "no AudioGraph ports at 44.1 kHz"
+until_true 50 eval 'control status > /dev/null 2>&1'
+control note 1 69 100 > /dev/null || fail "note through the control socket"
+python3 "$SERVERS/timing.py" jack-record "$T/rate.wav" --port AudioGraph:out_L --seconds 1.5
+control note 1 69 0 > /dev/null
+python3 "$SERVERS/analyse.py" pitch "$T/rate.wav" --expect-hz 440 --tol-cents 2 && pass "440 Hz at 44.1 kHz" || fail "pitch at 44.1 kHz"
+kill -INT $ag; timeout 10 tail --pid=$ag -f /dev/null
+wait $ag && pass "stopped, exit 0" || fail "play exit status after the rate change"
+kill_daemon jackd TERM
+
+echo "== 4. ALSA's jack plugin: jackd killed under --device jack"
+start_jackd 256
+python3 "$SERVERS/song.py" "$T/plugin.mid" 300:30000:69
+"$AG" play --device jack --period 256 --instrument "$T/test.json" --midi "$T/plugin.mid" > "$T/ag-plugin.log" 2>&1 &
+ag=$!
+until_true 150 has "$T/ag-plugin.log" "ready in" || fail "audiograph did not start on ALSA's jack plugin"
+grep -m1 "playback:" "$T/ag-plugin.log"
+sleep 1
+killed=$(now)
+kill_daemon jackd
+until_true 60 has "$T/ag-plugin.log" "playback device lost" \
+    && pass "jackd killed under the jack plugin: declared lost after $(printf %.1f "$(at "$killed")") s, no hang" \
+    || fail "not declared lost within 6 s of jackd's death"
+grep -m1 "playback device lost" "$T/ag-plugin.log"
+start_jackd 256
+until_true 60 has "$T/ag-plugin.log" "playback device reopened" && pass "reopened once jackd is back" || fail "not reopened"
+kill -TERM $ag
+timeout 10 tail --pid=$ag -f /dev/null
+if kill -0 $ag 2> /dev/null; then fail "still running 10 s after SIGTERM (a hung write?)"; kill -KILL $ag; else pass "SIGTERM ends it"; fi
+wait $ag
+kill_daemon jackd TERM
+
+echo "== 5. PipeWire's JACK (pw-jack)"
 pipewire_config
 start_pipewire
 python3 "$SERVERS/song.py" "$T/pw.mid" 500:7500:69

@@ -42,8 +42,11 @@ struct LiveArguments: ParsableArguments {
     @Option(help: "alsa (an ALSA PCM: --device) or jack (a native JACK client, ports AudioGraph:out_L/out_R; with PipeWire: pw-jack audiograph …).")
     var driver = "alsa"
 
-    @Flag(name: .customLong("jack-connect"), help: "With --driver jack: connect the outputs to the JACK server's physical playback ports.")
+    @Flag(name: .customLong("jack-connect"), help: "With --driver jack: connect the outputs to the JACK server's physical playback ports (and its physical MIDI sources to midi_in with --jack-midi).")
     var jackConnect = false
+
+    @Flag(name: .customLong("jack-midi"), help: "With --driver jack: also take MIDI from a JACK MIDI in port, AudioGraph:midi_in (applied at the frame it arrives on).")
+    var jackMIDI = false
 
     func validate() throws {
         try OptionRange.check(period, 16...8192, "--period", unit: "frames")
@@ -74,6 +77,7 @@ struct LiveArguments: ParsableArguments {
         o.durationSeconds = duration
         o.driver = LiveDriverKind(rawValue: driver) ?? .alsa  // validated in validate()
         o.jackConnect = jackConnect
+        o.jackMIDI = jackMIDI
         return o
     }
 }

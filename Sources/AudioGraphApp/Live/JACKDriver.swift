@@ -112,6 +112,7 @@ final class JACKDriver: LiveDriver {
             xrunsOfEarlierClients = xruns
             client.close()
             self.client = nil
+            target.releaseHeldNotes(now: MonotonicClock.nanoseconds())  // JACK MIDI's sources are gone with the server
             target.renderer.stats.deviceLosses.wrappingAdd(1, ordering: .relaxed)
             outage = OutageRecovery(renderer: target.renderer, now: MonotonicClock.nanoseconds(), backoff: LiveDevices.serverBackoff)
         }
@@ -145,6 +146,11 @@ final class JACKDriver: LiveDriver {
     }
 
     private func connectPorts(_ client: JACKClient) {
+        if client.midiInputPortName != nil {
+            let sources = client.physicalMIDISources()
+            for failure in client.connectMIDIInput(from: sources) { LiveLog.line("--jack-connect: \(failure)") }
+            if !sources.isEmpty { LiveLog.line("connected \(sources.joined(separator: ", ")) to \(client.midiInputPortName ?? "")") }
+        }
         let playback = client.physicalPlaybackPorts()
         guard playback.count >= 1 else {
             LiveLog.line("--jack-connect: the JACK server has no physical playback ports")
@@ -158,11 +164,12 @@ final class JACKDriver: LiveDriver {
 }
 
 extension LiveSession {
-    /// A JACK client for `play --driver jack` (ports in_L/in_R with `--input jack`); waits for a
+    /// A JACK client for `play --driver jack` (ports in_L/in_R with `--input jack`, midi_in with
+    /// `--jack-midi`); waits for a
     /// server when `wait`. nil when SIGINT/SIGTERM came first.
     func openJACK(wait: Bool) throws -> JACKClient? {
         stop.install()
-        let clientOptions = JACKClientOptions(name: "AudioGraph", input: options.inputDevice == "jack")
+        let clientOptions = JACKClientOptions(name: "AudioGraph", input: options.inputDevice == "jack", midiInput: options.jackMIDI)
         return try JACKDriver.open(clientOptions, wait: wait, stop: stop) { [notifier] line in notifier?.send("STATUS=\(line)") }
     }
 }

@@ -24,6 +24,8 @@ struct LiveOptions: Sendable {
     var driver = LiveDriverKind.alsa
     /// With the JACK driver: connect the outputs to the server's physical playback ports.
     var jackConnect = false
+    /// With the JACK driver: a JACK MIDI in port, `midi_in`, besides the ALSA sequencer.
+    var jackMIDI = false
     /// `--panel [ADDR:]PORT` or the instrument file's `"panel"`: serve the web panel there.
     var panel: String?
 }

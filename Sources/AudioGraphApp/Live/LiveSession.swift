@@ -65,6 +65,7 @@ final class LiveSession {
             // Prepared for any buffer size JACK may switch to live, so a change allocates nothing.
             input = nil
             capture = client.inputPortNames.isEmpty ? nil : "JACK ports " + client.inputPortNames.joined(separator: ", ")
+            if let midi = client.midiInputPortName { LiveLog.line("JACK MIDI in: \(midi) (applied at the frame each event arrives on)") }
             description = JACKDriver.describe(client)
             renderer = try makeRenderer(rate: client.sampleRate, period: min(client.bufferSize, Self.jackMaxFrames), maxFrames: Self.jackMaxFrames)
         }
