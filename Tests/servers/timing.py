@@ -114,15 +114,15 @@ class PulseRecorder:
 
     def sample_times(self):
         """CLOCK_MONOTONIC ns of every sample, anchored chunk by chunk: each chunk's time is the
-        earliest estimate among its 25 neighbours on either side (a read returns late, never early),
-        so a stretch the server dropped (real PulseAudio's monitor does, on a busy machine) moves
-        only the chunks around it, not the whole recording."""
+        earliest estimate among it and the 20 chunks after it (a read returns late, never early).
+        A stretch the server dropped (real PulseAudio's monitor does, on a busy machine) only
+        makes the estimates after it later, so it never pulls an earlier chunk's time."""
         starts, end = [], 0
         for samples, t, latency in self.chunks:
             end += len(samples)
             starts.append(t - latency - end * 1e9 / self.rate)
         starts = np.array(starts)
-        local = np.array([starts[max(0, i - 25):i + 26].min() for i in range(len(starts))])
+        local = np.array([starts[i:i + 21].min() for i in range(len(starts))])
         times, position = [], 0
         for (samples, _, _), first in zip(self.chunks, local):
             times.append(first + (position + np.arange(len(samples))) * 1e9 / self.rate)
