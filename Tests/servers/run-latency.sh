@@ -3,9 +3,9 @@
 # sound-server path at a 256-frame period (PERIOD=N), NOTES notes each (default 20), through the
 # control socket (`note 1 69 100`, stamped on CLOCK_MONOTONIC just before it is sent) to the onset
 # at the server's sink (pipewire/pulse plugins: libpulse's recorder on testsink's monitor) or in
-# the JACK graph (a JACK client reading AudioGraph:out_L, JACK's frame times on CLOCK_MONOTONIC);
-# see timing.py. Prints one summary line per path; docs/AUDIO-SERVERS.md and docs/PERFORMANCE.md
-# hold the figures. SKIP_BUILD=1 uses the built binary; KEEP=1 keeps the recordings.
+# the JACK graph (a JACK client reading AudioGraph:out_L, JACK's frame times, its clock offset taken out);
+# see timing.py. Prints one summary line per path; docs/AUDIO-SERVERS.md
+# holds the figures. SKIP_BUILD=1 uses the built binary; KEEP=1 keeps the recordings.
 source "$(dirname "$0")/lib.sh"
 need_packages pulseaudio jackd2 "${PIPEWIRE_PACKAGES[@]}"
 pipewire_alsa_plugin
