@@ -56,7 +56,7 @@ public final class JACKRenderTarget: @unchecked Sendable {
     /// released now, rendered into nowhere at `now` (with whatever MIDI the rings hold), so they
     /// end on time whether or not the server comes back.
     public func releaseHeldNotes(now: UInt64) {
-        while !heldOwner.isEmpty {
+        while eventCapacity > 0, !heldOwner.isEmpty {
             let count = heldOwner.release(into: events, capacity: eventCapacity, frame: 0)
             renderer.renderWithoutOutput(periodStart: now, now: now, placed: UnsafeBufferPointer(start: events, count: count))
         }
