@@ -77,7 +77,7 @@ let package = Package(
             name: "AudioGraphApp",
             dependencies: [
                 "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
-                "SoundFont",
+                "SoundFont", "DSP", "Instruments", "MIDI", "MicEffects", "Sampler",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
@@ -104,18 +104,22 @@ let package = Package(
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport", "CSampleRate"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
         .testTarget(name: "SoundFontTests", dependencies: ["SoundFont"]),
-        .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLevels", "SamplerLoading", "AudioTestSupport"]),
+        .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "DSP", "MIDI", "AudioTestSupport"]),
+        .testTarget(
+            name: "SamplerTests", dependencies: ["Sampler", "SamplerLevels", "SamplerLoading", "AudioFiles", "Presets", "DSP", "MIDI", "AudioTestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "AudioTestSupport"]),
-        .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "Benchmarks", "AudioTestSupport"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "AudioTestSupport"]),
-        .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO"]),
-        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "SamplerLevels", "AudioTestSupport"]),
+        .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "DSP", "Benchmarks", "AudioTestSupport"]),
+        .testTarget(
+            name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "Instruments", "MicEffects", "DSP", "MIDI", "AudioTestSupport"]),
+        .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO", "MIDI"]),
+        .testTarget(
+            name: "AppTests",
+            dependencies: ["AudioGraphApp", "Engine", "Sampler", "SamplerLevels", "MicEffects", "AudioFiles", "DSP", "MIDI", "AudioTestSupport"]),
         // Counts mallocs across rendered blocks; its counters are process-wide, so the suite is serialized.
         .testTarget(
             name: "RealTimeSafetyTests",
             dependencies: [
-                "Engine", "Sampler", "SamplerLevels", "Instruments", "AudioGraphApp",
+                "Engine", "Sampler", "SamplerLevels", "Instruments", "MicEffects", "DSP", "MIDI", "AudioGraphApp",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
     ]
