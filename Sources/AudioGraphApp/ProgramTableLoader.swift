@@ -1,4 +1,5 @@
 import Engine
+import FileAccess
 import Foundation
 import Sampler
 
@@ -28,9 +29,7 @@ struct ProgramTableLoader {
         }
         func load(_ preset: String, key: String) throws(InstrumentError) -> Int {
             if let index = indexByPath[preset] { return index }
-            guard FileManager.default.fileExists(atPath: preset) else {
-                throw InstrumentError("\(path): \(key): preset \(preset) not found")
-            }
+            try checkExists(preset, key: key)
             let loaded = try loader.loadPreset(path: preset, sampleRate: sampleRate)
             for w in loaded.warnings { loader.warn("\((preset as NSString).lastPathComponent): \(w)") }
             programs.append(loaded.program)
@@ -71,6 +70,19 @@ struct ProgramTableLoader {
         let setups = try parts(startPreset: startPreset)  // validated even when there is nothing to play
         guard !rows.isEmpty else { return nil }
         return ProgramBank(programs: programs, names: names, table: rows, parts: setups)
+    }
+
+    /// A preset that cannot be opened is named with the real cause (not found, a symlink loop, a NUL
+    /// in the path, no permission), and blamed on the instrument file only if it came from there.
+    private func checkExists(_ preset: String, key: String) throws(InstrumentError) {
+        let place = key == "--preset" ? "--preset" : "\(path): \(key)"
+        let shown = PrintableText.escaped(preset)
+        guard !preset.utf8.contains(0) else { throw InstrumentError("\(place): the preset path \(shown) contains a NUL byte") }
+        var status = stat()
+        guard stat(preset, &status) == 0 else {
+            let reason = errno == ENOENT ? "not found" : String(cString: strerror(errno))
+            throw InstrumentError("\(place): preset \(shown): \(reason)")
+        }
     }
 
     /// "33" or "32-39" → program numbers.

@@ -151,9 +151,10 @@ import Glibc
             ("set master.gain=nan", "master.gain needs a number in dB (got 'nan')"),
             ("set master.gain=inf", "master.gain needs a number in dB (got 'inf')"),
             ("set master.gain=-1e400", "master.gain needs a number in dB"),
-            ("set master.gain=1e308", "master.gain must be between -60 dB and 12 dB (got 1e+308 dB)"),
+            ("set master.gain=1e308", "master.gain must be between -60 dB and 12 dB (got 1e308 dB)"),
             ("set master.gain=13", "must be between -60 dB and 12 dB (got 13 dB)"),
             ("set master.gain=loud", "needs a number in dB (got 'loud')"),
+            ("set master.gain=-20 master.gain=loud", "needs a number in dB (got 'loud')"),  // all or none: -20 not applied
             ("set master.gain=", "needs a number in dB (got '')"),
             ("set master.gain", "expected name=value, got 'master.gain'"),
             ("set", "set needs name=value"),

@@ -161,4 +161,18 @@ write("sf2-65000-generators.sf2", f.bytes())
 fifo = os.path.join(out, "fifo")
 if not os.path.exists(fifo):
     os.mkfifo(fifo)
+
+# Issue 21: an escape sequence in a key (it used to retitle the terminal), a NUL inside a path (it
+# used to cut the path), a preset on a symlink loop (it used to say "not found" and blame the
+# instrument file), a song that the output names through a hard link, and a FIFO as the output.
+write("escape-key.json", b'{"name":"x","parameters":{"\\u001b]0;pwned\\u0007":1}}')
+write("nul-path.json", b'{"name":"x","preset":"/etc/hostname\\u0000.aupreset"}')
+for a, b in [("loop-a.aupreset", "loop-b.aupreset"), ("loop-b.aupreset", "loop-a.aupreset")]:
+    if not os.path.lexists(os.path.join(out, a)):
+        os.symlink(b, os.path.join(out, a))
+write("song.mid", smf(b"\x00\x90\x3c\x64\x60\x80\x3c\x00\x00\xff\x2f\x00", division=96))
+if not os.path.exists(os.path.join(out, "song-link.wav")):
+    os.link(os.path.join(out, "song.mid"), os.path.join(out, "song-link.wav"))
+if not os.path.exists(os.path.join(out, "fifo.wav")):
+    os.mkfifo(os.path.join(out, "fifo.wav"))
 print(out)

@@ -15,7 +15,7 @@ struct EngineOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: "Set a parameter, name=value (repeatable; see `audiograph params`).")
     var assignments: [String] = []
 
-    @Option(help: "Sample rate in Hz.")
+    @Option(parsing: .unconditional, help: "Sample rate in Hz (8000…192000).")
     var rate: Int = 48000
 
     func loader() throws(InstrumentError) -> InstrumentLoader {
@@ -26,7 +26,8 @@ struct EngineOptions: ParsableArguments {
         return loader
     }
 
-    func validateRate() throws {
-        guard (8000...192_000).contains(rate) else { throw ValidationError("--rate must be between 8000 and 192000 Hz") }
+    /// Run by ArgumentParser for every command that has these options.
+    func validate() throws {
+        try OptionRange.check(rate, 8000...192_000, "--rate", unit: "Hz")
     }
 }

@@ -1,6 +1,7 @@
 import ALSAIO
 import ArgumentParser
 import AudioFiles
+import FileAccess
 import Foundation
 import Presets
 import Sampler
@@ -14,7 +15,7 @@ struct PortsCommand: ParsableCommand {
     func run() throws {
         print("MIDI sequencer ports:")
         do {
-            for port in try SequencerClient.listPorts() { print("  \(port)") }
+            for port in try SequencerClient.listPorts() { printOutside("  \(port)") }
         } catch {
             print("  (no ALSA sequencer: \(error))")
         }
@@ -23,7 +24,7 @@ struct PortsCommand: ParsableCommand {
         if devices.isEmpty { print("  (none)") }
         for d in devices {
             let direction = [d.supportsPlayback ? "playback" : nil, d.supportsCapture ? "capture" : nil].compactMap { $0 }.joined(separator: "+")
-            print("  \(d.name)  [\(direction)]  \(d.description.split(separator: "\n").joined(separator: " — "))")
+            printOutside("  \(d.name)  [\(direction)]  \(d.description.split(separator: "\n").joined(separator: " — "))")
         }
     }
 }
@@ -34,10 +35,10 @@ struct PitchCommand: ParsableCommand {
 
     @Argument(help: "Audio file (any format libsndfile reads).") var file: String
     @Flag(help: "Comma-separated output.") var csv = false
-    @Option(help: "Hop between frames, in samples (1…65536).") var hop = 512
+    @Option(parsing: .unconditional, help: "Hop between frames, in samples (1…65536).") var hop = 512
 
     func validate() throws {
-        guard (1...65_536).contains(hop) else { throw ValidationError("--hop must be between 1 and 65536 samples") }
+        try OptionRange.check(hop, 1...65_536, "--hop", unit: "samples")
     }
 
     func run() throws {
@@ -70,7 +71,11 @@ struct PresetCheckCommand: ParsableCommand {
 
     @Argument(help: ".aupreset files, or SoundFonts (.sf2/.sf3, recognised by content).") var files: [String]
     @Option(name: .customLong("sample-path"), help: "Directory to search for samples (repeatable).") var samplePaths: [String] = []
-    @Option(help: "Sample rate the samples are prepared for.") var rate = 48000
+    @Option(parsing: .unconditional, help: "Sample rate the samples are prepared for, in Hz (8000…192000).") var rate = 48000
+
+    func validate() throws {
+        try OptionRange.check(rate, 8000...192_000, "--rate", unit: "Hz")
+    }
 
     func run() throws {
         var failures = 0
@@ -79,7 +84,7 @@ struct PresetCheckCommand: ParsableCommand {
                 if !SoundFontInspection.check(file, verifySamples: true) { failures += 1 }
                 continue
             }
-            print("== \(file)")
+            printOutside("== \(file)")
             do {
                 let preset = try AUPreset.load(path: file)
                 let loaded = try SamplerProgramBuilder.build(preset: preset, presetPath: file, searchDirectories: samplePaths, sampleRate: Double(rate))
@@ -88,18 +93,18 @@ struct PresetCheckCommand: ParsableCommand {
                     return nil
                 }, uniquingKeysWith: { a, _ in a })
                 let resolver = SamplePathResolver(presetPath: file, searchDirectories: samplePaths)
-                print(preset.checkReport(resolver: resolver) { path in
+                printOutside(preset.checkReport(resolver: resolver) { path in
                     guard let f = facts[path] else { return [] }
                     let seconds = Double(f.frameCount) / f.sampleRate
                     let loop = f.loop.map { "loop \($0.startFrame)–\($0.endFrame)" } ?? "no loop"
                     return ["\(f.formatDescription), \(f.frameCount) frames (\(String(format: "%.2f", seconds)) s), root \(f.rootKey.map(String.init) ?? "—"), \(loop)"]
                 })
                 let extra = loaded.warnings.filter { !preset.warnings.contains($0) }
-                if !extra.isEmpty { print("sampler warnings:\n" + extra.map { "  - \($0)" }.joined(separator: "\n")) }
+                if !extra.isEmpty { printOutside("sampler warnings:\n" + extra.map { "  - \($0)" }.joined(separator: "\n")) }
                 print("playable: yes")
             } catch {
                 failures += 1
-                print("playable: NO — \(error)")
+                printOutside("playable: NO — \(error)")
             }
         }
         if failures > 0 { throw ExitCode(1) }

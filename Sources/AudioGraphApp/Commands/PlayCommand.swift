@@ -13,10 +13,10 @@ struct LiveArguments: ParsableArguments {
     @Option(name: .customLong("input-file"), help: "Audio file looped into the mic/line bus instead of a capture device.")
     var inputFile: String?
 
-    @Option(help: "Frames per period.")
+    @Option(parsing: .unconditional, help: "Frames per period (16…8192).")
     var period = 256
 
-    @Option(help: "Periods in the ALSA buffer.")
+    @Option(parsing: .unconditional, help: "Periods in the ALSA buffer (2…32).")
     var periods = 3
 
     @Option(help: "Connect a MIDI source: client:port, a client name or a port name (repeatable).")
@@ -33,16 +33,17 @@ struct LiveArguments: ParsableArguments {
             help: "With --autoconnect: never take this port or client (same syntax; repeatable).")
     var autoconnectExclude: [String] = []
 
-    @Option(name: .customLong("rt-priority"), help: "SCHED_FIFO priority of the audio thread (0 = don't ask).")
+    @Option(name: .customLong("rt-priority"), parsing: .unconditional, help: "SCHED_FIFO priority of the audio thread (0…99; 0 = don't ask).")
     var realtimePriority: Int32 = 70
 
-    @Option(help: "Stop after this many seconds.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (0.001…315360000).")
     var duration: Double?
 
     func validate() throws {
-        guard (16...8192).contains(period) else { throw ValidationError("--period must be 16…8192 frames") }
-        guard (2...32).contains(periods) else { throw ValidationError("--periods must be 2…32") }
-        guard (0...99).contains(realtimePriority) else { throw ValidationError("--rt-priority must be 0…99") }
+        try OptionRange.check(period, 16...8192, "--period", unit: "frames")
+        try OptionRange.check(periods, 2...32, "--periods")
+        try OptionRange.check(realtimePriority, 0...99, "--rt-priority")
+        if let duration { try OptionRange.check(duration, 0.001...315_360_000, "--duration", unit: "s") }
         _ = try autoconnectPolicy()
     }
 
@@ -83,7 +84,6 @@ struct PlayCommand: ParsableCommand {
     var waitForDevice = true
 
     func run() throws {
-        try engineOptions.validateRate()
         var options = live.options(rate: engineOptions.rate)
         options.songPath = midi
         let session = LiveSession(loader: try engineOptions.loader(), options: options)
@@ -106,8 +106,8 @@ struct DemoCommand: ParsableCommand {
     var out = "audiograph-demo.wav"
 
     func run() throws {
-        try engineOptions.validateRate()
-        let loader = try engineOptions.loader()
+        var loader = try engineOptions.loader()
+        loader.playsDemo = true
         guard let song = loader.demoPath else { throw ValidationError("the instrument names no demo song") }
         var options = live.options(rate: engineOptions.rate)
         options.songPath = song
@@ -119,7 +119,7 @@ struct DemoCommand: ParsableCommand {
             // No sound card (or the device refuses): the demo is still worth hearing, offline.
             LiveSession.log("\(error)")
             LiveSession.log("cannot play live: rendering the demo through the full graph instead")
-            let summary = try RenderCommand.render(midiPath: song, outPath: out, inputPath: nil, block: 256,
+            let summary = try RenderCommand.render(midiPath: nil, outPath: out, inputPath: nil, block: 256,
                                                    options: engineOptions, progressOnTerminal: true)
             let path = URL(fileURLWithPath: out).standardizedFileURL.path
             print(summary.line(outputPath: path))

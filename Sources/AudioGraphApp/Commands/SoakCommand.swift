@@ -12,13 +12,21 @@ struct SoakCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "soak", abstract: "Run the busy graph on a clock-paced device for a while and report deadline misses and lateness.")
 
-    @Option(help: "Minutes to run.") var minutes: Double = 10
-    @Option(help: "Frames per period.") var period = 64
-    @Option(help: "Synth voices held.") var voices = 32
+    @Option(parsing: .unconditional, help: "Minutes to run (0.01…10080).") var minutes: Double = 10
+    @Option(parsing: .unconditional, help: "Frames per period (16…8192).") var period = 64
+    @Option(parsing: .unconditional, help: "Synth voices held (1…1024).") var voices = 32
     @Option(help: "Mic effect applied to the file input.") var effect = "delay"
     @Option(name: .customLong("input-file"), help: "File looped into the mic input (default: the guitar loop).") var inputFile: String?
-    @Option(name: .customLong("rt-priority"), help: "SCHED_FIFO priority (0 = normal scheduling).") var realtimePriority: Int32 = 80
+    @Option(name: .customLong("rt-priority"), parsing: .unconditional, help: "SCHED_FIFO priority (0…99; 0 = normal scheduling).")
+    var realtimePriority: Int32 = 80
     @OptionGroup var engineOptions: EngineOptions
+
+    func validate() throws {
+        try OptionRange.check(minutes, 0.01...10_080, "--minutes")
+        try OptionRange.check(period, 16...8192, "--period", unit: "frames")
+        try OptionRange.check(voices, 1...1024, "--voices")
+        try OptionRange.check(realtimePriority, 0...99, "--rt-priority")
+    }
 
     func run() throws {
         var loader = try engineOptions.loader()

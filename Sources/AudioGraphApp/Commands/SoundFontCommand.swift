@@ -41,14 +41,14 @@ enum SoundFontInspection {
 
     /// Prints the report of `file`; false when it cannot be loaded or nothing in it plays.
     static func check(_ file: String, verifySamples: Bool, listPresets: Bool = true) -> Bool {
-        print("== \(file)")
+        printOutside("== \(file)")
         do {
             let report = SoundFontReport(try SoundFontFile.load(path: file), verifySamples: verifySamples, listPresets: listPresets)
-            for line in report.lines { print(line) }
-            print(report.verdict)
+            for line in report.lines { printOutside(line) }
+            printOutside(report.verdict)
             return report.playablePresets > 0
         } catch {
-            print("playable: NO — \(error)")
+            printOutside("playable: NO — \(error)")
             return false
         }
     }

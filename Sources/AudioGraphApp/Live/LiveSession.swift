@@ -3,6 +3,7 @@ import Synchronization
 import AudioFiles
 import DSP
 import Engine
+import FileAccess
 import Foundation
 import MIDI
 import Sampler
@@ -25,7 +26,12 @@ final class LiveSession: @unchecked Sendable {
     }
 
     static func log(_ text: String) {
-        FileHandle.standardError.write(Data("audiograph: \(text)\n".utf8))
+        FileHandle.standardError.write(Data("audiograph: \(PrintableText.escaped(text, keepingNewlines: true))\n".utf8))
+    }
+
+    /// A warning line on stderr ("warning: …"), control characters from outside escaped.
+    static func warn(_ text: String) {
+        FileHandle.standardError.write(Data("warning: \(PrintableText.escaped(text, keepingNewlines: true))\n".utf8))
     }
 
     /// A playback device as opened, with what it negotiated (the engine runs at that rate and period).
@@ -133,9 +139,16 @@ final class LiveSession: @unchecked Sendable {
             Self.snapshot(engine: controller, statistics: stats, periodFrames: period, inbox: inbox, events: events, output: outputDescription,
                           input: inputDescription, realtime: realtime.description, sampler: samplerName)
         }
-        let server = try? ControlServer { request in Self.answer(request, engine: controller, status: status) }
+        let server: ControlServer?
+        do {
+            server = try ControlServer { request in Self.answer(request, engine: controller, status: status) }
+        } catch let another as ControlServer.AnotherInstance {
+            throw another
+        } catch {
+            server = nil
+            Self.log("control socket unavailable (\(error)): `audiograph set/status` will not reach this instance")
+        }
         server?.start()
-        if server == nil { Self.log("control socket unavailable: `audiograph set/status` will not reach this instance") }
         if let age = ProcessAge.seconds() { Self.log(String(format: "ready in %.0f ms (exec → MIDI port and PCM open)", age * 1000)) }
         installSignalHandlers()
         let song = try options.songPath.map { path throws in try SongFeeder(path: path, inbox: inbox) }
@@ -244,7 +257,9 @@ final class LiveSession: @unchecked Sendable {
                 notifier.send("STATUS=\(status().line)")
             }
             if let limit = options.durationSeconds, Date().timeIntervalSince(start) >= limit { break }
-            if let song, song.isFinished, engine.meters.isIdle { break }
+            // The song is over when its sound has died away; what never decays is cut (with the
+            // fade-out below) after `SongEnd.maxTailSeconds`, as `render` cuts its tail.
+            if let song, song.isFinished, engine.meters.isIdle || song.secondsSinceEnd > SongEnd.maxTailSeconds { break }
         }
     }
 
@@ -307,9 +322,7 @@ final class LiveSession: @unchecked Sendable {
         switch words.first {
         case "set":
             guard words.count > 1 else { return "error: set needs name=value" }
-            for assignment in words.dropFirst() {
-                do { try engine.parameters.apply(assignment: assignment) } catch { return "error: \(error)" }
-            }
+            do { try engine.parameters.apply(assignments: Array(words.dropFirst())) } catch { return "error: \(error)" }  // all or none
             return "ok"
         case "get":
             guard words.count == 2, let i = engine.parameters.index(of: words[1]) else { return "error: unknown parameter '\(ParameterError.excerpt(words.dropFirst().joined(separator: " ")))'" }
