@@ -92,7 +92,7 @@ let package = Package(
             name: "AudioGraphApp",
             dependencies: [
                 "LiveLoop", "LiveControl", "PanelProtocol", "Engine", "ALSAIO", "JACKIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
-                "SoundFont",
+                "SoundFont", "DSP", "Instruments", "MIDI", "MicEffects", "Sampler",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The web panel: its messages, validation, limits and page (no networking, unit-tested), and
@@ -131,22 +131,29 @@ let package = Package(
         .testTarget(name: "MIDITests", dependencies: ["MIDI"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioTestSupport"]),
         // libsamplerate only as the reference the resampler quality test measures libsoxr against.
-        .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport", "CSampleRate"]),
+        .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "CSndFile", "AudioTestSupport", "CSampleRate"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
         .testTarget(name: "SoundFontTests", dependencies: ["SoundFont"]),
-        .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLevels", "SamplerLoading", "AudioTestSupport"]),
+        .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "DSP", "MIDI", "AudioTestSupport"]),
+        .testTarget(
+            name: "SamplerTests", dependencies: ["Sampler", "SamplerLevels", "SamplerLoading", "AudioFiles", "Presets", "DSP", "MIDI", "AudioTestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "AudioTestSupport"]),
-        .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "Benchmarks", "AudioTestSupport"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "AudioTestSupport"]),
-        .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO"]),
+        .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "DSP", "Benchmarks", "AudioTestSupport"]),
+        .testTarget(
+            name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "Instruments", "MicEffects", "DSP", "MIDI", "AudioTestSupport"]),
+        .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO", "MIDI"]),
         .testTarget(name: "PanelProtocolTests", dependencies: ["PanelProtocol"]),
-        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "SamplerLevels", "LiveLoop", "LiveControl", "LiveTestSupport", "AudioTestSupport"]),
+        .testTarget(
+            name: "AppTests",
+            dependencies: [
+                "AudioGraphApp", "Engine", "Sampler", "SamplerLevels", "MicEffects", "AudioFiles", "CSndFile", "DSP", "MIDI", "LiveLoop", "LiveControl",
+                "LiveTestSupport", "AudioTestSupport",
+            ]),
         // Counts mallocs across rendered blocks; its counters are process-wide, so the suite is serialized.
         .testTarget(
             name: "RealTimeSafetyTests",
             dependencies: [
-                "Engine", "Sampler", "SamplerLevels", "Instruments", "AudioGraphApp", "LiveTestSupport",
+                "Engine", "Sampler", "SamplerLevels", "Instruments", "MicEffects", "DSP", "MIDI", "AudioGraphApp", "LiveTestSupport",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
     ]
