@@ -18,10 +18,15 @@ extension SamplerInstrument {
             controlChange(channel: channel, controller, value: value)
         case .pitchBend(_, let value):
             parts[channel].controllers.setBend(value)
+            parts[channel].modulationEpoch &+= 1
         case .programChange(_, let program):
             programChange(channel: channel, program: Int(program))
-        case .polyPressure, .channelPressure:
-            break
+        case .polyPressure(_, let note, let value):
+            soundFontMemory.polyPressure(channel: channel)[Int(note & 127)] = value
+            parts[channel].modulationEpoch &+= 1
+        case .channelPressure(_, let value):
+            parts[channel].channelPressure = value
+            parts[channel].modulationEpoch &+= 1
         }
     }
 
@@ -40,6 +45,7 @@ extension SamplerInstrument {
     private func controlChange(channel: Int, _ controller: UInt8, value: UInt8) {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         parts[channel].controllerValues[Int(controller & 0x7F)] = value
+        parts[channel].modulationEpoch &+= 1
         switch parts[channel].controllers.apply(controller: controller, value: value) {
         case .volume: parts[channel].gains.setVolume(Int(value))
         case .expression: parts[channel].gains.setExpression(Int(value))
@@ -83,10 +89,16 @@ extension SamplerInstrument {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         acceptPendingBank()
         guard let program = parts[channel].tables else { return }
-        // Re-strike: the same key's old voices fade quickly instead of stacking up.
+        // Re-strike: the same key's old voices fade quickly instead of stacking up; SoundFont
+        // voices enter their release, pedals or not (FluidSynth's same-note rule).
         for slot in 0..<voiceSlots where isSounding(slot, on: channel) && voices[slot].key == key {
-            voices[slot].steal(fadeSeconds: SamplerConstants.stealFadeSeconds)
+            if voices[slot].isSoundFont {
+                releaseRestruck(slot)
+            } else {
+                voices[slot].steal(fadeSeconds: SamplerConstants.stealFadeSeconds)
+            }
         }
+        noteOnCounter &+= 1
         for zoneIndex in 0..<program.zones.count {
             let zone = program.zones[zoneIndex]
             let layer = program.layers[zone.layer]
@@ -94,8 +106,12 @@ extension SamplerInstrument {
             let shiftedKey = key + layer.keyOffset
             guard shiftedKey >= zone.minKey, shiftedKey <= zone.maxKey,
                   velocity >= zone.minVelocity, velocity <= zone.maxVelocity else { continue }
-            start(channel: channel, zone: zone, region: program.regions[zone.region].current(), layer: layer, key: key, velocity: velocity,
-                  partLimit: program.voiceCount)
+            let slot = start(channel: channel, zone: zone, region: program.regions[zone.region].current(), layer: layer, key: key,
+                             velocity: velocity, partLimit: program.voiceCount)
+            if zone.soundFont >= 0 {
+                startSoundFont(slot: slot, tables: program.soundFontZones[zone.soundFont], velocity: velocity,
+                               releaseRegion: zone.releaseRegion >= 0 ? program.regions[zone.releaseRegion].current() : nil)
+            }
         }
     }
 
@@ -113,8 +129,7 @@ extension SamplerInstrument {
         if parts[voices[slot].channel].controllers.sustainDown {
             voices[slot].isHeldBySustain = true
         } else if !voices[slot].isHeldBySostenuto {
-            voices[slot].envelope.noteOff()
-            voices[slot].filter.noteOff()
+            voices[slot].enterRelease(minimumFrames: minimumNoteFrames)
         }
     }
 
@@ -128,14 +143,14 @@ extension SamplerInstrument {
             if !controllers.sostenutoDown { voices[slot].isHeldBySostenuto = false }
             if !controllers.sustainDown { voices[slot].isHeldBySustain = false }
             let voice = voices[slot]
-            if !voice.isKeyDown && !voice.isHeldBySustain && !voice.isHeldBySostenuto && !voice.isOneShot && !voice.envelope.isReleasing {
-                voices[slot].envelope.noteOff()
-                voices[slot].filter.noteOff()
+            if !voice.isKeyDown && !voice.isHeldBySustain && !voice.isHeldBySostenuto && !voice.isOneShot && !voice.isReleasing {
+                voices[slot].enterRelease(minimumFrames: minimumNoteFrames)
             }
         }
     }
 
-    private func start(channel: Int, zone: ZonePlayback, region: PlaybackRegion, layer: SamplerLayer, key: Int, velocity: Int, partLimit: Int) {
+    /// Starts one voice of `zone`; returns its slot.
+    private func start(channel: Int, zone: ZonePlayback, region: PlaybackRegion, layer: SamplerLayer, key: Int, velocity: Int, partLimit: Int) -> Int {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         // Two budgets: the part's program's own voice count, then the pool shared by all parts.
         var counted = 0, countedOnPart = 0
@@ -163,6 +178,8 @@ extension SamplerInstrument {
         voice.isStolen = false
         voice.isOneShot = zone.isOneShot
         voice.bankID = bankID
+        voice.noteID = noteOnCounter
+        voice.isSoundFont = false
         voice.region = region
         voice.phase = 0
         voice.sourceRateRatio = region.sampleRate / sampleRate
@@ -185,6 +202,7 @@ extension SamplerInstrument {
         voice.filter.start(layer.filter, modulation: layer.filterModulation, key: key, velocity: velocity)
         if parts[channel].controllers.softPedalDown { voice.filter.shiftCutoff(cents: SamplerConstants.softPedalCutoffCents) }
         voices[slot] = voice
+        return slot
     }
 
     private func nextAge() -> UInt64 {
@@ -207,7 +225,7 @@ extension SamplerInstrument {
             let other = voices[current]
             if rank != bestRank {
                 if rank > bestRank { best = slot; bestRank = rank }
-            } else if rank == 2 ? voice.envelope.output * voice.staticGain < other.envelope.output * other.staticGain : voice.age < other.age {
+            } else if rank == 2 ? voice.loudness < other.loudness : voice.age < other.age {
                 best = slot
             }
         }
@@ -217,7 +235,7 @@ extension SamplerInstrument {
     /// 2: key up and not pedalled (or already releasing), 1: held, 0: just started (protected).
     private func stealRank(_ voice: SamplerVoice) -> Int {
         if frameClock &- voice.startFrame < protectionFrames { return 0 }
-        let released = voice.envelope.isReleasing || (!voice.isKeyDown && !voice.isHeldBySustain && !voice.isHeldBySostenuto)
+        let released = voice.isReleasing || (!voice.isKeyDown && !voice.isHeldBySustain && !voice.isHeldBySostenuto)
         return released ? 2 : 1
     }
 
@@ -234,9 +252,9 @@ extension SamplerInstrument {
                 idle = idle ?? slot
             } else if voices[slot].isStolen {
                 fading += 1
-                if voices[slot].envelope.output < quietestLevel {
+                if voices[slot].fadingLevel < quietestLevel {
                     quietest = slot
-                    quietestLevel = voices[slot].envelope.output
+                    quietestLevel = voices[slot].fadingLevel
                 }
             }
         }
