@@ -6,7 +6,7 @@
 //   system       FileAccess                                     (regular files only, size-checked reads)
 //   pure values  MIDI                                           (messages, SMF files, note names)
 //   kernels      DSP, Spectral                                  (render-thread safe units; Spectral = FFTW)
-//   files        AudioFiles, Presets                            (libsndfile + resampling; .aupreset)
+//   files        AudioFiles, Presets, SoundFont                 (libsndfile + resampling; .aupreset; SF2/SF3)
 //   instruments  Instruments, Sampler, MicEffects               (synth, loop players, sampler, mic chain)
 //   loading      SamplerLoading                                 (.aupreset + samples → SamplerProgram)
 //   graph        Engine                                         (buses, master stage, parameters, render)
@@ -50,6 +50,9 @@ let package = Package(
         .target(name: "Spectral", dependencies: ["CFFTW", "DSP"], swiftSettings: realTimeChecked),
         .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
         .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
+        // SoundFont 2.04 / SF3 files: RIFF parsing, validation, the zone model, combination rules,
+        // sample data mapped and read on need (Vorbis decoded through AudioFiles' libsndfile).
+        .target(name: "SoundFont", dependencies: ["AudioFiles", "FileAccess"], exclude: ["README.md"]),
         .target(name: "Instruments", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
         .target(name: "Sampler", dependencies: ["DSP", "MIDI", "Spectral"], swiftSettings: realTimeChecked),
         // Builds a SamplerProgram from an .aupreset and its sample files (control thread, file I/O).
@@ -66,7 +69,7 @@ let package = Package(
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks", "SoundFont",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
@@ -92,6 +95,7 @@ let package = Package(
         // libsamplerate only as the reference the resampler quality test measures libsoxr against.
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport", "CSampleRate"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
+        .testTarget(name: "SoundFontTests", dependencies: ["SoundFont"]),
         .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
         .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLoading", "AudioTestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "AudioTestSupport"]),

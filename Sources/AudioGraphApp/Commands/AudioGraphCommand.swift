@@ -8,7 +8,7 @@ public struct AudioGraphCommand: ParsableCommand {
         subcommands: [
             PlayCommand.self, DemoCommand.self, RenderCommand.self, NoteCommand.self, ControlChangeCommand.self, BendCommand.self,
             ProgramCommand.self, PanicCommand.self, SetCommand.self, StatusCommand.self, PortsCommand.self, ParamsCommand.self,
-            PresetCommand.self, PitchCommand.self, BenchCommand.self, SoakCommand.self,
+            PresetCommand.self, SoundFontCommand.self, PitchCommand.self, BenchCommand.self, SoakCommand.self,
         ])
 
     public init() {}
