@@ -8,10 +8,10 @@
 //   kernels      DSP, Spectral                                  (render-thread safe units; Spectral = FFTW)
 //   files        AudioFiles, Presets, SoundFont                 (libsndfile + resampling; .aupreset; SF2/SF3)
 //   instruments  Instruments, Sampler, MicEffects               (synth, loop players, sampler, mic chain)
-//   loading      SamplerLoading                                 (.aupreset + samples → SamplerProgram)
+//   loading      SamplerLoading, SoundFontLoading               (.aupreset + samples, SF2/SF3 presets → SamplerProgram)
 //   graph        Engine                                         (buses, master stage, parameters, render)
 //   devices      ALSAIO                                         (PCM, sequencer; knows nothing of Engine)
-//   measuring    Benchmarks                                     (render cost of sampler, send and mic effects)
+//   measuring    Benchmarks, SoundFontFidelity                  (render cost; SoundFont notes against FluidSynth's)
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, live/offline loops)
 // The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine) link no file
 // format: libxml2 and libsndfile come in only through SamplerLoading and the app.
@@ -57,6 +57,8 @@ let package = Package(
         .target(name: "Sampler", dependencies: ["DSP", "MIDI", "Spectral"], swiftSettings: realTimeChecked),
         // Builds a SamplerProgram from an .aupreset and its sample files (control thread, file I/O).
         .target(name: "SamplerLoading", dependencies: ["Sampler", "DSP", "Presets", "AudioFiles"]),
+        // A SoundFont's presets as SamplerPrograms and a FluidSynth-style program table (control thread).
+        .target(name: "SoundFontLoading", dependencies: ["SoundFont", "Sampler", "MIDI"]),
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"], swiftSettings: realTimeChecked),
         .target(
             name: "Engine",
@@ -70,6 +72,7 @@ let package = Package(
             name: "AudioGraphApp",
             dependencies: [
                 "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks", "SoundFont",
+                "SoundFontLoading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),

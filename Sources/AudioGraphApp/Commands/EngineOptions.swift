@@ -9,6 +9,9 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Sampler preset (.aupreset) every melodic part starts on, instead of the instrument file's.")
     var preset: String?
 
+    @Option(help: "SoundFont (.sf2, .sf3) whose presets every part plays, as a General MIDI sound module (bank select, drum kits on channel 10), instead of the instrument file's programs.")
+    var soundfont: String?
+
     @Option(name: .customLong("sample-path"), help: "Directory to search for samples (repeatable).")
     var samplePaths: [String] = []
 
@@ -19,9 +22,12 @@ struct EngineOptions: ParsableArguments {
     var rate: Int = 48000
 
     func loader() throws(InstrumentError) -> InstrumentLoader {
-        var loader = try InstrumentLoader(instrumentPath: instrument)
+        // A SoundFont alone is a plain General MIDI module: none of the default instrument's loops,
+        // controls, bus levels or master filters (an --instrument file given with it keeps its own).
+        var loader = try soundfont != nil && instrument == nil ? InstrumentLoader(soundFontModule: ()) : InstrumentLoader(instrumentPath: instrument)
         loader.assignments = assignments
         loader.presetOverride = preset
+        loader.soundFontOverride = soundfont
         loader.extraSamplePaths = samplePaths
         return loader
     }

@@ -60,11 +60,13 @@ struct RenderCommand: ParsableCommand {
         loader.soloChannel = solo
         loader.levels = .byNeed  // the renderer builds what the song plays (`LevelBuildPlan`)
         let rate = Double(options.rate)
-        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
         guard let songPath = midiPath ?? loader.demoPath else {
             throw ValidationError("no --midi file given and the instrument names no demo song")
         }
         let song = try MIDIFile.read(path: songPath)
+        // A SoundFont reads only the presets, zones and samples the song plays.
+        loader.song = song.events.map(\.message)
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
         let input = try inputPath.map { path throws(AudioFileError) in try AudioFileReader.read(path: path, convertingTo: rate) }
         let writer = try WAVFileWriter(path: outPath, sampleRate: Int(rate), channels: 2, encoding: .float32)
         defer { writer.close() }
