@@ -65,6 +65,9 @@ let package = Package(
             dependencies: ["DSP", "MIDI", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
         // What the real-time units cost (control thread; `audiograph bench`, sampler-bench, callgrind).
         .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "MicEffects", "Spectral"]),
+        // Renders notes and songs through FluidSynth and AudioGraph with one font and compares them
+        // (scripts/soundfont-fidelity, the fidelity tests).
+        .target(name: "SoundFontFidelity", dependencies: ["SoundFont", "MIDI", "AudioFiles", "Spectral"]),
         .target(
             name: "ALSAIO",
             dependencies: ["CALSA", "MIDI"]),
@@ -79,6 +82,7 @@ let package = Package(
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
         .executableTarget(name: "make-sounds", dependencies: ["AudioFiles", "MIDI", "DSP"]),
         // Times the sampler render loop; `--render-only` runs it under valgrind --tool=callgrind.
+        .executableTarget(name: "soundfont-fidelity", dependencies: ["SoundFontFidelity", "SoundFont", "MIDI"]),
         .executableTarget(name: "sampler-bench", dependencies: ["Benchmarks", "Sampler", "DSP", "MIDI"]),
         // Drives ALSAIO against real ALSA inside the alsa-vm rig (Tests/alsa-vm/alsaio-smoke.sh).
         .executableTarget(name: "alsaio-probe", dependencies: ["ALSAIO", "CALSA", "MIDI"]),
