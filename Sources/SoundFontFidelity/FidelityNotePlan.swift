@@ -39,6 +39,12 @@ public struct FidelityNotePlan: Sendable {
 
     public private(set) var notes: [Note] = []
 
+    /// Every preset's bank:program, in the order the plan plays them (for batching).
+    public static func presets(of font: SoundFontFile) -> [[Int]] {
+        var seen = Set<[Int]>()
+        return font.presets.map { [$0.bank, $0.program] }.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }.filter { seen.insert($0).inserted }
+    }
+
     /// `presets` limits the test to those bank:program pairs (nil: all of the font's).
     public init(font: SoundFontFile, presets: Set<[Int]>? = nil) {
         let order = font.presets.indices.sorted { (font.presets[$0].bank, font.presets[$0].program) < (font.presets[$1].bank, font.presets[$1].program) }

@@ -4,11 +4,14 @@ import Foundation
 /// "bank:program name  passed/notes" with what failed, then the totals and the medians of the
 /// differences. Control thread.
 public struct FidelityReport {
-    public var plan: FidelityNotePlan
+    public var notes: [FidelityNotePlan.Note] = []
     public var comparisons: [NoteComparison] = []
 
-    public init(plan: FidelityNotePlan, reference: FidelityRenders.Render, ours: FidelityRenders.Render) {
-        self.plan = plan
+    public init() {}
+
+    /// Measures and compares the notes of one batch.
+    public mutating func add(plan: FidelityNotePlan, reference: FidelityRenders.Render, ours: FidelityRenders.Render) {
+        notes += plan.notes
         let rate = FidelityNotePlan.sampleRate
         for note in plan.notes {
             let a = NoteAnalysis.bandLimited(left: reference.left, right: reference.right, window: note.window, sampleRate: rate, cutoff: note.accurateBand)
@@ -17,7 +20,8 @@ public struct FidelityReport {
             let mine = NoteAnalysis.measure(left: b.left, right: b.right, window: b.window, sampleRate: rate, partialNear: theirs.partialHertz)
             comparisons.append(NoteComparison(ours: mine, reference: theirs))
         }
-        renderSeconds = (reference.seconds, ours.seconds)
+        renderSeconds.fluidSynth += reference.seconds
+        renderSeconds.ours += ours.seconds
     }
 
     public var renderSeconds: (fluidSynth: Double, ours: Double) = (0, 0)
@@ -27,17 +31,17 @@ public struct FidelityReport {
         var lines: [String] = []
         var presetsPassed = 0, presets = 0
         var start = 0
-        while start < plan.notes.count {
-            let first = plan.notes[start]
+        while start < notes.count {
+            let first = notes[start]
             var end = start
-            while end < plan.notes.count && plan.notes[end].bank == first.bank && plan.notes[end].program == first.program { end += 1 }
+            while end < notes.count && notes[end].bank == first.bank && notes[end].program == first.program { end += 1 }
             let group = comparisons[start..<end]
             let ok = group.filter(\.passes).count
             presets += 1
             if ok == group.count { presetsPassed += 1 }
             lines.append(String(format: "%03d:%03d %-20@ %3d/%-3d", first.bank, first.program, first.presetName as NSString, ok, group.count))
             for (offset, comparison) in group.enumerated() where verbose || !comparison.passes {
-                let note = plan.notes[start + offset]
+                let note = notes[start + offset]
                 let what = comparison.passes ? "ok" : comparison.failures.joined(separator: ", ")
                 lines.append(String(format: "    key %3d vel %3d: %@", note.key, note.velocity, what as NSString))
             }
