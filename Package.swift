@@ -4,17 +4,24 @@
 // Layers, bottom to top (arrows point down only; see Sources/DSP/README.md for the unit contract):
 //   C libraries  CALSA CSndFile CLibXML2 CFFTW CSoxr         (system-library shims)
 //   system       FileAccess                                     (regular files only, size-checked reads)
-//   pure values  MIDI                                           (messages, SMF files, note names)
-//   kernels      DSP, Spectral                                  (render-thread safe units; Spectral = FFTW)
-//   files        AudioFiles, Presets, SoundFont                 (libsndfile + resampling; .aupreset; SF2/SF3)
-//   instruments  Instruments, Sampler, MicEffects               (synth, loop players, sampler, mic chain)
-//   loading      SamplerLoading, SoundFontLoading               (.aupreset + samples, SF2/SF3 presets → SamplerProgram)
-//   graph        Engine                                         (buses, master stage, parameters, render)
-//   devices      ALSAIO                                         (PCM, sequencer; knows nothing of Engine)
-//   measuring    Benchmarks, SoundFontFidelity                  (render cost; SoundFont notes against FluidSynth's)
+//   pure values  MIDI → FileAccess                              (messages, SMF files, note names)
+//   kernels      DSP; Spectral → DSP                            (render-thread safe units; Spectral = FFTW)
+//   files        AudioFiles, Presets → FileAccess               (libsndfile + resampling; .aupreset)
+//                SoundFont → AudioFiles, FileAccess             (SF2/SF3 files, zones, combination rules)
+//   instruments  Instruments, Sampler → DSP, MIDI               (synth, loop players; the render-only sampler)
+//                MicEffects → DSP, Spectral                     (mic chain)
+//   loading      SamplerLevels → Sampler, Spectral              (band-limited levels, FFT-filtered, by need)
+//                SamplerLoading → SamplerLevels, Presets, AudioFiles  (.aupreset + samples → SamplerProgram)
+//                SoundFontLoading → SoundFont, SamplerLevels, Sampler  (SF2/SF3 presets → SamplerPrograms, program table)
+//   graph        Engine → Instruments, Sampler, MicEffects      (buses, master stage, parameters, render)
+//   devices      ALSAIO → MIDI                                  (PCM, sequencer; knows nothing of Engine)
+//   measuring    Benchmarks → Sampler, SamplerLevels, MicEffects  (render cost of sampler, send and mic effects)
+//                SoundFontFidelity → SoundFont, AudioFiles, Spectral  (SoundFont notes and songs against FluidSynth's)
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, live/offline loops)
 // The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine) link no file
-// format: libxml2 and libsndfile come in only through SamplerLoading and the app.
+// format: libxml2 and libsndfile come in only through SamplerLoading and the app. Sampler renders
+// only: the levels it plays are built on the loading side and handed over through its seam
+// (`SamplerProgram.levelRequests` / `publishLevels`, Sources/SamplerLevels/README.md).
 import PackageDescription
 
 // Render-path code carries `@_noAllocation` (Sources/DSP/README.md), which the compiler checks
@@ -54,17 +61,19 @@ let package = Package(
         // sample data mapped and read on need (Vorbis decoded through AudioFiles' libsndfile).
         .target(name: "SoundFont", dependencies: ["AudioFiles", "FileAccess"], exclude: ["README.md"]),
         .target(name: "Instruments", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
-        .target(name: "Sampler", dependencies: ["DSP", "MIDI", "Spectral"], swiftSettings: realTimeChecked),
+        .target(name: "Sampler", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
+        // Builds the sampler's band-limited levels (control and builder threads, FFTW).
+        .target(name: "SamplerLevels", dependencies: ["Sampler", "Spectral", "DSP", "MIDI"], exclude: ["README.md"]),
         // Builds a SamplerProgram from an .aupreset and its sample files (control thread, file I/O).
-        .target(name: "SamplerLoading", dependencies: ["Sampler", "DSP", "Presets", "AudioFiles"]),
+        .target(name: "SamplerLoading", dependencies: ["Sampler", "SamplerLevels", "DSP", "Presets", "AudioFiles"]),
         // A SoundFont's presets as SamplerPrograms and a FluidSynth-style program table (control thread).
-        .target(name: "SoundFontLoading", dependencies: ["SoundFont", "Sampler", "MIDI"]),
+        .target(name: "SoundFontLoading", dependencies: ["SoundFont", "SamplerLevels", "Sampler", "MIDI"]),
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"], swiftSettings: realTimeChecked),
         .target(
             name: "Engine",
-            dependencies: ["DSP", "MIDI", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
+            dependencies: ["DSP", "MIDI", "Spectral", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
         // What the real-time units cost (control thread; `audiograph bench`, sampler-bench, callgrind).
-        .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "MicEffects", "Spectral"]),
+        .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "SamplerLevels", "MicEffects", "Spectral"]),
         // Renders notes and songs through FluidSynth and AudioGraph with one font and compares them
         // (scripts/soundfont-fidelity, the fidelity tests).
         .target(name: "SoundFontFidelity", dependencies: ["SoundFont", "MIDI", "AudioFiles", "Spectral"]),
@@ -74,8 +83,8 @@ let package = Package(
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks", "SoundFont",
-                "SoundFontLoading",
+                "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "SoundFont", "SoundFontLoading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
@@ -104,17 +113,17 @@ let package = Package(
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
         .testTarget(name: "SoundFontTests", dependencies: ["SoundFont"]),
         .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLoading", "AudioTestSupport"]),
+        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLevels", "SamplerLoading", "AudioTestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "AudioTestSupport"]),
         .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "Benchmarks", "AudioTestSupport"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "AudioTestSupport"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "AudioTestSupport"]),
         .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO"]),
-        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "AudioTestSupport"]),
+        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "SamplerLevels", "AudioTestSupport"]),
         // Counts mallocs across rendered blocks; its counters are process-wide, so the suite is serialized.
         .testTarget(
             name: "RealTimeSafetyTests",
             dependencies: [
-                "Engine", "Sampler", "Instruments", "AudioGraphApp",
+                "Engine", "Sampler", "SamplerLevels", "Instruments", "AudioGraphApp",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
     ]

@@ -5,6 +5,7 @@ import Instruments
 import MIDI
 import Presets
 import Sampler
+import SamplerLevels
 import SamplerLoading
 
 /// Turns an instrument file into a ready engine: decodes the loop files at the engine rate, builds

@@ -4,6 +4,7 @@ import Engine
 import Foundation
 import MIDI
 import Sampler
+import SamplerLevels
 
 /// What an offline render produced.
 public struct OfflineRenderSummary: Sendable {

@@ -62,7 +62,7 @@ extension AudioEngine {
         sampler { $0.addVoiceCounts(to: counts) }
         for c in 0..<PartMeters.partCount {
             let synthPeak = synth { $0.takeChannelPeak(channel: c) }
-            let (samplerPeak, program) = sampler { ($0.takePartPeak(channel: c), $0.currentProgram(channel: c)) }
+            let (samplerPeak, program) = sampler { ($0.takePartPeak(channel: c), $0.partProgram(channel: c)) }
             partMeterCells { $0.publish(channel: c, voices: counts[c], program: program, peak: max(synthPeak, samplerPeak)) }
         }
     }

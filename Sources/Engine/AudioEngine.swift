@@ -161,6 +161,7 @@ public final class AudioEngine {
         let out = StereoBlock(left: output.left, right: output.right, frames: frames)
         applier.applyIfChanged(to: self)
         applyLiveInputs()
+        sampler { $0.adoptPendingBank() }  // before `dispatch` asks it what a part plays
         // Nothing can sound and nothing arrives: skip the DSP (an idle instrument costs ~nothing).
         let idle = isIdle
         if events.isEmpty && input == nil && idle {

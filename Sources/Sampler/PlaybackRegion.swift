@@ -1,7 +1,7 @@
 import Synchronization
 
-/// One band-limited level of a region (see `BandLimitedLevels`): its channels' stored frame 0
-/// (`right` == `left` for mono) and how many stored frames make one source frame (1 … 6).
+/// One band-limited level of a region (see `LevelLayout`): its channels' stored frame 0
+/// (`right` == `left` for mono) and how many stored frames make one source frame (1 … 4).
 struct PlaybackLevel {
     var left: UnsafePointer<Float>
     var right: UnsafePointer<Float>
@@ -13,7 +13,7 @@ struct PlaybackLevel {
 ///
 /// Two forms: the plain region (`isPlain`: one level, the frames as they play, unfiltered, read
 /// with the 4-point kernel), ready as soon as the program exists, and the band-limited one, built
-/// later by need (`SamplerProgram.buildLevels`, `LevelPublisher`) and published through `levelSlot`.
+/// later by need on the loading side (`SamplerLevels`) and published through `levelSlot`.
 /// A voice takes whichever exists at its note-on (`current()`) and keeps it for its whole life, so
 /// no note ever switches kernels mid-way.
 ///
@@ -22,7 +22,7 @@ struct PlaybackLevel {
 /// straight on to `wrapFrame` and jumps back one loop length; past `loopEnd + loopTailFrames −
 /// guard` the filtered data repeats exactly, so the jump is inaudible for every kernel.
 struct PlaybackRegion {
-    /// `BandLimitedLevels.count` levels (plain: one).
+    /// `LevelLayout.count` levels (plain: one).
     var levels: UnsafePointer<PlaybackLevel>
     var isStereo: Bool
     /// The original frames, read with the 4-point cubic whatever the quality (levels not built yet).
@@ -50,27 +50,27 @@ struct PlaybackRegion {
     }
 }
 
-/// Builds and owns the regions of a program: one per distinct (waveform, loop) pair, each with
-/// its plain form at once and its band-limited levels when `buildLevels` is called. Control
-/// thread, or one builder thread at a time (the program serialises them); the render side reads
-/// only the `regions` copy the program makes and the published slots.
+/// Makes and owns the regions of a program: one per distinct (waveform, loop) pair, each with its
+/// plain form at once, and its band-limited form once the loading side publishes levels for it
+/// (`publish`). Control side, under the program's lock; the render side reads only the `regions`
+/// copy the program makes and the published slots.
 ///
-/// Memory per source frame and channel: a looped region's plain copy, 1 float, and the levels: 4 + 3 + 2 + 2 + 1
-/// + 1 = 13 stored floats (52 bytes) when a zone reaches steps above 4, else 12 (every region gets
-/// the levels to step 4, `SamplerProgram.guaranteedStep`), besides the 4 of the waveform itself,
-/// which is kept (zones may make further regions of it).
+/// Memory per source frame and channel: a looped region's plain copy, 1 float; the levels it is
+/// given (see `LevelLayout`); besides the waveform itself, which is kept (zones may make further
+/// regions of it).
 final class RegionStorage {
     private var buffers: [UnsafeMutablePointer<Float>] = []
-    private var levelTables: [UnsafeMutablePointer<PlaybackLevel>] = []
+    private var plainTables: [UnsafeMutablePointer<PlaybackLevel>] = []
     private var published: [UnsafeMutablePointer<PlaybackRegion>] = []
-    private var waveforms: [SamplerWaveform] = []
+    /// The levels each published form points into, kept alive with it.
+    private var publishedLevels: [RegionLevels] = []
     private(set) var regions: [PlaybackRegion] = []
     private var indexByKey: [RegionKey: Int] = [:]
-    /// Per region: its key and the levels it gets; nil once built.
-    private var pending: [(waveform: SamplerWaveform, loop: SamplerLoop?, levels: Int)?] = []
+    /// Per region: what it needs from the level builder; nil once published (or if it needs nothing).
+    private(set) var requests: [LevelRequest?] = []
     /// One slot per region (`PlaybackRegion.levelSlot`), allocated as regions are made.
     private var slots: [UnsafeMutablePointer<Atomic<Int>>] = []
-    /// Regions whose levels are not built yet (any thread may read it).
+    /// Regions whose levels are not published yet (any thread may read it).
     let awaiting = Atomic<Int>(0)
 
     /// Frames of the loop played on past its end in the plain form before the voice wraps: the
@@ -97,99 +97,66 @@ final class RegionStorage {
     func region(for waveform: SamplerWaveform, loop: SamplerLoop?) -> Int {
         let key = RegionKey(waveform: ObjectIdentifier(waveform), loop: loop)
         if let index = indexByKey[key] { return index }
-        waveforms.append(waveform)
         let endFrame = loop?.endFrame ?? waveform.frameCount
         let wrapFrame = endFrame + (loop == nil ? 0 : Self.plainLoopTailFrames)
         let table = UnsafeMutablePointer<PlaybackLevel>.allocate(capacity: 1)
         // Unlooped: the waveform's own guarded frames; looped: a copy with the loop played on past its end.
         let channels = (0..<waveform.channelCount).map { channel in
-            loop == nil ? waveform.frames(channel: channel) : copy(played(waveform, channel: channel, loop: loop), frames: wrapFrame)
+            loop == nil ? waveform.frames(channel: channel) : copy(waveform.played(channel: channel, loop: loop), frames: wrapFrame)
         }
         table.initialize(to: PlaybackLevel(left: channels[0], right: channels.last!, oversampling: 1))
-        levelTables.append(table)
+        plainTables.append(table)
         let slot = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: 1)
         slot.initialize(to: Atomic(0))
         slots.append(slot)
+        let index = regions.count
         regions.append(PlaybackRegion(
             levels: UnsafePointer(table), isStereo: waveform.channelCount == 2, isPlain: true, levelSlot: UnsafePointer(slot),
             endFrame: endFrame, loopStartFrame: loop?.startFrame ?? 0, isLooped: loop != nil, sampleRate: waveform.sampleRate,
             wrapFrame: wrapFrame))
-        let built = levelCount(for: waveform, loop: loop, largestStep: largestSteps[key] ?? .infinity)
+        let levelCount = LevelLayout.levelCount(frames: endFrame, largestStep: largestSteps[key] ?? .infinity)
         // 0 levels (a region too long for them): it stays plain, nothing to build.
-        pending.append(built == 0 ? nil : (waveform, loop, built))
-        if built > 0 { awaiting.add(1, ordering: .relaxed) }
-        indexByKey[key] = regions.count - 1
-        return regions.count - 1
+        requests.append(levelCount == 0 ? nil : LevelRequest(region: index, waveform: waveform, loop: loop, levelCount: levelCount))
+        if levelCount > 0 { awaiting.add(1, ordering: .relaxed) }
+        indexByKey[key] = index
+        return index
     }
 
-    /// Builds region `index`'s band-limited levels, if not built yet, and publishes them.
-    func buildLevels(_ index: Int) {
-        guard let entry = pending[index] else { return }
-        pending[index] = nil
-        let (waveform, loop, built) = entry
+    /// Publishes `levels` as `request`'s region's band-limited form (a release store the render
+    /// thread acquires at note-on). Returns false, publishing nothing, if it has its levels already.
+    func publish(_ levels: RegionLevels, for request: LevelRequest) -> Bool {
+        let index = request.region
+        precondition(requests.indices.contains(index), "a request of another program")
+        guard let pending = requests[index] else { return false }
+        precondition(pending.waveform === request.waveform && pending.loop == request.loop, "a request of another program")
+        precondition(levels.channelCount == request.waveform.channelCount, "levels for another region")
+        precondition(levels.frames >= regions[index].endFrame, "levels shorter than the region")
+        requests[index] = nil
         var region = regions[index]
-        region.levels = UnsafePointer(levels(of: waveform, loop: loop, built: built))
+        region.levels = UnsafePointer(levels.table)
         region.isPlain = false
-        region.wrapFrame = region.endFrame + (loop == nil ? 0 : BandLimitedLevels.loopTailFrames(levels: built) - BandLimitedLevels.guardFrames)
+        if region.isLooped { region.wrapFrame = levels.frames }
         let form = UnsafeMutablePointer<PlaybackRegion>.allocate(capacity: 1)
         form.initialize(to: region)
         published.append(form)
+        publishedLevels.append(levels)
         slots[index].pointee.store(Int(bitPattern: form), ordering: .releasing)
         awaiting.subtract(1, ordering: .relaxed)
-    }
-
-    /// Regions not built yet, in index order (control thread, under the program's lock).
-    var unbuilt: [Int] { pending.indices.filter { pending[$0] != nil } }
-
-    private func played(_ waveform: SamplerWaveform, channel: Int, loop: SamplerLoop?) -> PlayedChannel {
-        PlayedChannel(frames: waveform.frames(channel: channel), frameCount: waveform.frameCount, loop: loop)
+        return true
     }
 
     /// A guarded copy of frames −guard ..< `frames` + guard as they play; returns frame 0.
     private func copy(_ input: PlayedChannel, frames: Int) -> UnsafePointer<Float> {
-        let guardFrames = BandLimitedLevels.guardFrames
+        let guardFrames = LevelLayout.guardFrames
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: frames + 2 * guardFrames)
         input.read(from: -guardFrames, count: frames + 2 * guardFrames, scale: 1, into: buffer)
         buffers.append(buffer)
         return UnsafePointer(buffer + guardFrames)
     }
-    /// How many levels the region gets: up to the first whose step covers `largestStep`, for a
-    /// short region at most to step 4 (see `BandLimitedLevels.shortRegionFrames`), for one too
-    /// long to index at 6 stored frames per frame none.
-    private func levelCount(for waveform: SamplerWaveform, loop: SamplerLoop?, largestStep: Double) -> Int {
-        let covering = (BandLimitedLevels.specs.firstIndex { $0.maxStep >= largestStep } ?? BandLimitedLevels.count - 1) + 1
-        let frames = loop?.endFrame ?? waveform.frameCount
-        // Stored frames index a 32.32 phase: beyond 2³¹ of them, only the top level (r = 1) is safe.
-        if frames > Int(Int32.max) / BandLimitedLevels.maxOversampling { return 0 }
-        let short = frames <= BandLimitedLevels.shortRegionFrames
-        return short ? min(covering, BandLimitedLevels.specs.firstIndex { $0.maxStep == BandLimitedLevels.shortRegionTopStep }! + 1) : covering
-    }
-
-    /// The first `built` levels of every channel of the region as it plays; the table's entries
-    /// above them repeat the last one built.
-    private func levels(of waveform: SamplerWaveform, loop: SamplerLoop?, built: Int) -> UnsafeMutablePointer<PlaybackLevel> {
-        let guardFrames = BandLimitedLevels.guardFrames
-        // Frames the voices can reach (before the guard).
-        let frames = loop.map { $0.endFrame + BandLimitedLevels.loopTailFrames(levels: built) - guardFrames } ?? waveform.frameCount
-        let perChannel = (0..<waveform.channelCount).map { channel in
-            LevelBuilder.withShared { $0.build(frames: frames, levels: built, input: played(waveform, channel: channel, loop: loop)) }
-        }
-        let table = UnsafeMutablePointer<PlaybackLevel>.allocate(capacity: BandLimitedLevels.count)
-        for index in 0..<BandLimitedLevels.count {
-            let level = min(index, built - 1), spec = BandLimitedLevels.specs[level]
-            let offset = guardFrames * spec.oversampling
-            let left = UnsafePointer(perChannel[0][level] + offset)
-            let right = perChannel.count == 2 ? UnsafePointer(perChannel[1][level] + offset) : left
-            (table + index).initialize(to: PlaybackLevel(left: left, right: right, oversampling: spec.oversampling))
-        }
-        buffers += perChannel.flatMap { $0 }
-        levelTables.append(table)
-        return table
-    }
 
     deinit {
         for buffer in buffers { buffer.deallocate() }
-        for table in levelTables { table.deallocate() }
+        for table in plainTables { table.deallocate() }
         for form in published { form.deallocate() }
         for slot in slots { slot.deinitialize(count: 1).deallocate() }
     }

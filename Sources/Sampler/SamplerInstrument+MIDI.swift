@@ -8,6 +8,7 @@ extension SamplerInstrument {
     /// soft pedal, CC91/CC93 sends, RPN 0 bend range, RPN 1/2 tuning, CC120/121/123, pitch bend. Others are ignored.
     @_noAllocation
     public func handle(_ message: MIDIMessage) {
+        adoptPendingBank()
         let channel = Int(message.channel & 15)
         switch message.normalized {
         case .noteOn(_, let note, let velocity):
@@ -33,7 +34,6 @@ extension SamplerInstrument {
     /// Picks the part's new program from the bank by index: nothing allocated, no file read.
     /// Sounding notes keep their program (their voices point into the bank, which outlives them).
     private func programChange(channel: Int, program: Int) {
-        acceptPendingBank()
         guard let bank else { return }
         let part = parts[channel]
         let bankNumber = Int(part.controllers.bankMSB)
@@ -87,7 +87,6 @@ extension SamplerInstrument {
     /// in the part's program.
     private func noteOn(channel: Int, key: Int, velocity: Int) {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
-        acceptPendingBank()
         guard let program = parts[channel].tables else { return }
         // Re-strike: the same key's old voices fade quickly instead of stacking up; SoundFont
         // voices enter their release, pedals or not (FluidSynth's same-note rule).

@@ -166,8 +166,12 @@ public final class SamplerInstrument {
     @discardableResult
     public func collectGarbage() -> Bool { bankInbox.collectGarbage() }
 
-    /// Render thread: adopts a submitted bank when the previous swap has fully retired.
-    func acceptPendingBank() {
+    /// Render thread: the one point where a submitted bank is taken up (once the previous swap has
+    /// fully retired): voices of the bank in use fade out and every part restarts on the new bank's
+    /// start program. `render` and `handle` begin with it; a host that asks `partProgram` before
+    /// handing a block's first message over (the engine) calls it at the start of its block.
+    @_noAllocation
+    public func adoptPendingBank() {
         finishRetiring()
         guard retiringAddress == 0 else { return }
         let address = mailbox.takeIfRoomForGarbage()
@@ -208,17 +212,10 @@ public final class SamplerInstrument {
         retiringAddress = 0
     }
 
-    /// Render thread: what part `channel` (0–15) plays now; nil before any bank was submitted.
-    /// Adopts a pending bank first.
+    /// Render thread: what part `channel` (0–15) plays in the bank in use; nil before a bank was
+    /// adopted (`adoptPendingBank`).
     @_noAllocation
     public func partProgram(channel: Int) -> PartProgram? {
-        acceptPendingBank()
-        return currentProgram(channel: channel)
-    }
-
-    /// Render thread: what part `channel` plays in the bank in use (no hand-over; for meters).
-    @_noAllocation
-    public func currentProgram(channel: Int) -> PartProgram? {
         currentAddress == 0 ? nil : parts[channel & 15].program
     }
 
@@ -231,7 +228,7 @@ public final class SamplerInstrument {
     public func render(into block: StereoBlock, sends: SendTarget? = nil, at sendOffset: Int = 0) {
         let maxFrames = maxFrames
         precondition(block.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
-        acceptPendingBank()
+        adoptPendingBank()
         var offset = 0
         while offset < block.frames {
             let frames = min(SamplerConstants.chunkFrames, block.frames - offset)

@@ -33,22 +33,22 @@ struct ZonePlayback {
 /// Build it on the control thread (it allocates and copies sample data), hand it to
 /// `SamplerInstrument.submit(_:)`, and let `collectGarbage()` release it on the control thread.
 ///
-/// Its regions' band-limited levels are built at `init` (`.atLoad`), or later by need
-/// (`.byNeed`): `buildLevels(forKeys:)` before an offline render, `LevelPublisher` in the
-/// background when playing live. Until a region's levels are published, a note on it reads the
-/// original frames with the 4-point cubic (aliasing like the former live kernel) for its whole life.
+/// It plays as soon as it exists, every region in its plain form (the original frames, read with
+/// the 4-point cubic: aliasing when transposed up). Band-limited levels come from the loading side
+/// (`SamplerLevels`) through a seam of three calls: `levelRequests` says what each region still
+/// needs, `publishLevels(_:for:)` hands built levels to a region and publishes them (a release
+/// store the render thread acquires at note-on), `regionsAwaitingLevels` counts what is left. A
+/// note started before its region's levels are published keeps the plain form for its whole life.
+///
+/// @unchecked Sendable: its tables are written in `init` and only read after; `storage` (the
+/// regions' requests and published forms) is touched only under `storageLock`, the slots only
+/// through atomics.
 public final class SamplerProgram: @unchecked Sendable {
-    /// When the band-limited levels are built.
-    public enum LevelBuilding: Sendable {
-        case atLoad
-        case byNeed
-    }
-
     public let layers: [SamplerLayer]
     public let zones: [SamplerZone]
     public let globals: SamplerGlobals
 
-    let storage = RegionStorage()
+    private let storage = RegionStorage()
     /// The SoundFont zones' generators and modulators (empty for an .aupreset program).
     let soundFontStorage = SF2ArticulationStorage()
     /// Render-side copies in raw memory so the render thread touches no Swift arrays (no ARC).
@@ -58,7 +58,7 @@ public final class SamplerProgram: @unchecked Sendable {
 
     /// Control thread. Validates ranges and loops; throws naming the first bad zone or layer.
     public init(
-        layers: [SamplerLayer], zones: [SamplerZone], globals: SamplerGlobals = SamplerGlobals(), levels: LevelBuilding = .atLoad
+        layers: [SamplerLayer], zones: [SamplerZone], globals: SamplerGlobals = SamplerGlobals()
     ) throws(SamplerProgramError) {
         guard !layers.isEmpty else { throw .invalidLayer(index: 0, reason: "a program needs at least one layer") }
         for (index, layer) in layers.enumerated() where layer.minKey > layer.maxKey {
@@ -106,22 +106,20 @@ public final class SamplerProgram: @unchecked Sendable {
         _ = regionTable.initialize(from: storage.regions)
         layerTable = .allocate(capacity: layers.count)
         _ = layerTable.initialize(from: layers)
-        if levels == .atLoad { buildAllLevels() }
     }
 
-    /// Serialises level building (control, renderer and builder threads; never the render thread).
-    private let building = Mutex(())
+    /// Guards `storage` (control, renderer and builder threads; never the render thread).
+    private let storageLock = Mutex(())
 
-    /// Any thread but the render thread: builds and publishes the levels of every region not built yet.
-    public func buildAllLevels() {
-        building.withLock { _ in
-            for index in storage.unbuilt { storage.buildLevels(index) }
-        }
+    /// Any thread but the render thread: what every region whose levels are not published yet
+    /// needs, in region order.
+    public var levelRequests: [LevelRequest] {
+        storageLock.withLock { _ in storage.requests.compactMap { $0 } }
     }
 
-    /// Any thread but the render thread: builds the levels of the regions a note on one of `keys`
-    /// can start (at any velocity), matched as note-on matches them.
-    public func buildLevels(forKeys keys: Set<Int>) {
+    /// Any thread but the render thread: the requests of the regions a note on one of `keys` can
+    /// start (at any velocity), matched as note-on matches them.
+    public func levelRequests(forKeys keys: Set<Int>) -> [LevelRequest] {
         var wanted = Set<Int>()
         for zone in zonePlayback {
             let layer = layerTable[zone.layer]
@@ -133,12 +131,18 @@ public final class SamplerProgram: @unchecked Sendable {
                 if zone.releaseRegion >= 0 { wanted.insert(zone.releaseRegion) }
             }
         }
-        building.withLock { _ in
-            for index in wanted.sorted() { storage.buildLevels(index) }
-        }
+        return storageLock.withLock { _ in wanted.sorted().compactMap { storage.requests[$0] } }
     }
 
-    /// Regions whose levels are still to be built (any thread).
+    /// Any thread but the render thread: makes `levels` (built for `request`, a request of this
+    /// program) the region's band-limited form, from the next note-on on it. Returns false, and
+    /// publishes nothing, when the region has its levels already (another builder was first).
+    @discardableResult
+    public func publishLevels(_ levels: RegionLevels, for request: LevelRequest) -> Bool {
+        storageLock.withLock { _ in storage.publish(levels, for: request) }
+    }
+
+    /// Regions whose levels are still to be published (any thread).
     public var regionsAwaitingLevels: Int { storage.awaiting.load(ordering: .relaxed) }
 
     /// The largest step (source frames per output frame) a zone's notes can ask for: its highest
@@ -169,7 +173,7 @@ public final class SamplerProgram: @unchecked Sendable {
     }
 
     /// Number of playback regions: one per distinct (waveform, loop) pair, however many zones share
-    /// it. Each region holds its band-limited levels (`BandLimitedLevels`): up to 13 floats per source frame.
+    /// it. Each region holds its band-limited levels (`LevelLayout`): up to 13 floats per source frame.
     public var storedRegionCount: Int { regionTable.count }
 
     deinit {

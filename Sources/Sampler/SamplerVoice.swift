@@ -332,7 +332,7 @@ struct SamplerVoice {
             if case .hermite = self { return 0 }
             let step = Double(increment) * 0x1p-32
             var level = 0
-            while level < BandLimitedLevels.count - 1 && step > steps[level] { level += 1 }
+            while level < LevelLayout.count - 1 && step > steps[level] { level += 1 }
             return level
         }
     }

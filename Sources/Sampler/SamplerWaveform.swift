@@ -7,6 +7,8 @@ import Glibc
 ///
 /// The frames are copied once into raw storage, from which each (waveform, loop) pair a program
 /// plays gets its band-limited levels (`RegionStorage`); the voices read those, not this.
+///
+/// @unchecked Sendable: immutable after `init` (its frames are written there and only read after).
 public final class SamplerWaveform: @unchecked Sendable {
     public let channelCount: Int
     /// Rate the frames were recorded at, Hz. The voice resamples to the output rate.
@@ -44,11 +46,16 @@ public final class SamplerWaveform: @unchecked Sendable {
     /// One allocation per channel: `guardFrames` zeros, the frames, `guardFrames` zeros, so an
     /// unlooped region's plain form reads them in place (`RegionStorage`).
     private let storage: [UnsafeMutablePointer<Float>]
-    static let guardFrames = BandLimitedLevels.guardFrames
+    static let guardFrames = LevelLayout.guardFrames
 
     /// Frame 0 of `channel` (guarded by zeros either side). Any thread.
     func frames(channel: Int) -> UnsafePointer<Float> {
         UnsafePointer(storage[min(channel, channelCount - 1)] + Self.guardFrames)
+    }
+
+    /// Channel `channel` as a region with `loop` plays it (valid while this waveform lives). Any thread.
+    public func played(channel: Int, loop: SamplerLoop?) -> PlayedChannel {
+        PlayedChannel(frames: frames(channel: channel), frameCount: frameCount, loop: loop)
     }
 
     /// The frames of `channel` as an array (a copy, for inspection). Control thread.

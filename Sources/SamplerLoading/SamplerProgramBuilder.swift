@@ -1,6 +1,7 @@
 import AudioFiles
 import Presets
 import Sampler
+import SamplerLevels
 
 /// Builds a playable `SamplerProgram` from a decoded `.aupreset`: finds and loads every sample
 /// the enabled zones use (each file once), maps zones, layers, connections and globals, and
@@ -58,7 +59,8 @@ public enum SamplerProgramBuilder {
             tuneCents: preset.globals.coarseTuneSemitones * 100 + preset.globals.fineTuneCents,
             voiceCount: max(1, preset.voiceCount))
         do {
-            let program = try SamplerProgram(layers: layers, zones: zones, globals: globals, levels: levels)
+            let program = try SamplerProgram(layers: layers, zones: zones, globals: globals)
+            if levels == .atLoad { program.buildAllLevels() }
             return SamplerLoadResult(program: program, warnings: warnings, samples: samples)
         } catch {
             throw .invalidProgram(preset: presetPath, reason: error.description)

@@ -1,5 +1,6 @@
 import MIDI
 import Sampler
+import SamplerLevels
 import SoundFont
 
 /// What of a SoundFont becomes programs: the whole font, one bank, or one preset.
@@ -83,7 +84,9 @@ public enum SoundFontBankLoader {
         var layer = SamplerLayer()
         layer.lfo = nil
         do {
-            return try SamplerProgram(layers: [layer], zones: zones, globals: SamplerGlobals(voiceCount: SamplerConstants.hardMaxVoices), levels: levels)
+            let program = try SamplerProgram(layers: [layer], zones: zones, globals: SamplerGlobals(voiceCount: SamplerConstants.hardMaxVoices))
+            if levels == .atLoad { program.buildAllLevels() }
+            return program
         } catch {
             throw SoundFontError(path: font.path, chunk: "pdta", reason: "preset \(font.presets[preset].name): \(error.description)")
         }

@@ -1,5 +1,6 @@
 import MIDI
 import Sampler
+import SamplerLevels
 import SoundFont
 
 /// What a song plays of a SoundFont, found before anything is read: per program index, the keys

@@ -6,6 +6,7 @@ import Engine
 import Foundation
 import MIDI
 import Sampler
+import SamplerLevels
 import Testing
 
 /// Real General MIDI songs written by other people (Debian's `openttd-openmsx` and

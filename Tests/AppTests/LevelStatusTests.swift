@@ -2,6 +2,7 @@ import AudioGraphApp
 import Engine
 import Foundation
 import Sampler
+import SamplerLevels
 import Testing
 
 /// Live, the band-limited levels are built in the background after start (notes on a region

@@ -3,6 +3,7 @@ import Engine
 import Instruments
 import MIDI
 import Sampler
+import SamplerLevels
 import XCTest
 
 /// The render path allocates nothing: the full graph under load, ≥ 10,000 blocks, 0 mallocs.
@@ -24,11 +25,12 @@ final class EngineAllocationTests: XCTestCase {
         // A looped 400-cycle sine at 480 Hz: seamless, so 64 voices can sustain forever.
         let waveform = try SamplerWaveform(channels: [sine(480, frames: 40000)], sampleRate: rate,
                                            naturalLoop: SamplerLoop(startFrame: 0, endFrame: 40000))
+        let program = SamplerProgram.single(waveform, rootKey: 69, layer: articulatedLayer(), globals: SamplerGlobals(voiceCount: 64))
+        program.buildAllLevels()
         let content = EngineContent(
             loops: [.guitar: loop(220, channels: 2), .beat: loop(110, channels: 1), .file: loop(330, channels: 2)],
             controls: [ControlMapping(channel: 15, trigger: .controller(74), parameter: "master.lowpass.cutoff")],
-            samplerProgram: SamplerProgram.single(
-                waveform, rootKey: 69, layer: articulatedLayer(), globals: SamplerGlobals(voiceCount: 64)))
+            samplerProgram: program)
         let engine = try AudioEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: blockFrames), content: content)
         for s in ["loop.guitar.play=on", "loop.beat.play=on", "loop.file.play=on", "master.lowpass.enabled=on",
                   "master.highpass.enabled=on", "synth.voices=32", "synth.release=2", "synth.follow=on"] {
@@ -117,7 +119,9 @@ final class EngineAllocationTests: XCTestCase {
         func looped(_ frequency: Double) throws -> SamplerProgram {
             let waveform = try SamplerWaveform(channels: [sine(frequency, frames: 40000)], sampleRate: rate,
                                                naturalLoop: SamplerLoop(startFrame: 0, endFrame: 40000))
-            return SamplerProgram.single(waveform, rootKey: 69, globals: SamplerGlobals(gainDecibels: -30, voiceCount: 16))
+            let program = SamplerProgram.single(waveform, rootKey: 69, globals: SamplerGlobals(gainDecibels: -30, voiceCount: 16))
+            program.buildAllLevels()
+            return program
         }
         let row0: [PartProgram?] = (0..<128).map { $0 % 8 == 7 ? .synth : .sampler($0 % 3) }
         let row1: [PartProgram?] = (0..<128).map { $0 % 2 == 0 ? .sampler(2) : nil }

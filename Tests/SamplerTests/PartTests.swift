@@ -4,6 +4,7 @@ import Glibc
 import AudioTestSupport
 import MIDI
 import Sampler
+import SamplerLevels
 import Testing
 
 /// The sampler as a 16-part sound module: each channel its own program and controllers, program
@@ -24,6 +25,7 @@ import Testing
     func cc(_ channel: UInt8, _ number: UInt8, _ value: UInt8) -> MIDIMessage { .controlChange(channel: channel, controller: number, value: value) }
 
     func sampler(_ bank: ProgramBank, maxVoices: Int = 64) -> SamplerInstrument {
+        for program in bank.programs { program.buildAllLevels() }
         let s = SamplerInstrument(sampleRate: rate, maxFrames: 512, maxVoices: maxVoices)
         s.submit(bank)
         return s
@@ -110,6 +112,8 @@ import Testing
         let bank = ProgramBank(programs: [sine(440), sine(660)], names: ["melodic", "kit"],
                                table: [0: [PartProgram?](repeating: .sampler(0), count: 128), 128: [.sampler(1)]])
         let s = sampler(bank)
+        #expect(s.partProgram(channel: 9) == nil, "a query: the bank is taken up at the block's start, not here")
+        s.adoptPendingBank()
         #expect(s.partProgram(channel: 9) == .sampler(1))
         #expect(s.partProgram(channel: 0) == .sampler(0))
         let out = render(s, frames: 24_000, events: [

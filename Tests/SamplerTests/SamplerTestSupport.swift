@@ -1,6 +1,7 @@
 import DSP
 import MIDI
 import Sampler
+import SamplerLevels
 
 /// Rendering helpers for the sampler tests: run an instrument for a number of frames, applying
 /// MIDI messages at exact frames the way the engine does (by splitting blocks at event offsets).
@@ -72,8 +73,13 @@ func plainLayer(attackSeconds: Double = 0, releaseSeconds: Double = 0.05) -> Sam
     return layer
 }
 
-/// An instrument with `program` already submitted (adopted at the first note or block).
-func instrument(playing program: SamplerProgram, maxVoices: Int = 64, quality: InterpolationQuality = .realtime) -> SamplerInstrument {
+/// An instrument with `program` already submitted (adopted at the first note or block), its
+/// band-limited levels built first as a loader's `.atLoad` builds them (`.byNeed`: left to the test).
+func instrument(
+    playing program: SamplerProgram, maxVoices: Int = 64, quality: InterpolationQuality = .realtime,
+    levels: SamplerProgram.LevelBuilding = .atLoad
+) -> SamplerInstrument {
+    if levels == .atLoad { program.buildAllLevels() }
     let instrument = SamplerInstrument(sampleRate: testSampleRate, maxFrames: 512, maxVoices: maxVoices)
     instrument.quality = quality
     instrument.submit(program)

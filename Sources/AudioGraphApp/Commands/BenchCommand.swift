@@ -123,7 +123,7 @@ struct BenchCommand: ParsableCommand {
             print(String(format: "sampler (%@, %d looping voices at ±12 semitones): %.2f ns per voice-sample (median; min %.2f)",
                          kernel, samplerVoices, s.median, s.minimum))
         }
-        print("  instructions per voice-sample: run `sampler-bench` under valgrind --tool=callgrind (see README)")
+        print("  instructions per voice-sample: run `sampler-bench` under valgrind --tool=callgrind (scripts/bench-sampler-callgrind, docs/PERFORMANCE.md)")
     }
 
     private func mic(rate: Double) {

@@ -6,6 +6,7 @@ import Engine
 import Foundation
 import MIDI
 import Sampler
+import SamplerLevels
 
 /// `play`: the instrument running live. Opens the devices (the engine runs at what ALSA
 /// negotiated), starts the sequencer client, the render thread and the control socket,

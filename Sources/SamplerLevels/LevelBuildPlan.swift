@@ -1,4 +1,5 @@
 import MIDI
+import Sampler
 
 /// What a song can play, for building band-limited levels before an offline render: per sampler
 /// program of the bank, the keys its notes strike. Each channel's program is followed through the

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Sampler
 
 /// Builds a bank's band-limited levels in the background while it already plays (live use), so
 /// that the instrument is ready without them: one detached, low-priority (nice 10), non-real-time
