@@ -52,6 +52,10 @@ extension ProgramTableLoader {
         let drums = try oneBased(loader.file.channels?.drums ?? [10], key: "channels.drums")
         let parts = (0..<ProgramBank.partCount).map { PartSetup(isDrum: drums.contains($0)) }
         let bank = try loadSoundFont(font, selection: .wholeFont, firstProgram: 0, parts: parts, key: key)
+        let zones = bank.programs.reduce(0) { $0 + $1.zones.count }
+        FileHandle.standardError.write(Data(String(
+            format: "%@: %d presets, %d zones built, %.1f MB of sample data read\n", (font as NSString).lastPathComponent, bank.programs.count, zones,
+            Double(bank.residentFrames) * 4 / 1_048_576).utf8))
         return ProgramBank(programs: bank.programs, names: bank.names, table: bank.table, parts: parts)
     }
 }

@@ -23,21 +23,19 @@ extension SamplerVoice {
         let kernel = Kernel(quality: region.isPlain ? .cubic : context.quality, context: context)
         let reachedEnd = read(region, frames: frames, increment: increment, kernel: kernel, context: context)
         if sf.filterActive {
-            let right = region.isStereo ? context.scratchRight : context.filterDiscard
-            if !region.isStereo { right.update(repeating: 0, count: frames) }
             let hertz = sf.cutoffHertz(sampleRate: context.outputSampleRate)
             if abs(hertz - sf.designedHertz) > 0.01 {
                 sf.designedHertz = hertz
-                sf.filter.design(.lowPass, cutoffHz: hertz, q: sf.q, sampleRate: context.outputSampleRate)
+                sf.filter.design(cutoffHz: hertz, q: sf.q, sampleRate: context.outputSampleRate)
+                if region.isStereo { sf.rightFilter.design(cutoffHz: hertz, q: sf.q, sampleRate: context.outputSampleRate) }
             }
-            let scratch = StereoBlock(left: context.scratchLeft, right: right, frames: frames)
-            sf.filter.process(scratch)
+            sf.filter.process(context.scratchLeft, count: frames)
+            if region.isStereo { sf.rightFilter.process(context.scratchRight, count: frames) }
+            let scratch = StereoBlock(left: context.scratchLeft, right: region.isStereo ? context.scratchRight : context.scratchLeft, frames: frames)
             if VoiceGuard.ranAway(scratch) { isActive = false; return }
         }
-        let amplitude = sf.amplitude() * sf.filterGain * sf.fadeFactor(after: frames)
-        let target = (
-            left: Float(amplitude * SF2Units.panGain(sf.pan, left: true)), right: Float(amplitude * SF2Units.panGain(sf.pan, left: false))
-        )
+        let amplitude = sf.amplitude() * sf.fadeFactor(after: frames)
+        let target = (left: Float(amplitude * sf.panGains.left), right: Float(amplitude * sf.panGains.right))
         mixSoundFont(into: block, offset: silent, stereo: region.isStereo, to: target, context: context)
         if reachedEnd || sf.isFadedOut { isActive = false }
     }
@@ -55,11 +53,16 @@ extension SamplerVoice {
         releaseRegion = nil
     }
 
-    /// 32.32 step from the voice's pitch relative to its root, at the sample's rate.
-    private func soundFontIncrement(tuningCents: Double) -> UInt64 {
-        let wanted = sourceRateRatio * RealTimeMath.exp2(sf.pitchCents(tuningCents: tuningCents) / 1200)
+    /// 32.32 step from the voice's pitch relative to its root, at the sample's rate (exp2 only
+    /// when the whole cents moved: a held note reuses its step).
+    private mutating func soundFontIncrement(tuningCents: Double) -> UInt64 {
+        let cents = sf.pitchCents(tuningCents: tuningCents)
+        guard cents != lastCents else { return lastIncrement }
+        lastCents = cents
+        let wanted = sourceRateRatio * RealTimeMath.exp2(cents / 1200)
         let ratio = wanted.isNaN ? 1 : min(max(wanted, 1.0 / 65_536), 65_536)  // UInt64(NaN) would trap
-        return UInt64(ratio * 4_294_967_296)
+        lastIncrement = UInt64(ratio * 4_294_967_296)
+        return lastIncrement
     }
 
     /// Adds the interpolated chunk × gains ramping linearly from the previous chunk's to

@@ -37,8 +37,11 @@ struct SF2Voice {
     // What the last evaluation produced (generator + modulators, limited as FluidSynth does).
     /// Centibels, 0…1440.
     var attenuation = 0.0
-    /// −500…500 (0.1 %).
+    /// −500…500 (0.1 %), and its sine-law gains.
     var pan = 0.0
+    var panGains = (left: 0.0, right: 0.0)
+    /// The attenuation's amplitude × the filter's passband gain (fixed between evaluations).
+    var baseAmplitude = 0.0
     /// Nominal pitch in absolute cents, and the root's (limited to 1500…13500, whole cents).
     var pitch = 0.0
     var rootCents = 0.0
@@ -126,6 +129,9 @@ struct SF2Voice {
         q = RealTimeMath.pow(10, (qDecibels - 3.01) / 20)
         filterGain = 1 / RealTimeMath.sqrt(q)
         filterActive = qDecibels > 0 || cutoff < 13_500 || modLFOToCutoff != 0 || modEnvToCutoff != 0
+        panGains = (SF2Units.panGain(pan, left: true), SF2Units.panGain(pan, left: false))
+        baseAmplitude = SF2Units.amplitude(centibels: attenuation) * filterGain
+        lastEnvelopeAttenuation = .nan
         reverbSend = clip(g[G.reverbSend] / 1000, 0, 1)
         chorusSend = clip(g[G.chorusSend] / 1000, 0, 1)
         modLFO.set(hertz: SF2Units.hertz(absoluteCents: clip(g[G.modLFOFrequency], -16_000, 4500)), sampleRate: sampleRate)
@@ -205,17 +211,26 @@ struct SF2Voice {
     /// The modulation LFO's attenuation now, centibels (FluidSynth 2.3: a negative sum is 0 dB).
     var lfoCentibels: Double { modLFO.value * -modLFOToVolume }
 
-    /// The voice's amplitude now (before pan and filter gain): attenuation, the volume envelope
-    /// (linear during the attack, 96 dB span after it) and the modulation LFO.
+    /// The voice's amplitude now (before pan): attenuation, the filter's passband gain, the volume
+    /// envelope (linear during the attack, 96 dB span after it) and the modulation LFO.
     @_noAllocation
-    func amplitude() -> Double {
-        let base = SF2Units.amplitude(centibels: attenuation)
+    mutating func amplitude() -> Double {
         switch volume.section {
         case .delay, .finished: return 0
-        case .attack: return base * SF2Units.amplitude(centibels: lfoCentibels) * volume.value
-        default: return base * SF2Units.amplitude(centibels: SF2Units.peakAttenuationCentibels * (1 - volume.value) + lfoCentibels)
+        case .attack: return baseAmplitude * SF2Units.amplitude(centibels: lfoCentibels) * volume.value
+        default:
+            // pow only when the envelope or the LFO moved (a sustained note reuses its level).
+            let centibels = SF2Units.peakAttenuationCentibels * (1 - volume.value) + lfoCentibels
+            if centibels != lastEnvelopeAttenuation {
+                lastEnvelopeAttenuation = centibels
+                lastEnvelopeAmplitude = SF2Units.amplitude(centibels: centibels)
+            }
+            return baseAmplitude * lastEnvelopeAmplitude
         }
     }
+
+    private var lastEnvelopeAttenuation = Double.nan
+    private var lastEnvelopeAmplitude = 0.0
 
     /// Moves envelopes and LFOs on by `frames` and returns how many of them, from the start, the
     /// volume envelope was still in its delay (FluidSynth 2.3 neither sounds nor moves the sample then).
@@ -266,7 +281,9 @@ struct SF2Voice {
     private(set) var fadeFramesLeft = -1
     private var fadeFrames = 1
     /// Filter state and the cutoff it was last designed for (−1: design at the first chunk).
-    var filter = StereoStateVariableFilter()
+    var filter = SF2Filter()
+    /// The right channel's, for a stereo waveform (SoundFont samples are mono: stereo pairs are two voices).
+    var rightFilter = SF2Filter()
     var designedHertz = -1.0
     /// Left/right gains reached at the end of the previous chunk (each chunk ramps from them).
     var lastGains: (left: Float, right: Float) = (0, 0)
@@ -296,6 +313,7 @@ struct SF2Voice {
     mutating func resetRenderState() {
         fadeFramesLeft = -1
         filter.reset()
+        rightFilter.reset()
         designedHertz = -1
         lastGains = (0, 0)
     }
