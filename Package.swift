@@ -112,6 +112,8 @@ let package = Package(
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport", "CSampleRate"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
         .testTarget(name: "SoundFontTests", dependencies: ["SoundFont"]),
+        // Presets of TimGM6mb and FluidR3Mono_GM against FluidSynth (runs the built `audiograph`).
+        .testTarget(name: "SoundFontFidelityTests", dependencies: ["SoundFontFidelity", "SoundFont"]),
         .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
         .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLevels", "SamplerLoading", "AudioTestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "AudioTestSupport"]),

@@ -44,9 +44,7 @@ case "notes":
     for start in stride(from: 0, to: presets.count, by: 24) {
         let plan = FidelityNotePlan(font: file, presets: Set(presets[start..<min(start + 24, presets.count)]))
         let midi = "\(directory)/notes.mid"
-        try MIDIFileWriter.write(
-            path: midi, tracks: [plan.track], ticksPerQuarter: FidelityNotePlan.ticksPerQuarter,
-            tempoChanges: [.init(tick: 0, beatsPerMinute: FidelityNotePlan.beatsPerMinute)])
+        try MIDIFileWriterBridge.write(plan, to: midi)
         report.add(plan: plan, reference: try renders.fluidSynth(font: font, midi: midi, name: "notes"), ours: try renders.ours(font: font, midi: midi, name: "notes"))
     }
     for line in report.lines(verbose: verbose) { print(line) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Engine
 
 /// Options shared by every command that builds the engine (`render`, `play`, `bench`).
@@ -9,7 +10,7 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Sampler preset (.aupreset) every melodic part starts on, instead of the instrument file's.")
     var preset: String?
 
-    @Option(help: "SoundFont (.sf2, .sf3) whose presets every part plays, as a General MIDI sound module (bank select, drum kits on channel 10), instead of the instrument file's programs.")
+    @Option(help: "SoundFont (.sf2, .sf3) whose presets every part plays, as a General MIDI sound module (bank select, drum kits on channel 10), instead of the instrument file's programs; 'default' = the system's default GM font (/usr/share/sounds/sf2/default-GM.sf2 or sf3).")
     var soundfont: String?
 
     @Option(name: .customLong("sample-path"), help: "Directory to search for samples (repeatable).")
@@ -27,9 +28,18 @@ struct EngineOptions: ParsableArguments {
         var loader = try soundfont != nil && instrument == nil ? InstrumentLoader(soundFontModule: ()) : InstrumentLoader(instrumentPath: instrument)
         loader.assignments = assignments
         loader.presetOverride = preset
-        loader.soundFontOverride = soundfont
+        loader.soundFontOverride = try soundfont.map { name throws(InstrumentError) in name == "default" ? try Self.systemDefaultSoundFont() : name }
         loader.extraSamplePaths = samplePaths
         return loader
+    }
+
+    /// The font Debian's alternatives point `default-GM` at (fluid-soundfont-gm, timgm6mb-soundfont,
+    /// fluidr3mono-gm-soundfont, …), SF2 first.
+    static func systemDefaultSoundFont() throws(InstrumentError) -> String {
+        for path in ["/usr/share/sounds/sf2/default-GM.sf2", "/usr/share/sounds/sf3/default-GM.sf3"] where FileManager.default.fileExists(atPath: path) {
+            return path
+        }
+        throw InstrumentError("--soundfont default: no General MIDI SoundFont installed (sudo apt install fluid-soundfont-gm, or timgm6mb-soundfont)")
     }
 
     func validateRate() throws {
