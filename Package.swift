@@ -7,7 +7,7 @@
 //   pure values  MIDI → FileAccess                              (messages, SMF files, note names)
 //   kernels      DSP; Spectral → DSP                            (render-thread safe units; Spectral = FFTW)
 //   files        AudioFiles, Presets → FileAccess               (libsndfile + resampling; .aupreset)
-//                SoundFont → AudioFiles, FileAccess             (SF2/SF3 files, zones, combination rules)
+//                SoundFont → AudioFiles, FileAccess             (SF2/SF3: parsing, zone model, combination rules)
 //   instruments  Instruments, Sampler → DSP, MIDI               (synth, loop players; the render-only sampler)
 //                MicEffects → DSP, Spectral                     (mic chain)
 //   loading      SamplerLevels → Sampler, Spectral              (band-limited levels, FFT-filtered, by need)
@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "audiograph-fuzz",
             dependencies: [
-                "AudioGraphApp", "Presets", "Sampler", "SamplerLoading", "MIDI", "ALSAIO", "AudioFiles", "Engine", "DSP",
+                "AudioGraphApp", "Presets", "Sampler", "SamplerLoading", "MIDI", "ALSAIO", "AudioFiles", "Engine", "DSP", "SoundFont",
             ]),
 
         // Shared measuring tools for the tests: pitch in cents, spectra, steps, levels.

@@ -211,7 +211,7 @@ public final class SequencerClient: @unchecked Sendable {
     private func handle(_ event: snd_seq_event_t, arrivalNanoseconds: UInt64) {
         let source = SequencerAddress(client: event.source.client, port: event.source.port)
         if source.client == UInt8(SND_SEQ_CLIENT_SYSTEM) && handleSystemEvent(event) { return }
-        guard let message = SequencerEventTranslator.message(from: SequencerEventTranslator.fields(of: event)) else {
+        guard let message = Self.message(of: event) else {
             dropped.wrappingAdd(1, ordering: .relaxed)
             return
         }
@@ -219,6 +219,15 @@ public final class SequencerClient: @unchecked Sendable {
         if event.tag == SequencerSender.commandTag { commandSenders.insert(source) }
         delivered.wrappingAdd(1, ordering: .relaxed)
         sink(.message(message, source: source, arrivalNanoseconds: arrivalNanoseconds))
+    }
+
+    private static func message(of event: snd_seq_event_t) -> MIDIMessage? {
+        guard event.type == SequencerEventType.sysex else {
+            return SequencerEventTranslator.message(from: SequencerEventTranslator.fields(of: event))
+        }
+        let ext = event.data.ext
+        guard let pointer = ext.ptr else { return nil }
+        return SequencerEventTranslator.message(sysex: UnsafeRawBufferPointer(start: pointer, count: Int(ext.len)))
     }
 
     /// Announcements and subscription notices; returns false for anything else.

@@ -26,6 +26,9 @@ public struct InstrumentLoader: Sendable {
     public var extraSamplePaths: [String] = []
     /// `render --solo`: only this channel (0-based) plays, whatever the file's `channels.play`.
     public var soloChannel: Int?
+    /// The demo is what plays (`audiograph demo`, `render` without `--midi`): the demo's own
+    /// loops and control mappings are added to the instrument's.
+    public var playsDemo = false
     /// When programs build their band-limited levels: `render` and `play` build them by need
     /// (`LevelBuildPlan`, `LevelPublisher`), off the start path.
     public var levels = SamplerProgram.LevelBuilding.atLoad
@@ -54,7 +57,12 @@ public struct InstrumentLoader: Sendable {
     }
 
     public var demoPath: String? {
-        file.demo.map { InstrumentLocator.resolve($0, relativeTo: baseDirectory) }
+        file.demo.map { InstrumentLocator.resolve($0.song, relativeTo: baseDirectory) }
+    }
+
+    private var loopFiles: [String: String] {
+        let demoLoops = playsDemo ? file.demo?.loops ?? [:] : [:]
+        return (file.loops ?? [:]).merging(demoLoops) { _, demo in demo }
     }
 
     public var samplePaths: [String] {
@@ -65,7 +73,7 @@ public struct InstrumentLoader: Sendable {
     public func makeEngine(configuration: EngineConfiguration) throws(InstrumentError) -> AudioEngine {
         var content = EngineContent()
         var cache: [String: LoopSample] = [:]
-        for (busName, relative) in (file.loops ?? [:]).sorted(by: { $0.key < $1.key }) {
+        for (busName, relative) in loopFiles.sorted(by: { $0.key < $1.key }) {
             guard let bus = BusID.allCases.first(where: { $0.name == busName }), [.guitar, .beat, .file].contains(bus) else {
                 throw InstrumentError("\(instrumentPath): unknown loop bus '\(busName)' (use guitar, beat or file)")
             }
@@ -128,6 +136,7 @@ public struct InstrumentLoader: Sendable {
         } catch {
             throw InstrumentError("loop '\(bus)': \(error)")
         }
+        for warning in audio.warnings { warn("loop '\(bus)': \(warning)") }
         guard let sample = LoopSample(name: (path as NSString).lastPathComponent, channels: audio.channels) else {
             throw InstrumentError("loop '\(bus)': \(path) holds no audio")
         }
@@ -146,7 +155,7 @@ public struct InstrumentLoader: Sendable {
     }
 
     private func controls() throws(InstrumentError) -> [ControlMapping] {
-        try (file.controls ?? []).map { c throws(InstrumentError) in
+        try ((file.controls ?? []) + (playsDemo ? file.demo?.controls ?? [] : [])).map { c throws(InstrumentError) in
             if let ch = c.channel, !(1...16).contains(ch) { throw InstrumentError("\(instrumentPath): control channel \(ch) is not 1–16") }
             let trigger: ControlMapping.Trigger
             switch (c.cc, c.note) {

@@ -46,7 +46,10 @@ public struct OfflineRenderSummary: Sendable {
 
 /// Renders the engine faster than real time: MIDI events placed at their exact frames, an optional
 /// input file fed to the mic bus, block by block into a WAV writer, then the release tail until the
-/// graph falls silent (below −96 dBFS). Deterministic: the same inputs give the same samples.
+/// graph falls silent (below −96 dBFS). At the song's last event the sustain and sostenuto pedals
+/// are lifted on every channel (`SongEnd`, as FluidSynth's player does), so a song that ends with
+/// a pedal down rings out instead of droning to the tail limit. Deterministic: the same inputs
+/// give the same samples.
 ///
 /// Limits (each reported when hit, never silent): the song is cut at `maxSongSeconds`, the tail
 /// after the last event at `maxTailSeconds`, both ending with a short fade rather than a cut; more
@@ -96,6 +99,12 @@ public final class OfflineRenderer {
         var end = midi.endIndex
         while end > midi.startIndex && scheduled[end - 1].frame >= songLimit { end -= 1 }
         let skippedEvents = midi.endIndex - end
+        // The song's events, then the pedal lifts on the frame of its last one.
+        let lastFrame = end > midi.startIndex ? scheduled[end - 1].frame : 0
+        let total = end + (end > midi.startIndex ? SongEnd.messages.count : 0)
+        func event(_ i: Int) -> (frame: Int, message: MIDIMessage) {
+            i < end ? scheduled[i] : (lastFrame, SongEnd.messages[i - end])
+        }
         // Band-limited levels of exactly what the song plays, before the first block (deterministic).
         if let bank = engine.programBank {
             LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)).build(in: bank)
@@ -117,19 +126,20 @@ public final class OfflineRenderer {
         while frame < endLimit {
             var n = min(blockFrames, endLimit - frame)
             var count = 0
-            while next < end && scheduled[next].frame < frame + n {
+            while next < total && event(next).frame < frame + n {
+                let due = event(next)
                 if count == events.count {
                     // Full: end the block before the next event (at least one frame on), which then
                     // leads the next block: late by the frames it took, never dropped.
-                    n = max(1, scheduled[next].frame - frame)
+                    n = max(1, due.frame - frame)
                     break
                 }
-                let late = max(0, frame - scheduled[next].frame)
+                let late = max(0, frame - due.frame)
                 if late > 0 {
                     summary.delayedEvents += 1
                     summary.maxEventDelayFrames = max(summary.maxEventDelayFrames, late)
                 }
-                events[count] = TimedMIDIMessage(frameOffset: max(0, scheduled[next].frame - frame), message: scheduled[next].message)
+                events[count] = TimedMIDIMessage(frameOffset: max(0, due.frame - frame), message: due.message)
                 count += 1
                 next += 1
             }
@@ -150,7 +160,7 @@ public final class OfflineRenderer {
             if audible.frames > 0 { try sink(audible) }
             frame += n
             if frame % (blockFrames * 256) < n { progress(min(1, Double(frame) / Double(musicFrames + 1))) }
-            if frame >= musicFrames + latency && next == end && isSilent(quietFrames: quietFrames) { break }
+            if frame >= musicFrames + latency && next == total && isSilent(quietFrames: quietFrames) { break }
         }
         if frame >= endLimit && !isSilent(quietFrames: quietFrames) {
             summary.warnings.append(String(

@@ -185,7 +185,7 @@ public final class AudioEngine {
         var next = 0
         while position < frames {
             while next < events.count, events[next].frameOffset <= position {
-                dispatch(events[next].message)
+                dispatch(events[next].message, at: position)
                 next += 1
             }
             let end = next < events.count ? min(max(events[next].frameOffset, position + 1), frames) : frames
@@ -193,7 +193,7 @@ public final class AudioEngine {
             position = end
         }
         while next < events.count {
-            dispatch(events[next].message)
+            dispatch(events[next].message, at: frames - 1)
             next += 1
         }
         renderMic(input: input, frames: frames)

@@ -133,7 +133,7 @@ public final class SamplerInstrument {
                 scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp,
                 controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, offline: tables.offline, levelSteps: tables.levelSteps, quality: quality,
                 outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0,
-                volumeGain: 1, expressionGain: 1, controllerPan: 0,
+                volumeGain: 1, expressionGain: 1, controllerPan: 0, gainsRamping: false, volumeTarget: 1, expressionTarget: 1, panTarget: 0,
                 soundFont: soundFontMemory.context(channel: c, minimumNoteFrames: minimumNoteFrames)))
         }
     }
@@ -187,12 +187,16 @@ public final class SamplerInstrument {
         let adopted = reference { $0.renderTables }
         bank = adopted
         bankGeneration &+= 1
-        for c in 0..<SamplerConstants.partCount {
-            parts[c].isDrum = adopted.partSetups[c].isDrum
-            parts[c].programNumber = adopted.partSetups[c].program
-            parts[c].select(adopted.startProgram(channel: c), bank: adopted)
-        }
+        for c in 0..<SamplerConstants.partCount { restoreStart(channel: c) }
         finishRetiring()
+    }
+
+    /// Part `channel` back on the program and drum assignment the bank starts it with.
+    func restoreStart(channel c: Int) {
+        guard let bank else { return }
+        parts[c].isDrum = bank.partSetups[c].isDrum
+        parts[c].programNumber = bank.partSetups[c].program
+        parts[c].select(bank.startProgram(channel: c), bank: bank)
     }
 
     /// Part `channel`'s sub-mix for the current chunk: its own `chunkFrames` stretch of `partMix`.
@@ -291,6 +295,10 @@ public final class SamplerInstrument {
         contexts[c].volumeGain = part.gains.volume.current
         contexts[c].expressionGain = part.gains.expression.current
         contexts[c].controllerPan = Double(part.gains.pan.current)
+        contexts[c].gainsRamping = part.gains.isRamping
+        contexts[c].volumeTarget = part.gains.volume.target
+        contexts[c].expressionTarget = part.gains.expression.target
+        contexts[c].panTarget = Double(part.gains.pan.target)
         contexts[c].soundFont.modulationEpoch = part.modulationEpoch
         contexts[c].soundFont.channelPressure = Int(part.channelPressure)
         contexts[c].soundFont.pitchWheel = Int(min(max(part.controllers.bend * 8192 + 8192, 0), 16_383))

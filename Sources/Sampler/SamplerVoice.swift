@@ -33,6 +33,11 @@ struct VoiceRenderContext {
     var volumeGain: Float
     var expressionGain: Float
     var controllerPan: Double
+    /// Whether those are still ramping, and where to (what a voice started mid-ramp plays at).
+    var gainsRamping: Bool
+    var volumeTarget: Float
+    var expressionTarget: Float
+    var panTarget: Double
     /// What SoundFont voices read besides (`SamplerVoice+SoundFont`).
     var soundFont: SF2ChannelContext
 }
@@ -102,6 +107,12 @@ struct SamplerVoice {
     var lastPanGains: (left: Float, right: Float) = (0, 0)
     /// Set at note-on: the first chunk starts at its control gains instead of ramping up from 0.
     var startsFresh = true
+    /// Started while the part's gains were ramping: plays at their targets until the ramp ends.
+    var followsTarget = false
+    /// Frequency of the zone's root key (Hz): with the voice's cents, its fundamental, which
+    /// silences it above the Nyquist frequency (`isAboveNyquist`, updated with the step).
+    var rootHertz = 440.0
+    var isAboveNyquist = false
     var filter: VoiceFilter
     /// A SoundFont zone's voice: `sf` drives pitch, level, filter and sends instead of the
     /// layer's envelope, LFO and filter (`SamplerVoice+SoundFont`); reading and mixing are shared.
@@ -189,11 +200,16 @@ struct SamplerVoice {
                 lfoCents: (depths.cutoff * Double(lfoStart), depths.cutoff * Double(lfoValue)))
             if filter.ranAway { isActive = false; return }  // VoiceGuard: stopped, nothing mixed
         }
+        if !context.gainsRamping { followsTarget = false }
+        let following = followsTarget
         var gain = staticGain
-        if respondsToVolume { gain *= context.volumeGain }
-        if respondsToExpression { gain *= context.expressionGain }
+        if respondsToVolume { gain *= following ? context.volumeTarget : context.volumeGain }
+        if respondsToExpression { gain *= following ? context.expressionTarget : context.expressionGain }
         if depths.gain != 0 { gain *= Float(Decibels.gain(depths.gain * Double(lfoValue))) }
-        let panGains = panGains(context: context, lfoPan: depths.pan * Double(lfoValue))
+        // Above Nyquist the read can only alias: the voice fades to silence over this chunk (and
+        // back when a bend brings it down), as FluidSynth's voices fall silent there.
+        if isAboveNyquist { gain = 0 }
+        let panGains = panGains(controllerPan: following ? context.panTarget : context.controllerPan, lfoPan: depths.pan * Double(lfoValue))
         let target = (left: gain * panGains.left, right: gain * panGains.right)
         mix(into: output, stereo: region.isStereo, controlGains: target, context: context)
         if reachedEnd || envelope.isIdle { isActive = false }
@@ -224,7 +240,8 @@ struct SamplerVoice {
         return depths
     }
 
-    /// 32.32 step for this chunk from the fixed tuning, pitch bend and the LFO.
+    /// 32.32 step for this chunk from the fixed tuning, pitch bend and the LFO; sets
+    /// `isAboveNyquist` from the same cents.
     private mutating func phaseIncrement(context: VoiceRenderContext, lfoCents: Double) -> UInt64 {
         let bendRange = context.bendRangeOverrideCents.isNaN ? bendRangeCents : context.bendRangeOverrideCents
         var cents = fixedCents + context.tuningCents + context.bend * bendRange
@@ -237,13 +254,14 @@ struct SamplerVoice {
             let wanted = sourceRateRatio * RealTimeMath.exp2(cents / 1200)
             let ratio = wanted.isNaN ? 1 : min(max(wanted, 1.0 / 65_536), 65_536)  // UInt64(NaN) would trap
             lastIncrement = UInt64(ratio * 4_294_967_296)
+            isAboveNyquist = !(rootHertz * RealTimeMath.exp2(cents / 1200) < 0.5 * context.outputSampleRate)
         }
         return lastIncrement
     }
 
     /// Equal-power pan gains, recomputed only when the pan position moved.
-    private mutating func panGains(context: VoiceRenderContext, lfoPan: Double) -> (left: Float, right: Float) {
-        let position = pan + (respondsToPan ? context.controllerPan : 0) + lfoPan
+    private mutating func panGains(controllerPan: Double, lfoPan: Double) -> (left: Float, right: Float) {
+        let position = pan + (respondsToPan ? controllerPan : 0) + lfoPan
         if position != lastPanPosition {
             lastPanPosition = position
             let gains = PanLaw.gains(pan: position)

@@ -16,6 +16,8 @@ struct SampleLibrary {
     private var byPath: [String: Loaded] = [:]
     /// Memory per preset: samples (all channels) loaded so far, and the most one preset may hold.
     private var totalSamples = 0
+    /// What the reader tolerated in the files loaded so far, one line each.
+    private(set) var warnings: [String] = []
     static let maxTotalSamples = 1 << 28
     /// AU Lab's "Sine 440 Built-In", shared by every zone with `waveform −2`.
     let builtInSine = SamplerWaveform.sineCycle(frequencyHz: 440)
@@ -58,6 +60,7 @@ struct SampleLibrary {
         } catch {
             throw LoadFailure(description: error.reason)
         }
+        warnings += audio.warnings
         guard audio.channels.count <= 2 else {
             throw LoadFailure(
                 description: "\(audio.channels.count) channels; the sampler plays mono or stereo samples "

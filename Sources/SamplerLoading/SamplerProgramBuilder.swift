@@ -33,6 +33,7 @@ public enum SamplerProgramBuilder {
         var warnings = preset.warnings
         var library = SampleLibrary()
         let samples = library.load(preset: preset, resolver: resolver)
+        warnings += library.warnings
         var mapping = PresetLayerMapping()
         let layers = preset.layers.enumerated().map { mapping.map($0.element, index: $0.offset) }
         warnings += mapping.warnings

@@ -41,6 +41,18 @@ final class FontStorage: @unchecked Sendable {
         mapped = false
     }
 
+    /// Lets the kernel drop the mapped pages under `range` (file bytes) from this process's
+    /// resident set once a sample has been read out of them: they stay in the page cache, and a
+    /// later read faults them in again. Nothing for bytes held in memory. Any thread.
+    func release(_ range: Range<Int>) {
+        guard mapped, let base = bytes.baseAddress, !range.isEmpty else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = range.lowerBound / page * page
+        let end = min((range.upperBound + page - 1) / page * page, bytes.count)
+        guard end > start else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, Int32(MADV_DONTNEED))
+    }
+
     deinit {
         guard let base = bytes.baseAddress else { return }
         if mapped {

@@ -63,7 +63,7 @@ struct HydraReader {
     private mutating func headers(_ table: RecordTable, bags: RecordTable, terminalName: String) throws(FormatIssue) -> Headers {
         let nameLength = 20, bagField = table.recordSize == 38 ? 24 : 20
         guard table.count <= Self.maxHeaders + 1 else {
-            throw table.issue(at: 0, "\(table.count) records, more than the \(Self.maxHeaders) a SoundFont can index")
+            throw table.tooMany(limit: Self.maxHeaders)
         }
         guard bags.count >= 1 else { throw bags.issue(at: 0, "no records (not even the terminal one)") }
         var starts = (0..<table.count).map { Int(reader.uint16(table.offset($0) + bagField)) }
@@ -143,6 +143,9 @@ struct RecordTable {
     }
 
     var path: String { chunk.path }
+    func tooMany(limit: Int) -> FormatIssue {
+        FormatIssue(chunk: chunk.path, byteOffset: chunk.headerOffset, reason: "\(count) records, more than the \(limit) a SoundFont can index")
+    }
     func offset(_ record: Int) -> Int { chunk.body.lowerBound + record * recordSize }
     func issue(at record: Int, _ reason: String) -> FormatIssue {
         FormatIssue(chunk: chunk.path, byteOffset: offset(record), reason: "record \(record): " + reason)

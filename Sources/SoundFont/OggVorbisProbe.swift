@@ -59,9 +59,21 @@ enum OggVorbisProbe {
         return Page(granule: Int64(bitPattern: granule), dataStart: offset + 27 + segments, end: end)
     }
 
-    /// The granule position of the last complete page that has one, found by scanning back from
-    /// the end of the stream (at most one maximal page).
+    /// The granule position of the last complete page that has one: found by walking the pages
+    /// from the start (a few per sample), or, when the page chain is broken, by scanning back from
+    /// the end of the stream (at most two maximal pages), as a damaged stream may still decode.
     private static func lastGranule(_ bytes: UnsafeRawBufferPointer, within range: Range<Int>) -> Int? {
+        var offset = range.lowerBound
+        var granule: Int64 = -1
+        while let page = page(bytes, at: offset, within: range) {
+            if page.granule >= 0 { granule = page.granule }
+            offset = page.end
+        }
+        if offset == range.upperBound, granule >= 0 { return Int(granule) }
+        return scanBack(bytes, within: range)
+    }
+
+    private static func scanBack(_ bytes: UnsafeRawBufferPointer, within range: Range<Int>) -> Int? {
         var offset = range.upperBound - 27
         let lowest = max(range.lowerBound, range.upperBound - 2 * maxPageBytes)
         while offset >= lowest {

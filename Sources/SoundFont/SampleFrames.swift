@@ -1,17 +1,19 @@
 import AudioFiles
 
 /// Reading sample data out of the mapped file, on need. Any thread (the storage is immutable);
-/// allocates, so never the render thread.
+/// allocates, so never the render thread. The pages a sample was read from are given back to the
+/// kernel afterwards, so resident memory holds the Float copies the caller keeps, not the file.
 extension SoundFontFile {
     /// The 16-bit pool's frame count (smpl bytes / 2). SF3 Vorbis samples index its bytes instead.
     public var poolFrames: Int { sampleBytes.count / 2 }
     /// Whether 24-bit data (sm24) is used for PCM samples.
     public var has24BitSamples: Bool { sample24Bytes != nil }
 
-    /// The frames of `samples[index]` (`frameCount` of them; for Vorbis, what the stream really
-    /// decodes to, at most `SoundFontSample.maxFrames`) as Float: 16-bit points / 32768, 24-bit
-    /// (with sm24) / 8388608, Vorbis as libsndfile decodes it. Throws, naming the sample, for a
-    /// dropped sample or a Vorbis stream that does not decode.
+    /// The frames of `samples[index]` as Float: 16-bit points / 32768, 24-bit (with sm24) /
+    /// 8388608, Vorbis as libsndfile decodes it. `frameCount` of them, except that a damaged Vorbis
+    /// stream may decode to fewer (never more: decoding stops at `frameCount`), so loop and play
+    /// positions must be clamped into what is returned, as FluidSynth's voices clamp them. Throws,
+    /// naming the sample, for a dropped sample or a Vorbis stream that does not decode.
     public func sampleFrames(_ index: Int) throws(SoundFontError) -> [Float] {
         guard samples.indices.contains(index) else {
             throw SoundFontError(path: path, chunk: "pdta/shdr", reason: "no sample \(index) (the font has \(samples.count))")
@@ -21,12 +23,18 @@ extension SoundFontFile {
             throw SoundFontError(path: path, chunk: "pdta/shdr", reason: "sample \(index) '\(sample.name)' cannot play: \(reason)")
         }
         guard sample.isCompressed else {
+            defer {
+                storage.release(sampleBytes.lowerBound + 2 * sample.start..<sampleBytes.lowerBound + 2 * sample.end)
+                if let low = sample24Bytes { storage.release(low.lowerBound + sample.start..<low.lowerBound + sample.end) }
+            }
             return [Float](unsafeUninitializedCapacity: sample.frameCount) { buffer, count in
                 pcmFrames(sample.start..<sample.end, into: buffer)
                 count = sample.frameCount
             }
         }
-        let stream = UnsafeRawBufferPointer(rebasing: storage.bytes[sampleBytes.lowerBound + sample.start..<sampleBytes.lowerBound + sample.end])
+        let streamBytes = sampleBytes.lowerBound + sample.start..<sampleBytes.lowerBound + sample.end
+        defer { storage.release(streamBytes) }
+        let stream = UnsafeRawBufferPointer(rebasing: storage.bytes[streamBytes])
         do {
             return try MemoryAudioDecoder.decodeMono(stream, maxFrames: sample.frameCount, label: "\(path): sample \(index) '\(sample.name)'")
         } catch {

@@ -23,7 +23,7 @@ struct SampleHeaderReader {
 
     mutating func read(_ table: RecordTable) throws(FormatIssue) -> [SoundFontSample] {
         guard table.count <= HydraReader.maxHeaders + 1 else {
-            throw table.issue(at: 0, "\(table.count) records, more than the \(HydraReader.maxHeaders) a SoundFont can index")
+            throw table.tooMany(limit: HydraReader.maxHeaders)
         }
         var samples = (0..<table.count).map { sample(at: table.offset($0)) }
         if let last = samples.last, last.name != "EOS", last.start != 0 || last.end != 0 {
@@ -40,10 +40,14 @@ struct SampleHeaderReader {
                 sanitized.append("'\(samples[i].name)'")
             }
         }
-        if !dropped.isEmpty { warnings.append("\(table.path): \(dropped.count) samples cannot play: \(Self.list(dropped))") }
-        if !sanitized.isEmpty { warnings.append("\(table.path): invalid loops sanitized as FluidSynth does in \(sanitized.count) samples: \(Self.list(sanitized))") }
+        if !dropped.isEmpty { warnings.append("\(table.path): \(Self.samples(dropped.count)) cannot play: \(Self.list(dropped))") }
+        if !sanitized.isEmpty {
+            warnings.append("\(table.path): invalid loops sanitized as FluidSynth does in \(Self.samples(sanitized.count)): \(Self.list(sanitized))")
+        }
         return samples
     }
+
+    static func samples(_ count: Int) -> String { count == 1 ? "1 sample" : "\(count) samples" }
 
     /// The first few items and how many more, so one warning stays one line.
     static func list(_ items: [String], shown: Int = 5) -> String {

@@ -2,14 +2,17 @@
 /// defaults, instrument and preset zones. Not clamped: the synthesis side clamps each value at use
 /// where FluidSynth does (Sources/SoundFont/README.md lists where). Value type; any thread.
 public struct SoundFontEffectiveGenerators: Sendable, Equatable {
-    private var values: [Int]
+    /// 32 bits hold any sum of two 16-bit amounts, at half the memory of Int (FluidR3_GM has 16,912 regions).
+    private var values: [Int32]
 
     /// Every generator at its default (`SoundFontGenerator.defaultValue`).
-    public init() { values = (0..<SoundFontGenerator.idCount).map { SoundFontGenerator(rawValue: $0)?.defaultValue ?? 0 } }
+    public init() { values = Self.defaults }
+
+    private static let defaults = (0..<SoundFontGenerator.idCount).map { Int32(SoundFontGenerator(rawValue: $0)?.defaultValue ?? 0) }
 
     public subscript(_ generator: SoundFontGenerator) -> Int {
-        get { values[generator.rawValue] }
-        set { values[generator.rawValue] = newValue }
+        get { Int(values[generator.rawValue]) }
+        set { values[generator.rawValue] = Int32(clamping: newValue) }
     }
 }
 
@@ -57,6 +60,9 @@ public enum SoundFontCombination {
             source: .init(.pitchWheel, bipolar: true), destination: .fineTune, amount: 12_700, amountSource: .init(.pitchWheelSensitivity)),
     ]
 
+    /// The defaults that act: the voice's list when no zone has modulators.
+    static let liveDefaults = defaultModulators.filter { !$0.isIdentical(to: velocityToFilterCutoff) }
+
     /// FluidSynth's form of the default velocity → cutoff modulator (inert, see `defaultModulators`).
     public static let velocityToFilterCutoff = SoundFontModulator(
         source: .init(.noteOnVelocity, negative: true), destination: .initialFilterCutoff, amount: -2400,
@@ -70,7 +76,7 @@ public enum SoundFontCombination {
         presetGlobal: SoundFontZone, presetZone: SoundFontZone, instrumentGlobal: SoundFontZone, instrumentZone: SoundFontZone
     ) -> SoundFontEffectiveGenerators {
         var values = SoundFontEffectiveGenerators()
-        for generator in SoundFontGenerator.allCases where !generator.isRange && !generator.isIndex {
+        for generator in valueGenerators {
             if let amount = instrumentZone.generators[generator] ?? instrumentGlobal.generators[generator] {
                 values[generator] = Int(amount)
             }
@@ -81,17 +87,20 @@ public enum SoundFontCombination {
         return values
     }
 
+    /// The generators that are values (not ranges or indices): those combined.
+    static let valueGenerators = SoundFontGenerator.allCases.filter { !$0.isRange && !$0.isIndex }
+
     /// The key and velocity ranges a note must lie in: a zone without its own range takes its
     /// global zone's (spec §9.4; FluidSynth ≥ 2.3.3, where 2.3.1/2.3.2 used 0–127), and the
     /// preset's and instrument's ranges intersect (spec §9.4).
     public static func ranges(
         presetGlobal: SoundFontZone, presetZone: SoundFontZone, instrumentGlobal: SoundFontZone, instrumentZone: SoundFontZone
     ) -> (key: SoundFontRange, velocity: SoundFontRange) {
-        func range(_ zone: SoundFontZone, _ global: SoundFontZone, _ generator: KeyPath<SoundFontGenerators, SoundFontRange?>) -> SoundFontRange {
-            zone.generators[keyPath: generator] ?? global.generators[keyPath: generator] ?? .full
+        func range(_ zone: SoundFontZone, _ global: SoundFontZone, _ generator: SoundFontGenerator) -> SoundFontRange {
+            (zone.generators[generator] ?? global.generators[generator]).map(SoundFontRange.init(amount:)) ?? .full
         }
-        let key = range(presetZone, presetGlobal, \.keyRange).intersection(range(instrumentZone, instrumentGlobal, \.keyRange))
-        let velocity = range(presetZone, presetGlobal, \.velocityRange).intersection(range(instrumentZone, instrumentGlobal, \.velocityRange))
+        let key = range(presetZone, presetGlobal, .keyRange).intersection(range(instrumentZone, instrumentGlobal, .keyRange))
+        let velocity = range(presetZone, presetGlobal, .velocityRange).intersection(range(instrumentZone, instrumentGlobal, .velocityRange))
         return (key, velocity)
     }
 
@@ -109,7 +118,16 @@ public enum SoundFontCombination {
     public static func modulators(
         presetGlobal: SoundFontZone, presetZone: SoundFontZone, instrumentGlobal: SoundFontZone, instrumentZone: SoundFontZone
     ) -> [SoundFontModulator] {
-        var voice = defaultModulators
+        if instrumentZone.modulators.isEmpty && instrumentGlobal.modulators.isEmpty && presetZone.modulators.isEmpty
+            && presetGlobal.modulators.isEmpty
+        {
+            return liveDefaults  // shared, not copied: most zones of real fonts have no modulators
+        }
+        var voice: [SoundFontModulator] = []
+        voice.reserveCapacity(
+            defaultModulators.count + instrumentZone.modulators.count + instrumentGlobal.modulators.count + presetZone.modulators.count
+                + presetGlobal.modulators.count)
+        voice += defaultModulators
         for modulator in merged(local: instrumentZone.modulators, global: instrumentGlobal.modulators) {
             if let i = voice.firstIndex(where: { $0.isIdentical(to: modulator) }) {
                 voice[i].amount = modulator.amount
@@ -131,6 +149,7 @@ public enum SoundFontCombination {
     /// §9.5.1: a local modulator supersedes an identical global one), at most 64.
     static func merged(local: [SoundFontModulator], global: [SoundFontModulator]) -> [SoundFontModulator] {
         var list = local
+        list.reserveCapacity(local.count + global.count)
         for modulator in global where !local.contains(where: { $0.isIdentical(to: modulator) }) {
             guard list.count < ZoneReader.maxModulatorsPerZone else { break }
             list.append(modulator)

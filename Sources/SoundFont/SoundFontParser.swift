@@ -17,6 +17,7 @@ struct SoundFontParser {
             throw FormatIssue(chunk: nil, byteOffset: 0, reason: "not a SoundFont (no RIFF 'sfbk' header)")
         }
         let declared = Int(reader.uint32(4))
+        guard declared >= 4 else { throw FormatIssue(chunk: "RIFF", byteOffset: 0, reason: "a RIFF size of \(declared) bytes cannot hold its form type") }
         if declared != fileSize - 8 {
             warnings.append(
                 declared > fileSize - 8

@@ -19,7 +19,8 @@ public struct SoundFontReport: Sendable {
         lines.append("\(kind) \"\(info.name)\"" + (info.soundEngine.isEmpty ? "" : ", engine \(info.soundEngine)"))
         let bits = font.has24BitSamples ? "24-bit" : "16-bit"
         lines.append(
-            "\(font.presets.count) presets, \(font.instruments.count) instruments, \(font.samples.count) samples (\(playableSamples) playable), "
+            "\(Self.count(font.presets.count, "preset")), \(Self.count(font.instruments.count, "instrument")), "
+                + "\(Self.count(font.samples.count, "sample")) (\(playableSamples) playable), "
                 + "\(Self.megabytes(font.sampleBytes.count)) of \(info.isSF3 ? "compressed" : bits) sample data, read on need")
 
         var failedSamples: [Int: String] = [:]
@@ -38,14 +39,17 @@ public struct SoundFontReport: Sendable {
         }
         var playable = 0
         if listPresets { lines.append("presets (bank:program name — zones, regions, samples):") }
-        for (index, preset) in font.presets.enumerated() {
+        let order = font.presets.indices.sorted { (font.presets[$0].bank, font.presets[$0].program, $0) < (font.presets[$1].bank, font.presets[$1].program, $1) }
+        for index in order {
+            let preset = font.presets[index]
             let regions = regionsByPreset[index].filter { failedSamples[$0.sample] == nil }
             let samples = Set(regions.map(\.sample)).count
             if !regions.isEmpty { playable += 1 }
             guard listPresets else { continue }
             let id = "\(Self.pad(preset.bank)):\(Self.pad(preset.program))"
             let silent = regions.isEmpty ? "  (silent: no region with a playable sample)" : ""
-            lines.append("  \(id) \(preset.name) — \(preset.zones.count) zones, \(regions.count) regions, \(samples) samples\(silent)")
+            let counts = [Self.count(preset.zones.count, "zone"), Self.count(regions.count, "region"), Self.count(samples, "sample")]
+            lines.append("  \(id) \(preset.name) — \(counts.joined(separator: ", "))\(silent)")
         }
         let kits = font.presets.filter { $0.bank == 128 }.map(\.program).sorted()
         if !kits.isEmpty { lines.append("drum kits (bank 128): " + kits.map(String.init).joined(separator: " ")) }
@@ -73,6 +77,7 @@ public struct SoundFontReport: Sendable {
         return "playable: partly — \(playablePresets) of \(presetCount) presets play"
     }
 
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
     static func pad(_ n: Int) -> String { n < 10 ? "00\(n)" : n < 100 ? "0\(n)" : "\(n)" }
     static func megabytes(_ bytes: Int) -> String {
         let tenths = (bytes * 10 + (1 << 19)) >> 20

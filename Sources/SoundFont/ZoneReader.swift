@@ -107,7 +107,10 @@ struct ZoneReader {
             let source = SoundFontModulatorSource(rawValue: reader.uint16(offset))
             let destinationID = reader.uint16(offset + 2)
             var amount = Int(reader.int16(offset + 4))
-            let amountSource = SoundFontModulatorSource(rawValue: reader.uint16(offset + 6))
+            var amountSource = SoundFontModulatorSource(rawValue: reader.uint16(offset + 6))
+            // "No controller" reads as 1 whatever its polarity; FluidSynth clears the flag, which
+            // makes such a modulator identical to one written without it.
+            if amountSource.isNone { amountSource.rawValue &= ~0x200 }
             let transform = reader.uint16(offset + 8)
             if destinationID & 0x8000 != 0 || source.general == .link || amountSource.general == .link {
                 unsupported.add("linked modulators (spec 2.04 §9.5.4)")

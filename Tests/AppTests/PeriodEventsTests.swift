@@ -114,6 +114,20 @@ import Testing
         #expect(rig.events.coalesced.load(ordering: .relaxed) == 0)
     }
 
+    /// A SysEx acts on every channel: each one is applied, in order, and no controller value on
+    /// any channel is coalesced across it (a reset between two CC7 values must not lose the first).
+    @Test func nothingIsCoalescedAcrossASysEx() {
+        let rig = Rig(budget: 64)
+        let sent: [MIDIMessage] = [
+            Self.cc(0, 7, 50), Self.cc(5, 10, 0), .system(.reset(.generalMIDI)), Self.cc(0, 7, 60), Self.cc(5, 10, 127),
+            .system(.masterVolume(100)), .system(.masterVolume(200)), .system(.rhythmPart(channel: 10, map: 1)), Self.cc(10, 7, 1),
+        ]
+        rig.send(sent)
+        #expect(rig.collect().map(\.message) == sent)
+        #expect(rig.events.coalesced.load(ordering: .relaxed) == 0)
+        #expect(PeriodEvents.coalescingKey(.system(.masterVolume(1))) == nil)
+    }
+
     /// The song ring and the live ring are merged by arrival time.
     @Test func songAndLiveMessagesAreMergedByArrival() {
         let rig = Rig(budget: 64)

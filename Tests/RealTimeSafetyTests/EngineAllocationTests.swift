@@ -114,7 +114,8 @@ final class EngineAllocationTests: XCTestCase {
     }
 
     /// Sixteen parts sounding (sampler programs on 14, the synth on 2), with program changes, bank
-    /// selects, RPN bend ranges, pedals and pan arriving on a rotating channel every block.
+    /// selects, RPN bend ranges, pedals and pan arriving on a rotating channel every block, and
+    /// SysEx among them: a GS rhythm part and a master volume every block, a GM reset every 1000.
     func testSixteenPartsWithProgramChangesRenderWithoutAllocating() throws {
         func looped(_ frequency: Double) throws -> SamplerProgram {
             let waveform = try SamplerWaveform(channels: [sine(frequency, frames: 40000)], sampleRate: rate,
@@ -133,7 +134,7 @@ final class EngineAllocationTests: XCTestCase {
                                      content: EngineContent(programBank: bank))
         try engine.parameters.apply(assignment: "synth.voices=32")
         let output = StereoBuffer(capacity: blockFrames)
-        let events = UnsafeMutableBufferPointer<TimedMIDIMessage>.allocate(capacity: 16)
+        let events = UnsafeMutableBufferPointer<TimedMIDIMessage>.allocate(capacity: 20)
         defer { events.deallocate() }
         var count = 0
         func add(_ frame: Int, _ message: MIDIMessage) {
@@ -157,6 +158,9 @@ final class EngineAllocationTests: XCTestCase {
             add(40, .controlChange(channel: channel, controller: 7, value: UInt8(64 + n % 64)))
             add(50, .controlChange(channel: channel, controller: 66, value: n % 32 < 16 ? 127 : 0))
             add(60, .controlChange(channel: channel, controller: 64, value: n % 64 < 32 ? 127 : 0))
+            add(70, .system(.rhythmPart(channel: (channel + 3) % 16, map: UInt8(n % 2))))
+            add(80, .system(.masterVolume(UInt16(12_000 + n % 4000))))
+            if n % 1000 == 500 { add(90, .system(.reset(.generalMIDI))) }
             engine.render(output: output.block(frames: blockFrames), events: UnsafeBufferPointer(rebasing: events[0..<count]))
         }
         for n in 0..<2_000 { renderBlock(n) }  // warm up: every part has its 8 notes

@@ -75,6 +75,8 @@ func plainLayer(attackSeconds: Double = 0, releaseSeconds: Double = 0.05) -> Sam
 
 /// An instrument with `program` already submitted (adopted at the first note or block), its
 /// band-limited levels built first as a loader's `.atLoad` builds them (`.byNeed`: left to the test).
+/// CC7 at full on every part (General MIDI starts it at 100, −4.2 dB), so a test measures the
+/// program's own gain.
 func instrument(
     playing program: SamplerProgram, maxVoices: Int = 64, quality: InterpolationQuality = .realtime,
     levels: SamplerProgram.LevelBuilding = .atLoad
@@ -83,6 +85,7 @@ func instrument(
     let instrument = SamplerInstrument(sampleRate: testSampleRate, maxFrames: 512, maxVoices: maxVoices)
     instrument.quality = quality
     instrument.submit(program)
+    for channel in UInt8(0)..<16 { instrument.handle(.controlChange(channel: channel, controller: MIDIController.volume, value: 127)) }
     return instrument
 }
 

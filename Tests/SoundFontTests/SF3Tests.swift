@@ -58,6 +58,25 @@ struct SF3Tests {
         #expect(median >= Self.minimumMedianDecibels)
     }
 
+    /// The fuzz seed made by Tests/hostile/make-soundfont-seeds.py: one 50 ms 440 Hz sine at 22,050 Hz,
+    /// Vorbis in an odd, unpadded smpl chunk.
+    static let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../fuzz-corpus/soundfont/vorbis.sf3").path
+
+    @Test func aSmallSF3IsProbedAtLoadAndDecodedOnNeed() throws {
+        let font = try SoundFontFile.load(path: Self.seed)
+        #expect(font.info.isSF3 && font.warnings.isEmpty)
+        let sample = try #require(font.samples.first)
+        #expect(sample.isCompressed && sample.isPlayable && sample.frameCount == 1_103 && sample.sampleRate == 22_050)
+        #expect(sample.loopStart == 100 && sample.loopEnd == 900)
+        let frames = try font.sampleFrames(0)
+        #expect(frames.count == sample.frameCount)
+        // A 440 Hz sine: zero crossings every 22050 / 880 frames in the steady middle.
+        let middle = frames[200..<900]
+        let crossings = zip(middle, middle.dropFirst()).filter { ($0.0 < 0) != ($0.1 < 0) }.count
+        #expect(abs(Double(crossings) - 700.0 * 880 / 22_050) <= 1)
+        #expect(middle.map(abs).max()! > 0.5)
+    }
+
     @Test func decodingAgreesWithSox() throws {
         guard DebianFontTests.installed(DebianFontTests.fluidR3Mono), DebianFontTests.installed("/usr/bin/sox") else {
             print("skipped: needs fluidr3mono-gm-soundfont and sox (scripts/install-deps)")

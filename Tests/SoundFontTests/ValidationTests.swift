@@ -38,6 +38,14 @@ struct ValidationTests {
         #expect(font.presets.count == 1)
     }
 
+    /// Found by the fuzzer: a RIFF size below 4 made an invalid range.
+    @Test func riffSizeTooSmallForItsFormType() throws {
+        var w = Fixtures.minimal()
+        w.riffSizeOverride = 2
+        let e = try #require(Self.error(w.bytes()))
+        #expect(e.description == "bad.sf2: RIFF at byte 0: a RIFF size of 2 bytes cannot hold its form type")
+    }
+
     @Test func recordSizeMismatchIsAnError() throws {
         var w = Fixtures.minimal()
         w.withoutTerminal = ["pgen"]
@@ -148,6 +156,15 @@ struct ValidationTests {
         #expect(zone.modulators.map(\.amount) == [0, 20])
         #expect(font.unsupported.contains { $0.hasPrefix("linked modulators") })
         #expect(font.warnings.count == 1 && font.warnings[0].hasPrefix("instrument 0 'Piano Inst': "))
+    }
+
+    @Test func aBipolarNoneAmountSourceStillSwitchesADefaultOff() throws {
+        // CC1 → vibLfoToPitch amount 0, amount source "none" with the bipolar bit: FluidSynth clears
+        // the bit, so this is identical to the default and turns it off.
+        let font = try Fixtures.load(Fixtures.minimal(instrument: W.Zone(modulators: [W.Modulator(source: 0x0081, destination: 6, amount: 0, amountSource: 0x0200)])))
+        let region = try #require(font.regions(ofPreset: 0).first)
+        #expect(!region.modulators.contains { $0.source.isController && $0.source.index == 1 })
+        #expect(region.modulators.count == 8)
     }
 
     @Test func zonesPointingNowhereAreDropped() throws {

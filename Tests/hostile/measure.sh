@@ -45,4 +45,10 @@ run "pitch rate-2147483647"    pitch "$dir/rate-2147483647.wav"
 run "pitch claims-5e8.flac"    pitch "$dir/claims-5e8-frames.flac"
 run "pitch truncated.wav"      pitch "$dir/truncated.wav"
 run "pitch fifo"               pitch "$dir/fifo"
+for font in "$dir"/sf2-*.sf2 "$dir"/sf3-*.sf3; do
+    run "$(basename "$font")" soundfont list --verify --summary "$font"
+done
+run "preset check sf2-loop-outside" preset check "$dir/sf2-loop-outside.sf2"
+run "soundfont list fifo"      soundfont list "$dir/fifo"
+run "soundfont list /dev/zero" soundfont list /dev/zero
 rm -rf "$out"

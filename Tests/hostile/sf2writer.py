@@ -49,15 +49,15 @@ class Font:
         self.pad_smpl = True
 
     def tables(self, headers, preset):
-        h = bag = mod = gn = b""
+        h, bag, mod, gn = bytearray(), bytearray(), bytearray(), bytearray()
         nb = ng = nm = 0
 
         def header(name, bank, prog):
             nonlocal h
             if preset:
-                h += name20(name) + struct.pack("<HHH", prog, bank, nb) + b"\0" * 12
+                h += name20(name) + struct.pack("<HHH", prog, bank, nb & 0xFFFF) + b"\0" * 12
             else:
-                h += name20(name) + struct.pack("<H", nb)
+                h += name20(name) + struct.pack("<H", nb & 0xFFFF)
 
         for hd in headers:
             header(hd[0], *(hd[1:3] if preset else (0, 0)))
@@ -78,8 +78,8 @@ class Font:
             mod += b"\0" * 10
         if ids[3] not in self.without_terminal:
             gn += b"\0" * 4
-        return [chunk(ids[0].encode(), h), chunk(ids[1].encode(), bag), chunk(ids[2].encode(), mod),
-                chunk(ids[3].encode(), gn)]
+        return [chunk(ids[0].encode(), bytes(h)), chunk(ids[1].encode(), bytes(bag)), chunk(ids[2].encode(), bytes(mod)),
+                chunk(ids[3].encode(), bytes(gn))]
 
     def bytes(self):
         info = chunk(b"ifil", struct.pack("<HH", *self.version)) + chunk(b"isng", zstr("EMU8000")) + \

@@ -65,15 +65,20 @@ struct PresetCommand: ParsableCommand {
 
 struct PresetCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check", abstract: "Load each preset: layers, zones, keyboard map, samples and where they were found, warnings.")
+        commandName: "check",
+        abstract: "Load each preset: layers, zones, keyboard map, samples and where they were found, warnings (SoundFonts: as `soundfont list --verify`).")
 
-    @Argument(help: ".aupreset files.") var files: [String]
+    @Argument(help: ".aupreset files, or SoundFonts (.sf2/.sf3, recognised by content).") var files: [String]
     @Option(name: .customLong("sample-path"), help: "Directory to search for samples (repeatable).") var samplePaths: [String] = []
     @Option(help: "Sample rate the samples are prepared for.") var rate = 48000
 
     func run() throws {
         var failures = 0
         for file in files {
+            if SoundFontInspection.isSoundFont(file) {
+                if !SoundFontInspection.check(file, verifySamples: true) { failures += 1 }
+                continue
+            }
             print("== \(file)")
             do {
                 let preset = try AUPreset.load(path: file)

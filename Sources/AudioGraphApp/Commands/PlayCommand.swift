@@ -107,7 +107,8 @@ struct DemoCommand: ParsableCommand {
 
     func run() throws {
         try engineOptions.validateRate()
-        let loader = try engineOptions.loader()
+        var loader = try engineOptions.loader()
+        loader.playsDemo = true
         guard let song = loader.demoPath else { throw ValidationError("the instrument names no demo song") }
         var options = live.options(rate: engineOptions.rate)
         options.songPath = song
@@ -119,7 +120,7 @@ struct DemoCommand: ParsableCommand {
             // No sound card (or the device refuses): the demo is still worth hearing, offline.
             LiveSession.log("\(error)")
             LiveSession.log("cannot play live: rendering the demo through the full graph instead")
-            let summary = try RenderCommand.render(midiPath: song, outPath: out, inputPath: nil, block: 256,
+            let summary = try RenderCommand.render(midiPath: nil, outPath: out, inputPath: nil, block: 256,
                                                    options: engineOptions, progressOnTerminal: true)
             let path = URL(fileURLWithPath: out).standardizedFileURL.path
             print(summary.line(outputPath: path))

@@ -57,6 +57,7 @@ struct RenderCommand: ParsableCommand {
                        progressOnTerminal: Bool, solo: Int? = nil, quality: InterpolationQuality = .realtime,
                        maxSeconds: Double = 3600) throws -> OfflineRenderSummary {
         var loader = try options.loader()
+        loader.playsDemo = midiPath == nil
         loader.soloChannel = solo
         loader.levels = .byNeed  // the renderer builds what the song plays (`LevelBuildPlan`)
         let rate = Double(options.rate)
@@ -64,10 +65,12 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("no --midi file given and the instrument names no demo song")
         }
         let song = try MIDIFile.read(path: songPath)
+        for warning in song.warnings { FileHandle.standardError.write(Data("warning: \(songPath): \(warning)\n".utf8)) }
         // A SoundFont reads only the presets, zones and samples the song plays.
         loader.song = song.events.map(\.message)
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
         let input = try inputPath.map { path throws(AudioFileError) in try AudioFileReader.read(path: path, convertingTo: rate) }
+        for warning in input?.warnings ?? [] { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         let writer = try WAVFileWriter(path: outPath, sampleRate: Int(rate), channels: 2, encoding: .float32)
         defer { writer.close() }
         let renderer = OfflineRenderer(engine: engine, blockFrames: block)

@@ -1,5 +1,10 @@
 import ArgumentParser
+import FileAccess
 import SoundFont
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `audiograph soundfont list FILE…`: a SoundFont's presets, kits, what it cannot honour, warnings.
 struct SoundFontCommand: ParsableCommand {
@@ -24,6 +29,16 @@ struct SoundFontListCommand: ParsableCommand {
 
 /// Shared by `soundfont list` and `preset check` (which routes a RIFF `sfbk` file here).
 enum SoundFontInspection {
+    /// Whether the file starts like a SoundFont, whatever its name; false when it cannot be read
+    /// (the preset path then reports why).
+    static func isSoundFont(_ file: String) -> Bool {
+        guard let opened = try? RegularFile.open(file, maxBytes: SoundFontFile.maxFileBytes, what: "file") else { return false }
+        defer { close(opened.descriptor) }
+        var head = [UInt8](repeating: 0, count: 12)
+        let count = head.withUnsafeMutableBytes { read(opened.descriptor, $0.baseAddress, 12) }
+        return count == 12 && SoundFontFile.hasMagic(head)
+    }
+
     /// Prints the report of `file`; false when it cannot be loaded or nothing in it plays.
     static func check(_ file: String, verifySamples: Bool, listPresets: Bool = true) -> Bool {
         print("== \(file)")

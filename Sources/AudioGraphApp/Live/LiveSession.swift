@@ -244,7 +244,9 @@ final class LiveSession: @unchecked Sendable {
                 notifier.send("STATUS=\(status().line)")
             }
             if let limit = options.durationSeconds, Date().timeIntervalSince(start) >= limit { break }
-            if let song, song.isFinished, engine.meters.isIdle { break }
+            // The song is over when its sound has died away; what never decays is cut (with the
+            // fade-out below) after `SongEnd.maxTailSeconds`, as `render` cuts its tail.
+            if let song, song.isFinished, engine.meters.isIdle || song.secondsSinceEnd > SongEnd.maxTailSeconds { break }
         }
     }
 

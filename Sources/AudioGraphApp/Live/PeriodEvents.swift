@@ -123,6 +123,11 @@ package final class PeriodEvents: @unchecked Sendable {
     /// Records `message` (about to occupy `slot`) and removes the earlier value it replaces, if
     /// any; returns true when one was removed.
     private func coalesceEarlier(than message: MIDIMessage, at slot: Int) -> Bool {
+        if case .system = message {
+            // A reset or rhythm-part change acts on every channel: nothing coalesces across it.
+            barrier.update(repeating: Int32(slot), count: 16)
+            return false
+        }
         let channel = Int(message.channel & 15)
         guard let key = Self.coalescingKey(message) else {
             barrier[channel] = Int32(slot)
@@ -154,7 +159,7 @@ package final class PeriodEvents: @unchecked Sendable {
         case .pitchBend: return 128
         case .channelPressure: return 129
         case .polyPressure(_, let note, _): return 130 + Int(note & 127)
-        case .noteOn, .noteOff, .programChange: return nil
+        case .noteOn, .noteOff, .programChange, .system: return nil
         }
     }
 
