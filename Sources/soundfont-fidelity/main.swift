@@ -40,9 +40,9 @@ case "notes":
     let file = try SoundFontFile.load(path: font)
     let presets = FidelityNotePlan.presets(of: file).filter { presetFilter?.contains($0) ?? true }
     var report = FidelityReport()
-    // Batches of 24 presets: each render stays well inside what the WAV reader accepts.
-    for start in stride(from: 0, to: presets.count, by: 24) {
-        let plan = FidelityNotePlan(font: file, presets: Set(presets[start..<min(start + 24, presets.count)]))
+    // Batches of 8 presets: each render stays well inside what the WAV reader accepts (a kit has ~60 notes).
+    for start in stride(from: 0, to: presets.count, by: 8) {
+        let plan = FidelityNotePlan(font: file, presets: Set(presets[start..<min(start + 8, presets.count)]))
         let midi = "\(directory)/notes.mid"
         try MIDIFileWriterBridge.write(plan, to: midi)
         report.add(plan: plan, reference: try renders.fluidSynth(font: font, midi: midi, name: "notes"), ours: try renders.ours(font: font, midi: midi, name: "notes"))

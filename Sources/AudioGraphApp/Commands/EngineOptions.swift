@@ -10,7 +10,7 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Sampler preset (.aupreset) every melodic part starts on, instead of the instrument file's.")
     var preset: String?
 
-    @Option(help: "SoundFont (.sf2, .sf3) whose presets every part plays, as a General MIDI sound module (bank select, drum kits on channel 10), instead of the instrument file's programs; 'default' = the system's default GM font (/usr/share/sounds/sf2/default-GM.sf2 or sf3).")
+    @Option(help: "SoundFont (.sf2, .sf3) every part plays as a GM module, instead of the instrument's programs ('default': default-GM.sf2).")
     var soundfont: String?
 
     @Option(name: .customLong("sample-path"), help: "Directory to search for samples (repeatable).")

@@ -61,14 +61,16 @@ struct RenderCommand: ParsableCommand {
         loader.soloChannel = solo
         loader.levels = .byNeed  // the renderer builds what the song plays (`LevelBuildPlan`)
         let rate = Double(options.rate)
-        guard let songPath = midiPath ?? loader.demoPath else {
+        // The song first: a SoundFont reads only the presets, zones and samples it plays. The
+        // instrument is still built before a missing song is reported (its errors come first).
+        let songPath = midiPath ?? loader.demoPath
+        let song = try songPath.map { path throws(MIDIFileError) in try MIDIFile.read(path: path) }
+        loader.song = song?.events.map(\.message)
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
+        guard let songPath, let song else {
             throw ValidationError("no --midi file given and the instrument names no demo song")
         }
-        let song = try MIDIFile.read(path: songPath)
         for warning in song.warnings { FileHandle.standardError.write(Data("warning: \(songPath): \(warning)\n".utf8)) }
-        // A SoundFont reads only the presets, zones and samples the song plays.
-        loader.song = song.events.map(\.message)
-        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
         let input = try inputPath.map { path throws(AudioFileError) in try AudioFileReader.read(path: path, convertingTo: rate) }
         for warning in input?.warnings ?? [] { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         let writer = try WAVFileWriter(path: outPath, sampleRate: Int(rate), channels: 2, encoding: .float32)
