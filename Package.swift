@@ -113,7 +113,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
-        .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp", "PanelProtocol", "PanelServer"]),
+        .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp", "PanelServer"]),
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
         .executableTarget(name: "make-sounds", dependencies: ["AudioFiles", "MIDI", "DSP"]),
         // Compares a font's notes and songs with FluidSynth's renders (scripts/soundfont-fidelity).
