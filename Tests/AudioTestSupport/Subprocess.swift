@@ -6,6 +6,10 @@ public enum Subprocess {
     public struct Outcome: Sendable {
         public var status: Int32
         public var output: String
+        public init(status: Int32, output: String) {
+            self.status = status
+            self.output = output
+        }
     }
 
     public static func run(
