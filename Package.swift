@@ -46,6 +46,8 @@ let package = Package(
         // The web panel's HTTP/WebSocket server: linked by `audiograph` alone, through PanelServer.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Under Hummingbird already; named for the refused-upgrade answer PanelServer writes itself.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         // C at the edge: one system-library target per C library.
@@ -105,6 +107,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp", "PanelProtocol", "PanelServer"]),
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
