@@ -67,11 +67,21 @@ public final class PanelServer: Sendable {
         return server
     }
 
-    /// Closes the listener and every connection.
+    /// Closes the listener and every connection. The server's task is waited for (up to 5 s) before
+    /// its event loop goes: shut down under it, the task's last steps would find no loop to run on.
     public func stop() {
-        task.withLock {
-            $0?.cancel()
-            $0 = nil
+        let running = task.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        if let running {
+            running.cancel()
+            let ended = DispatchSemaphore(value: 0)
+            Task.detached {
+                _ = await running.result
+                ended.signal()
+            }
+            _ = ended.wait(timeout: .now() + .seconds(5))
         }
         try? group.syncShutdownGracefully()
     }
