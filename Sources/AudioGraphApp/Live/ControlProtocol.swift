@@ -19,7 +19,7 @@ public enum ControlProtocol {
             return "ok \(words[1]) = \(value)"
         case "status":
             let status = service.status()
-            return words.contains("--json") ? "ok\n" + status.json() : "ok " + status.line + (status.panel.map { "\npanel: \($0)" } ?? "")
+            return words.contains("--json") ? "ok\n" + status.json() : "ok " + status.text
         default:
             return "error: unknown request '\(ParameterError.excerpt(request))' (set, get, status)"
         }
