@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "RealTimeSafetyTests",
             dependencies: [
-                "Engine", "Sampler", "SamplerLevels", "Instruments", "AudioGraphApp", "LiveTestSupport",
+                "Engine", "Sampler", "SamplerLevels", "Instruments", "AudioGraphApp", "LiveTestSupport", "PanelProtocol",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
     ]
