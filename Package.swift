@@ -18,7 +18,7 @@
 //   live loop    LiveLoop → Engine, ALSAIO, JACKIO              (one render path per period; the ALSA push and JACK drivers)
 //   live control LiveControl → LiveLoop                         (ControlService + StatusSnapshot: every front end's way in)
 //   measuring    Benchmarks → Sampler, SamplerLevels, MicEffects  (render cost of sampler, send and mic effects)
-//   panel        PanelProtocol (pure: messages, limits, page); PanelServer → PanelProtocol, Hummingbird (`audiograph` only)
+//   panel        PanelProtocol (pure: messages, limits, page); PanelServer → PanelProtocol, Hummingbird, NIO (`audiograph` only)
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, session, control socket, offline)
 // The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine, and the live path's
 // ALSAIO, JACKIO and LiveLoop) are checked by the compiler (`realTimeChecked`); the first six link no file
