@@ -66,11 +66,15 @@ struct RenderCommand: ParsableCommand {
         loader.soloChannel = solo
         loader.levels = .byNeed  // the renderer builds what the song plays (`LevelBuildPlan`)
         let rate = Double(options.rate)
+        // The song first: a SoundFont reads only the presets, zones and samples it plays. The
+        // instrument is still built before a missing song is reported (its errors come first).
+        let songPath = midiPath ?? loader.demoPath
+        let song = try songPath.map { path throws(MIDIFileError) in try MIDIFile.read(path: path) }
+        loader.song = song?.events.map(\.message)
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
-        guard let songPath = midiPath ?? loader.demoPath else {
+        guard let songPath, let song else {
             throw ValidationError("no --midi file given and the instrument names no demo song")
         }
-        let song = try MIDIFile.read(path: songPath)
         for warning in song.warnings { LiveLog.warn("\(songPath): \(warning)") }
         // Read and converted block by block as the render goes: memory does not follow its length.
         let input = try inputPath.map { path throws(AudioFileError) in try StreamedInput(path: path, sampleRate: rate) }
