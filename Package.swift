@@ -20,7 +20,7 @@
 //   live control LiveControl → LiveLoop                         (ControlService + StatusSnapshot: every front end's way in)
 //   measuring    Benchmarks → Sampler, SamplerLevels, MicEffects  (render cost of sampler, send and mic effects)
 //                SoundFontFidelity → SoundFont, AudioFiles, Spectral  (SoundFont notes and songs against FluidSynth's)
-//   panel        PanelProtocol (pure: messages, limits, page); PanelServer → PanelProtocol, Hummingbird (`audiograph` only)
+//   panel        PanelProtocol (pure: messages, limits, page); PanelServer → PanelProtocol, Hummingbird, NIO (`audiograph` only)
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, session, control socket, offline)
 // The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine, and the live path's
 // ALSAIO, JACKIO and LiveLoop) are checked by the compiler (`realTimeChecked`); the first six link no file
@@ -48,6 +48,8 @@ let package = Package(
         // The web panel's HTTP/WebSocket server: linked by `audiograph` alone, through PanelServer.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Under Hummingbird already; named for the refused-upgrade answer PanelServer writes itself.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         // C at the edge: one system-library target per C library.
@@ -114,6 +116,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp", "PanelServer"]),
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
@@ -170,6 +175,7 @@ let package = Package(
             name: "RealTimeSafetyTests",
             dependencies: [
                 "Engine", "Sampler", "SamplerLevels", "Instruments", "MicEffects", "DSP", "MIDI", "AudioGraphApp", "LiveTestSupport",
+                "PanelProtocol",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
     ]

@@ -42,6 +42,12 @@ public enum PCMRoute: Sendable, Equatable {
         }
     }
 
+    /// For `status` and the panel: the sound server and the plugin that reaches it
+    /// (`PipeWire (ALSA pipewire plugin)`), or `none (ALSA hw)` for a card or another PCM.
+    public var audioServerDescription: String {
+        serverName.map { "\($0) (ALSA \(pluginName) plugin)" } ?? "none (ALSA \(pluginName))"
+    }
+
     /// The ALSA plugin's type name (`pipewire`, `pulse`, `jack`, `hw`, …).
     public var pluginName: String {
         switch self {

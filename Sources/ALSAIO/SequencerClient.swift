@@ -33,6 +33,10 @@ public final class SequencerClient: @unchecked Sendable {
     private let dropped = Atomic<Int>(0)
     private let overruns = Atomic<Int>(0)
     private let kernelLost = Atomic<Int>(0)
+    /// Bumped by the reader thread when a subscription to our input, or a port, changes: the
+    /// connected sources are asked of the kernel again only then.
+    private let connectionChanges = Atomic<Int>(0)
+    private let sourcesCache = Mutex<(changes: Int, ports: [SequencerPortInfo])?>(nil)
     private var thread: ThreadHandle?
 
     // Reader-thread state (touched only by the reader thread once started).
@@ -147,6 +151,18 @@ public final class SequencerClient: @unchecked Sendable {
     /// All ports on the system, seen from this client. Control thread.
     public func ports() -> [SequencerPortInfo] { SequencerHandle.allPorts(seq) }
 
+    /// The ports connected to our input now, however they were connected (`--connect`, autoconnect,
+    /// `aconnect`): the kernel's subscriptions, asked again only after one changed. Any thread but the reader's.
+    public var connectedSources: [SequencerPortInfo] {
+        let changes = connectionChanges.load(ordering: .acquiring)
+        return sourcesCache.withLock { cache in
+            if let cache, cache.changes == changes { return cache.ports }
+            let ports = SequencerHandle.sources(seq, into: inputAddress, among: SequencerHandle.allPorts(seq))
+            cache = (changes, ports)
+            return ports
+        }
+    }
+
     /// All ports on the system, like `aconnect -l`, without a running client. Control thread.
     public static func listPorts() throws(ALSAError) -> [SequencerPortInfo] {
         let seq = try SequencerHandle.open(clientName: "audiograph-list", mode: calsa_seq_open_output)
@@ -237,6 +253,12 @@ public final class SequencerClient: @unchecked Sendable {
     /// Announcements and subscription notices; returns false for anything else.
     private func handleSystemEvent(_ event: snd_seq_event_t) -> Bool {
         let address = SequencerAddress(client: event.data.addr.client, port: event.data.addr.port)
+        switch event.type {
+        case SequencerEventType.portSubscribed, SequencerEventType.portUnsubscribed, SequencerEventType.portChange,
+            SequencerEventType.portExit, SequencerEventType.clientExit:
+            connectionChanges.wrappingAdd(1, ordering: .releasing)
+        default: break
+        }
         switch event.type {
         case SequencerEventType.portSubscribed, SequencerEventType.portUnsubscribed:
             let connection = event.data.connect

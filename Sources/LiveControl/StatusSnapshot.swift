@@ -48,6 +48,11 @@ public struct StatusSnapshot: Codable, Sendable {
     public var parameters: [String: Double]
     /// The web panel's address and, when it needs one, its token; nil without `--panel`.
     public var panel: String?
+    /// What the playback device goes to (a sound server and how, or `none (…)`).
+    public var audioServer: String?
+    /// The MIDI sources connected to our sequencer input now ("client:port (14:0)"), however they
+    /// were connected; nil without a sequencer.
+    public var midiSources: [String]?
 
     /// The one-line live status: meters, pitch, voices, xruns, DSP load.
     public var line: String {
@@ -67,6 +72,15 @@ public struct StatusSnapshot: Codable, Sendable {
         }
         if midiDeferredPeriods > 0 { s += "  MIDI deferred in \(midiDeferredPeriods) periods" }
         return s
+    }
+
+    /// `status` as text: the live line, then where playback goes, the MIDI sources and the panel.
+    public var text: String {
+        var lines = [line]
+        if let audioServer { lines.append("audio server: \(audioServer)") }
+        if let midiSources { lines.append("MIDI in: " + (midiSources.isEmpty ? "no sources connected" : midiSources.joined(separator: ", "))) }
+        if let panel { lines.append("panel: \(panel)") }
+        return lines.joined(separator: "\n")
     }
 
     public func json() -> String {

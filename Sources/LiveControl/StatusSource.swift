@@ -1,3 +1,4 @@
+import ALSAIO
 import Engine
 import LiveLoop
 import Synchronization
@@ -14,9 +15,13 @@ public struct DeviceDescriptions: Sendable, Equatable {
     public var sampler: String
     /// The web panel's address (and token, when it needs one); nil without a panel.
     public var panel: String?
+    /// What the playback device goes to: a sound server and how (`PipeWire (ALSA pipewire plugin)`,
+    /// `JACK (native client)`), or `none (…)`.
+    public var audioServer: String?
 
-    public init(playback: String, capture: String?, realtime: String, sampler: String, panel: String? = nil) {
+    public init(playback: String, capture: String?, realtime: String, sampler: String, panel: String? = nil, audioServer: String? = nil) {
         self.panel = panel
+        self.audioServer = audioServer
         self.playback = playback
         self.capture = capture
         self.realtime = realtime
@@ -30,10 +35,13 @@ public struct DeviceDescriptions: Sendable, Equatable {
 public final class StatusSource: Sendable {
     private let renderer: PeriodRenderer
     private let descriptions: Mutex<DeviceDescriptions>
+    /// The sequencer client, for the sources connected to it; nil without a sequencer.
+    private let sequencer: SequencerClient?
 
-    public init(renderer: PeriodRenderer, devices: DeviceDescriptions) {
+    public init(renderer: PeriodRenderer, devices: DeviceDescriptions, sequencer: SequencerClient? = nil) {
         self.renderer = renderer
         descriptions = Mutex(devices)
+        self.sequencer = sequencer
     }
 
     /// The devices as described now.
@@ -75,6 +83,7 @@ public final class StatusSource: Sendable {
             parameters: Dictionary(uniqueKeysWithValues: engine.parameters.descriptors.indices.map {
                 (engine.parameters.descriptors[$0].name, engine.parameters.value($0))
             }),
-            panel: devices.panel)
+            panel: devices.panel, audioServer: devices.audioServer,
+            midiSources: sequencer?.connectedSources.map { "\($0.clientName):\($0.portName) (\($0.address))" })
     }
 }

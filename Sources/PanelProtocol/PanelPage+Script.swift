@@ -119,7 +119,7 @@ function render(s) {
     const p = params.get(name); if (p) p.current = v;
     const c = controls.get(name); if (c && !((held.get(name) || 0) > now)) c.update(v);
   }
-  $("sources").textContent = s.midiSources.length ? s.midiSources.join(", ") : "no sources connected";
+  $("sources").textContent = !s.midiSources ? "no ALSA sequencer here" : s.midiSources.length ? s.midiSources.join(", ") : "no sources connected";
   const leds = $("leds").children;
   s.midiNotes.forEach((n, i) => { if (lastNotes.length && n !== lastNotes[i]) { leds[i].classList.add("on"); leds[i].dataset.until = now + 150; }
     else if (+leds[i].dataset.until < now) leds[i].classList.remove("on"); });
@@ -137,11 +137,11 @@ function render(s) {
   else { $("pitch").firstChild.textContent = "–"; $("pitch-hz").textContent = s.inputPeak ? "no pitch" : "no input"; }
   const h = s.health, items = [["xruns", h.xruns], ["DSP load", h.dspLoad.toFixed(1) + " % (max " + h.worstDspLoad.toFixed(1) + " %)"],
     ["voices", h.voices], ["start-up", h.startupMilliseconds != null ? h.startupMilliseconds.toFixed(0) + " ms" : "–"], ["playback", h.playback],
-    ["capture", h.capture || "none"], ["audio server", h.audioServer || "none (ALSA)"], ["render thread", h.realtime], ["sampler", h.sampler]];
+    ["capture", h.capture || "none"], ["audio server", h.audioServer || "none"], ["render thread", h.realtime], ["sampler", h.sampler]];
   const dl = $("health-list");
   if (dl.children.length !== items.length * 2) { dl.replaceChildren(); for (const [k] of items) { dl.append(el("dt", null, k), el("dd")); } }
   items.forEach(([, v], i) => { const dd = dl.children[2 * i + 1]; if (dd.textContent !== String(v)) dd.textContent = v; });
-  dl.children[1].className = h.xruns > 0 ? "big" : "big"; dl.children[1].style.color = h.xruns > 0 ? "var(--hot)" : "var(--ok)";
+  dl.children[1].className = "big"; dl.children[1].style.color = h.xruns > 0 ? "var(--hot)" : "var(--ok)";
 }
 
 function keyboard() {

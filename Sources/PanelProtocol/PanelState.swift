@@ -3,9 +3,9 @@ import Foundation
 /// Everything the page shows, left to right along the signal path, as one JSON frame sent to
 /// every open page at the feed rate. Levels are dBFS (−160 for silence), rounded to 0.1 dB.
 public struct PanelState: Codable, Sendable, Equatable {
-    /// MIDI in: connected source ports (names) and notes received per channel since start (the page
-    /// flashes a channel whose count moved).
-    public var midiSources: [String]
+    /// MIDI in: the source ports connected now (nil without a sequencer) and notes received per
+    /// channel since start (the page flashes a channel whose count moved).
+    public var midiSources: [String]?
     public var midiNotes: [Int]
     /// The 16 parts, channel 1 first.
     public var parts: [Part]
@@ -77,7 +77,7 @@ public struct PanelState: Codable, Sendable, Equatable {
         }
     }
 
-    public init(midiSources: [String], midiNotes: [Int], parts: [Part], inputPeak: [Double]?, inputRMS: [Double]?, pitchHz: Double?, buses: [Bus],
+    public init(midiSources: [String]?, midiNotes: [Int], parts: [Part], inputPeak: [Double]?, inputRMS: [Double]?, pitchHz: Double?, buses: [Bus],
                 limiterReduction: Double, outputPeak: [Double], outputRMS: [Double], health: Health, values: [String: Double]) {
         self.midiSources = midiSources
         self.midiNotes = midiNotes

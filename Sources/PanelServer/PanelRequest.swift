@@ -27,5 +27,8 @@ struct PanelRequest {
     }
 
     func admitSocket(_ gate: PanelGate) -> PanelGate.Decision { gate.admitSocket(host: host, origin: origin, token: token) }
+    func admitUpgrade(_ gate: PanelGate, limits: ClientLimits, peer: String, now: UInt64) -> PanelGate.Decision {
+        SocketAdmission.decide(path: path, peer: peer, host: host, origin: origin, token: token, gate: gate, limits: limits, now: now)
+    }
     func admitPage(_ gate: PanelGate) -> PanelGate.Decision { gate.admitPage(host: host, token: token) }
 }

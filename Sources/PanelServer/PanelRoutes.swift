@@ -3,9 +3,9 @@ import Hummingbird
 import HummingbirdWebSocket
 import PanelProtocol
 
-/// The HTTP side: `/` serves the page, `/ws` explains why a WebSocket upgrade was refused (the
-/// upgrade itself happens before routing), every other path is 404. No path from a request ever
-/// names a file.
+/// The HTTP side: `/` serves the page, a plain GET of `/ws` says what an upgrade would be told (the
+/// upgrade itself is judged before routing, `SocketAdmission`), every other path is 404. No path
+/// from a request ever names a file.
 enum PanelRoutes {
     static func router(gate: PanelGate, limits: ClientLimits) -> Router<PanelContext> {
         let router = Router(context: PanelContext.self)
@@ -18,9 +18,7 @@ enum PanelRoutes {
         router.get("/ws") { request, _ -> Response in
             let panel = PanelRequest(request.head)
             if case .refuse(let status, let reason) = panel.admitSocket(gate) { return text(status, reason) }
-            if limits.openSockets >= ClientLimits.maxSockets {
-                return text(503, "the panel has \(ClientLimits.maxSockets) pages open already; close one")
-            }
+            if limits.openSockets >= ClientLimits.maxSockets { return text(SocketAdmission.socketsTaken.status, SocketAdmission.socketsTaken.reason) }
             return text(400, "expected a WebSocket upgrade")
         }
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
@@ -61,7 +59,8 @@ struct RequestLimit: RouterMiddleware {
 
     func handle(_ request: Request, context: PanelContext, next: (Request, PanelContext) async throws -> Response) async throws -> Response {
         guard limits.allowRequest(from: context.peer, now: PanelSocket.now()) else {
-            return PanelRoutes.text(429, "too many requests from \(context.peer); slow down")
+            let refusal = SocketAdmission.tooManyRequests(from: context.peer)
+            return PanelRoutes.text(refusal.status, refusal.reason)
         }
         return try await next(request, context)
     }

@@ -10,7 +10,8 @@ import Synchronization
 
 /// The web panel's server: one page and its WebSocket, on an event loop thread of its own and
 /// Swift's task pool, never on the render thread. Every request passes the gate (Host, token,
-/// Origin), the per-address request limit and the connection and socket bounds.
+/// Origin), the per-address request limit and the connection and socket bounds; a WebSocket upgrade
+/// passes them before it is made (`SocketAdmission`).
 public final class PanelServer: Sendable {
     /// TCP connections open at once (pages, sockets, and whatever else knocks).
     public static let maxConnections = 64
@@ -39,11 +40,14 @@ public final class PanelServer: Sendable {
         let started = StartSignal()
         let app = Application(
             router: PanelRoutes.router(gate: gate, limits: limits),
+            // Judged before the upgrade: a refusal gets the admission's status and reason, not a bare 400.
             server: .http1WebSocketUpgrade(configuration: .init(ws: .init(maxFrameSize: PanelSocket.maxReadBytes))) { request, channel, _ in
-                let ip = channel.remoteAddress?.ipAddress ?? "unknown"
                 let panel = PanelRequest(request)
-                guard panel.path == "/ws", limits.allowRequest(from: ip, now: PanelSocket.now()), panel.admitSocket(gate) == .allow,
-                      limits.openSocket() else { return .dontUpgrade }
+                let decision = panel.admitUpgrade(gate, limits: limits, peer: channel.remoteAddress?.ipAddress ?? "unknown", now: PanelSocket.now())
+                if case .refuse(let status, let reason) = decision {
+                    UpgradeRefusal.send(status: status, reason: reason, on: channel)
+                    return .dontUpgrade
+                }
                 return .upgrade([:]) { inbound, outbound, _ in try await socket.run(inbound: inbound, outbound: outbound) }
             },
             configuration: .init(address: .hostname(address.host, port: address.port), serverName: "audiograph",
@@ -63,11 +67,21 @@ public final class PanelServer: Sendable {
         return server
     }
 
-    /// Closes the listener and every connection.
+    /// Closes the listener and every connection. The server's task is waited for (up to 5 s) before
+    /// its event loop goes: shut down under it, the task's last steps would find no loop to run on.
     public func stop() {
-        task.withLock {
-            $0?.cancel()
-            $0 = nil
+        let running = task.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        if let running {
+            running.cancel()
+            let ended = DispatchSemaphore(value: 0)
+            Task.detached {
+                _ = await running.result
+                ended.signal()
+            }
+            _ = ended.wait(timeout: .now() + .seconds(5))
         }
         try? group.syncShutdownGracefully()
     }

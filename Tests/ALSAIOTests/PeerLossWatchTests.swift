@@ -52,6 +52,12 @@ import Testing
         #expect(PCMRoute.pipewire.serverAbsentExplanation(device: "default", code: -EINVAL) == nil)
     }
 
+    @Test func saysWhereTheDeviceGoesForStatus() {
+        #expect(PCMRoute.pipewire.audioServerDescription == "PipeWire (ALSA pipewire plugin)")
+        #expect(PCMRoute.jack.audioServerDescription == "JACK (ALSA jack plugin)")
+        #expect(PCMRoute.other(type: "hw").audioServerDescription == "none (ALSA hw)")
+    }
+
     @Test func readsTheTypeFromALSAsConfiguration() {
         #expect(PCMRoute.of("null") == .other(type: "null"))
         #expect(PCMRoute.of("no-such-pcm-anywhere") == .undefined)

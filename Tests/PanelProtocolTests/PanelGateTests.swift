@@ -46,6 +46,32 @@ import Testing
         }
     }
 
+    /// The upgrade is judged before it is made: each refusal keeps its own status and reason, and
+    /// only an admitted upgrade takes a socket slot.
+    @Test func upgradesAreJudgedInOrderAndRefusedWithAReason() {
+        let token = PanelToken.generate()
+        let gate = PanelGate(address: PanelAddress(host: "0.0.0.0", port: 8080), token: token)
+        let limits = ClientLimits()
+        func decide(_ path: String = "/ws", peer: String = "192.168.1.30", origin: String? = "http://192.168.1.20:8080", token given: String?) -> PanelGate.Decision {
+            SocketAdmission.decide(path: path, peer: peer, host: "192.168.1.20:8080", origin: origin, token: given, gate: gate, limits: limits, now: 0)
+        }
+        guard case .refuse(404, let reason) = decide("/other", token: token), reason.contains("/ws") else { Issue.record("path"); return }
+        guard case .refuse(401, let reason) = decide(token: nil), reason.contains("token") else { Issue.record("no token"); return }
+        guard case .refuse(403, let reason) = decide(origin: "http://evil.example", token: token), reason.contains("Origin") else {
+            Issue.record("origin")
+            return
+        }
+        #expect(limits.openSockets == 0)
+        for _ in 0..<ClientLimits.maxSockets { #expect(decide(token: token) == .allow) }
+        guard case .refuse(503, let reason) = decide(token: token), reason.contains("pages open") else { Issue.record("sockets"); return }
+        #expect(limits.openSockets == ClientLimits.maxSockets)
+        // One address past its request budget is told so (another address is not).
+        var last = PanelGate.Decision.allow
+        for _ in 0...Int(ClientLimits.requestBurst) { last = decide(peer: "192.168.1.40", token: nil) }
+        guard case .refuse(429, _) = last else { Issue.record("request budget: \(last)"); return }
+        guard case .refuse(401, _) = decide(peer: "192.168.1.41", token: nil) else { Issue.record("another address"); return }
+    }
+
     @Test func tokenIsStoredUserOnlyAndReused() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("panel-token-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         defer { try? FileManager.default.removeItem(atPath: dir) }

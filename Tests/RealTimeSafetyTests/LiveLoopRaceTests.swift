@@ -3,14 +3,16 @@ import Engine
 import Foundation
 import LiveTestSupport
 import MIDI
+import PanelProtocol
 import Synchronization
 import XCTest
 
 /// The live loop's threads at once, as `play` runs them: the render thread rendering periods (and,
 /// after the device is lost, a second thread running the outage recovery on the same objects, as
 /// `play`'s control thread does, before the render thread takes over again), the sequencer thread
-/// delivering notes, the main thread's control work, and the control socket answering
-/// `status`/`set`/`get` in a tight loop. Functionally it checks that the loss is
+/// delivering notes, the main thread's control work, the control socket answering
+/// `status`/`set`/`get` in a tight loop, and the web panel's backend building state frames,
+/// moving a fader and playing notes. Functionally it checks that the loss is
 /// recovered and every request answered; its real purpose is `scripts/tsan-live`, which runs it
 /// under ThreadSanitizer, where any unsynchronised access between those threads is a report.
 final class LiveLoopRaceTests: XCTestCase {
@@ -56,6 +58,17 @@ final class LiveLoopRaceTests: XCTestCase {
                 probe.receive(.noteOff(channel: UInt8(n % 2), note: note, velocity: 0))
                 n += 1
                 usleep(5000)
+            }
+        }
+        spawn("panel") {  // the web panel's backend: state frames as every open page gets them, a fader, a key
+            let backend = ServicePanelBackend(service: probe.service, startupMilliseconds: nil)
+            var n = 0
+            while !done.load(ordering: .relaxed) {
+                if !PanelFrames.state(backend.state()).contains(#""type":"state""#) { badAnswers.wrappingAdd(1, ordering: .relaxed) }
+                try? backend.set("bus.synth.gain", value: -Double(n % 12))
+                try? backend.note(channel: 2, note: 60 + n % 12, velocity: n % 2 == 0 ? 80 : 0)
+                n += 1
+                usleep(4000)
             }
         }
         spawn("main") {

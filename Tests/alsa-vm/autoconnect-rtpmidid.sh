@@ -7,7 +7,8 @@
 #   1. rtpmidid-standin.py makes rtpmidid's ports (private Announcements, Network Export, a
 #      discovered remote, a session named after a remote's Midi Through port): only the session is
 #      subscribed, the log gives a reason per port, its notes are heard (host: pitch), and when the
-#      session ends holding a note, the note is released.
+#      session ends holding a note, the note is released; `status` lists the session as MIDI in
+#      while it is subscribed, and not after.
 #   2. `audiograph cc 64 127`, `audiograph note` (0.2 s), then the pedal still holds the note after
 #      both commands exited, until `audiograph cc 64 0`.
 set -u
@@ -45,6 +46,7 @@ if [[ -n $created && -n $subscribed ]]; then
     echo "session-subscribe-ms $ms" >> figures.txt
     (( ms < 1000 )) && pass "session port subscribed $ms ms after it appeared" || failc "subscription took $ms ms"
 fi
+"$AG" status > status-session.txt 2>&1  # while the session is subscribed (it stays ~2.4 s)
 until_true 400 has standin.txt "subscribers " || failc "stand-in did not report subscribers"
 aconnect -l > aconnect.txt
 C=$(awk "/port .* 'Announcements' created/{split(\$2, a, \":\"); print a[1]; exit}" standin.txt)
@@ -58,6 +60,12 @@ grep -A12 "'rtpmidid'" aconnect.txt
 until_true 100 has standin.txt "done" || failc "stand-in did not finish"
 wait $standin || failc "stand-in rc $?"
 cat standin.txt
+# MIDI in also lists what autoconnect took besides (the rig's VirMIDI ports).
+grep "^MIDI in: " status-session.txt | grep -qF "rtpmidid:$SESSION ($C:3)" && pass "status: MIDI in lists the session port ($C:3)" \
+    || failc "status while subscribed: $(grep 'MIDI in' status-session.txt)"
+"$AG" status > status-after.txt 2>&1
+grep -q "^MIDI in: " status-after.txt && ! grep -qF "rtpmidid:" status-after.txt \
+    && pass "status: the session gone from MIDI in once it ended" || failc "status after the session: $(grep 'MIDI in' status-after.txt)"
 for expected in \
     "take $C:3 'rtpmidid:$SESSION' (included by 'rtpmidid:$SESSION')" \
     "skip $C:0 'rtpmidid:Announcements' (rtpmidid's private port: NO_EXPORT)" \

@@ -7,22 +7,13 @@ Screenshots go to SHOTS (phone 412x915, desktop 1280x800).
 Usage: browser_test.py AUDIOGRAPH PORT SHOTS_DIR"""
 import json, os, subprocess, sys, time
 
-os.environ["SE_OFFLINE"] = "true"
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+import browser
+from browser import check, chromium, health, wait_for
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 audiograph, port, shots = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 url = f"http://127.0.0.1:{port}/"
-passed = failed = 0
-
-
-def check(name, ok, detail=""):
-    global passed, failed
-    passed, failed = passed + bool(ok), failed + (not ok)
-    print(f"{'PASS' if ok else 'FAIL'} {name}{': ' + detail if detail else ''}", flush=True)
 
 
 def status():
@@ -30,29 +21,22 @@ def status():
     return json.loads(out)
 
 
-def wait_for(predicate, seconds=5.0):
-    """Polls until predicate() is truthy; returns its last value."""
-    end = time.time() + seconds
-    while True:
-        value = predicate()
-        if value or time.time() > end:
-            return value
-        time.sleep(0.05)
-
-
-options = Options()
-options.binary_location = "/usr/bin/chromium"
-for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-          "--window-size=412,915", f"--user-data-dir={os.environ['HOME']}/chromium-profile"]:
-    options.add_argument(a)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver = chromium()
 try:
     driver.get(url)
     link = driver.find_element(By.ID, "link")
     check("page loads and its WebSocket connects", wait_for(lambda: "up" in link.get_attribute("class")), link.text)
     check("controls built from the parameters", wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, '[data-param="bus.synth.gain"]')))
+    # Health and MIDI in say what status says: where playback goes, the sources connected (this
+    # host has no sequencer: the ALSA rig checks a real list, Tests/alsa-vm/autoconnect-rtpmidid.sh).
+    shown, s = wait_for(lambda: (lambda h: h if h.get("audio server") else None)(health(driver))), status()
+    check("health shows where playback goes, as status does", shown and shown["audio server"] == s.get("audioServer"),
+          f"page '{shown and shown.get('audio server')}', status '{s.get('audioServer')}'")
+    text = subprocess.run([audiograph, "status"], capture_output=True, text=True, timeout=10).stdout
+    check("plain `status` names the audio server", f"audio server: {s.get('audioServer')}" in text, text.splitlines()[1:2])
+    sources = driver.find_element(By.ID, "sources").text
+    expected = ", ".join(s["midiSources"]) or "no sources connected" if "midiSources" in s else "no ALSA sequencer here"
+    check("MIDI in lists the sources status lists", sources == expected, f"'{sources}'")
 
     # Meters move while the song plays: the output meter's unlit part changes between frames.
     # Counted over a number of readings, not a time: a busy machine only spaces them further apart.
@@ -137,5 +121,5 @@ try:
 finally:
     driver.quit()
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+print(f"{browser.passed} passed, {browser.failed} failed")
+sys.exit(1 if browser.failed else 0)

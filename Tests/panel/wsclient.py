@@ -4,7 +4,8 @@ import base64, os, socket, struct
 
 
 def upgrade(host, port, path="/ws", origin=None, host_header=None, timeout=5):
-    """Returns (socket, status line, headers text); the socket is open only on a 101."""
+    """Returns (socket, status line, response text); the socket is open only on a 101. A refusal's
+    text holds its body too (read to its Content-Length)."""
     s = socket.create_connection((host, port), timeout=timeout)
     key = base64.b64encode(os.urandom(16)).decode()
     lines = [f"GET {path} HTTP/1.1", f"Host: {host_header or f'{host}:{port}'}", "Upgrade: websocket", "Connection: Upgrade",
@@ -12,14 +13,25 @@ def upgrade(host, port, path="/ws", origin=None, host_header=None, timeout=5):
     if origin:
         lines.append(f"Origin: {origin}")
     s.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    # Byte by byte: the server's first frames may follow the 101 at once, and must stay in the socket.
     head = b""
-    while b"\r\n\r\n" not in head:
-        chunk = s.recv(4096)
+    while not head.endswith(b"\r\n\r\n"):
+        chunk = s.recv(1)
         if not chunk:
             break
         head += chunk
     text = head.decode(errors="replace")
-    return s, text.split("\r\n", 1)[0], text
+    status = text.split("\r\n", 1)[0]
+    length = next((int(l.split(":", 1)[1]) for l in text.split("\r\n") if l.lower().startswith("content-length:")), 0)
+    if " 101 " not in status:
+        body = b""
+        while len(body) < length:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            body += chunk
+        text = text.split("\r\n\r\n", 1)[0] + "\r\n\r\n" + body.decode(errors="replace")
+    return s, status, text
 
 
 def frame(payload, opcode=1, mask=True, fin=True):

@@ -21,7 +21,7 @@ public enum ControlProtocol {
             return "ok \(words[1]) = \(value)"
         case "status":
             let status = service.status()
-            return words.contains("--json") ? "ok\n" + status.json() : "ok " + status.line + (status.panel.map { "\npanel: \($0)" } ?? "")
+            return words.contains("--json") ? "ok\n" + status.json() : "ok " + status.text
         case "note":
             let numbers = words.dropFirst().compactMap { Int($0) }
             guard words.count == 4, numbers.count == 3, (1...16).contains(numbers[0]), (0...127).contains(numbers[1]),

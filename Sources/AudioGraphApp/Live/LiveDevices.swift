@@ -22,6 +22,8 @@ struct LiveDevices {
         var description: String
         var rate: Int
         var period: Int
+        /// Where the device goes, for `status` (`PCMRoute.audioServerDescription`).
+        var audioServer: String
     }
 
     /// Opens the playback device, so the caller can fall back to an offline render when there is no sound card.
@@ -29,12 +31,14 @@ struct LiveDevices {
         if options.device == "paced" {
             let device = PlaybackDevice.paced(PacedNullDevice(sampleRateHz: options.rate, periodFrames: options.periodFrames,
                                                               bufferPeriods: options.periods))
-            return OpenedOutput(device: device, description: device.description, rate: options.rate, period: options.periodFrames)
+            return OpenedOutput(device: device, description: device.description, rate: options.rate, period: options.periodFrames,
+                                audioServer: "none (paced null device)")
         }
         do {
             let device = try PCMDevice(playbackRequest(rate: options.rate, period: options.periodFrames))
             let c = device.configuration, playback = PlaybackDevice.alsa(device)
-            return OpenedOutput(device: playback, description: playback.description, rate: c.sampleRateHz, period: c.periodFrames)
+            return OpenedOutput(device: playback, description: playback.description, rate: c.sampleRateHz, period: c.periodFrames,
+                                audioServer: c.route.audioServerDescription)
         } catch {
             throw InstrumentError("cannot open playback device '\(options.device)': \(error)")
         }

@@ -53,13 +53,14 @@ final class LiveSession {
     /// Runs until stopped; returns the process exit status, or `restartForNewRate` when a JACK
     /// server changed its sample rate and the session must start again at the new one.
     func run(_ playback: Playback) throws -> Int32 {
-        let renderer: PeriodRenderer, input: (CaptureSource, String)?, description: String
+        let renderer: PeriodRenderer, input: (CaptureSource, String)?, description: String, audioServer: String
         var capture: String?
         switch playback {
         case .alsa(let opened):
             input = try devices.openInput(rate: opened.rate, period: opened.period)
             capture = input?.1
             description = opened.description
+            audioServer = opened.audioServer
             renderer = try makeRenderer(rate: opened.rate, period: opened.period, maxFrames: opened.period)
         case .jack(let client):
             // Prepared for any buffer size JACK may switch to live, so a change allocates nothing.
@@ -67,6 +68,7 @@ final class LiveSession {
             capture = client.inputPortNames.isEmpty ? nil : "JACK ports " + client.inputPortNames.joined(separator: ", ")
             if let midi = client.midiInputPortName { LiveLog.line("JACK MIDI in: \(midi) (applied at the frame each event arrives on)") }
             description = JACKDriver.describe(client)
+            audioServer = "JACK (native client)"
             renderer = try makeRenderer(rate: client.sampleRate, period: min(client.bufferSize, Self.jackMaxFrames), maxFrames: Self.jackMaxFrames)
         }
         let (rate, period) = (Int(renderer.sampleRate), renderer.periodFrames)
@@ -75,7 +77,7 @@ final class LiveSession {
         let sequencer = MIDIInput.start(options: options, inbox: renderer.inbox)
         let status = StatusSource(renderer: renderer, devices: DeviceDescriptions(
             playback: description, capture: capture, realtime: "starting",
-            sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none"))
+            sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none", audioServer: audioServer), sequencer: sequencer)
         let driver: LiveDriver
         switch playback {
         case .alsa(let opened):
@@ -110,7 +112,7 @@ final class LiveSession {
         let age = ProcessAge.seconds()
         if let age { LiveLog.line(String(format: "ready in %.0f ms (exec → MIDI port and PCM open)", age * 1000)) }
         let panel = try options.panel.map { spec in
-            let backend = ServicePanelBackend(service: service, midiSources: midiSourceNames, startupMilliseconds: age.map { $0 * 1000 })
+            let backend = ServicePanelBackend(service: service, startupMilliseconds: age.map { $0 * 1000 })
             return try PanelLauncher.start(spec, backend: backend) { LiveLog.line($0) }
         }
         if let panel { status.update { $0.panel = panel.description } }
@@ -142,11 +144,6 @@ final class LiveSession {
     /// The engine's block for the JACK driver: above any buffer size JACK is run with live
     /// (a larger one is rendered in pieces); costs under a megabyte more than a 256-frame engine.
     static let jackMaxFrames = 4096
-
-    /// What the panel lists as MIDI in: the ports asked for, and autoconnect when it is on.
-    private var midiSourceNames: [String] {
-        options.connect + (options.autoconnect != nil ? ["autoconnect (local sources)"] : [])
-    }
 
     /// The engine at the device's rate and period, ready without band-limited levels (a background
     /// thread builds and publishes them), warmed up, in its renderer.

@@ -6,16 +6,13 @@ import PanelProtocol
 /// The panel's way into the instrument: the control service, as the control socket uses it. The
 /// page's state is the status snapshot plus every parameter's value; its changes are the
 /// parameter table's validated `set`, its notes and panic the control service's MIDI path.
-struct ServicePanelBackend: PanelBackend {
+public struct ServicePanelBackend: PanelBackend {
     let service: ControlService
-    /// What is connected to the sequencer's input (as asked on the command line).
-    let midiSources: [String]
     let startupMilliseconds: Double?
-    let parameters: [PanelParameter]
+    public let parameters: [PanelParameter]
 
-    init(service: ControlService, midiSources: [String], startupMilliseconds: Double?) {
+    public init(service: ControlService, startupMilliseconds: Double?) {
         self.service = service
-        self.midiSources = midiSources
         self.startupMilliseconds = startupMilliseconds
         parameters = service.parameters.map(Self.panelParameter)
     }
@@ -32,25 +29,25 @@ struct ServicePanelBackend: PanelBackend {
                               kind: kind, choices: choices, summary: d.summary)
     }
 
-    func set(_ name: String, value: Double) throws(PanelError) {
+    public func set(_ name: String, value: Double) throws(PanelError) {
         do { try service.set(name, value: value) } catch { throw PanelError(error.description) }
     }
 
-    func note(channel: Int, note: Int, velocity: Int) throws(PanelError) {
+    public func note(channel: Int, note: Int, velocity: Int) throws(PanelError) {
         do { try service.note(channel: UInt8(channel), note: UInt8(note), velocity: velocity > 0 ? UInt8(velocity) : nil) } catch {
             throw PanelError(error.description)
         }
     }
 
-    func panic() throws(PanelError) {
+    public func panic() throws(PanelError) {
         do { try service.panic() } catch { throw PanelError(error.description) }
     }
 
-    func state() -> PanelState {
+    public func state() -> PanelState {
         let s = service.status()
         func db(_ v: Double) -> Double { max(-160, (v * 10).rounded() / 10) }
         return PanelState(
-            midiSources: midiSources, midiNotes: s.parts.map(\.notes),
+            midiSources: s.midiSources, midiNotes: s.parts.map(\.notes),
             parts: s.parts.map { PanelState.Part(channel: $0.channel, program: $0.program, voices: $0.voices, level: db($0.levelDecibels)) },
             inputPeak: s.inputPeakDecibels?.map(db), inputRMS: s.inputRMSDecibels?.map(db), pitchHz: s.detectedPitchHz,
             buses: s.buses.map { PanelState.Bus(name: $0.name, peak: db($0.peakDecibels), rms: db($0.rmsDecibels)) },
@@ -58,7 +55,7 @@ struct ServicePanelBackend: PanelBackend {
             outputRMS: s.outputRMSDecibels.map(db),
             health: .init(xruns: s.xruns, dspLoad: s.dspLoadPercent, worstDspLoad: s.worstDspLoadPercent, voices: s.voices,
                           startupMilliseconds: startupMilliseconds, playback: s.playback, capture: s.capture, realtime: s.realtime,
-                          sampler: s.sampler, audioServer: nil),
+                          sampler: s.sampler, audioServer: s.audioServer),
             values: s.parameters)
     }
 }
