@@ -68,6 +68,17 @@ public final class LevelPublisher: Sendable {
 }
 
 extension Sequence<SamplerProgram> {
-    /// Regions of these programs whose band-limited levels are not published yet (any thread).
-    public var regionsAwaitingLevels: Int { reduce(0) { $0 + $1.regionsAwaitingLevels } }
+    /// Regions of these programs whose band-limited levels are not published yet (any thread);
+    /// a region programs share counts once.
+    public var regionsAwaitingLevels: Int {
+        var byStorage: [ObjectIdentifier: (program: SamplerProgram, regions: Set<Int>)] = [:]
+        for program in self {
+            var entry = byStorage[ObjectIdentifier(program.storage)] ?? (program, [])
+            entry.regions.formUnion(program.levelRegions)
+            // The program made last sees every region made before it.
+            if program.regionTable.count > entry.program.regionTable.count { entry.program = program }
+            byStorage[ObjectIdentifier(program.storage)] = entry
+        }
+        return byStorage.values.reduce(0) { $0 + $1.program.awaiting($1.regions) }
+    }
 }

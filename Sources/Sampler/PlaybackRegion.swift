@@ -50,16 +50,22 @@ struct PlaybackRegion {
     }
 }
 
-/// Builds and owns the regions of a program: one per distinct (waveform, loop) pair, each with
-/// its plain form at once and its band-limited levels when `buildLevels` is called. Control
-/// thread, or one builder thread at a time (the program serialises them); the render side reads
-/// only the `regions` copy the program makes and the published slots.
+/// Builds and owns the regions of a program, its variants, and any programs made sharing it (an
+/// instrument's presets, whose kits and families use the same sample files): one per distinct
+/// (waveform, loop) pair, each with its plain form at once and its band-limited levels when
+/// `buildLevels` is called. Control thread, or one builder thread at a time, under `lock`; the
+/// render side reads only the `regions` copy each program makes and the published slots.
 ///
 /// Memory per source frame and channel: a looped region's plain copy, 1 float, and the levels: 4 + 3 + 2 + 2 + 1
 /// + 1 = 13 stored floats (52 bytes) when a zone reaches steps above 4, else 12 (every region gets
 /// the levels to step 4, `SamplerProgram.guaranteedStep`), besides the 4 of the waveform itself,
 /// which is kept (zones may make further regions of it).
-final class RegionStorage {
+public final class RegionStorage {
+    public init() {}
+
+    /// Serialises making regions and building levels (control, renderer and builder threads;
+    /// never the render thread).
+    let lock = Mutex(())
     private var buffers: [UnsafeMutablePointer<Float>] = []
     private var levelTables: [UnsafeMutablePointer<PlaybackLevel>] = []
     private var published: [UnsafeMutablePointer<PlaybackRegion>] = []
@@ -70,8 +76,8 @@ final class RegionStorage {
     private var pending: [(waveform: SamplerWaveform, loop: SamplerLoop?, levels: Int)?] = []
     /// One slot per region (`PlaybackRegion.levelSlot`), allocated as regions are made.
     private var slots: [UnsafeMutablePointer<Atomic<Int>>] = []
-    /// Regions whose levels are not built yet (any thread may read it).
-    let awaiting = Atomic<Int>(0)
+    /// Per region: whether it gets band-limited levels at all (a region too long for them stays plain).
+    private(set) var getsLevels: [Bool] = []
 
     /// Frames of the loop played on past its end in the plain form before the voice wraps: the
     /// 4-point window reaches 2 frames ahead.
@@ -96,7 +102,13 @@ final class RegionStorage {
     /// first use (looped: a guarded copy of the frames as they play, ~1 instruction per frame).
     func region(for waveform: SamplerWaveform, loop: SamplerLoop?) -> Int {
         let key = RegionKey(waveform: ObjectIdentifier(waveform), loop: loop)
-        if let index = indexByKey[key] { return index }
+        if let index = indexByKey[key] {
+            // Another program may reach further: a region not built yet gets the levels it needs.
+            if let entry = pending[index] {
+                pending[index]?.levels = max(entry.levels, levelCount(for: waveform, loop: loop, largestStep: largestSteps[key] ?? .infinity))
+            }
+            return index
+        }
         waveforms.append(waveform)
         let endFrame = loop?.endFrame ?? waveform.frameCount
         let wrapFrame = endFrame + (loop == nil ? 0 : Self.plainLoopTailFrames)
@@ -117,7 +129,7 @@ final class RegionStorage {
         let built = levelCount(for: waveform, loop: loop, largestStep: largestSteps[key] ?? .infinity)
         // 0 levels (a region too long for them): it stays plain, nothing to build.
         pending.append(built == 0 ? nil : (waveform, loop, built))
-        if built > 0 { awaiting.add(1, ordering: .relaxed) }
+        getsLevels.append(built > 0)
         indexByKey[key] = regions.count - 1
         return regions.count - 1
     }
@@ -135,11 +147,7 @@ final class RegionStorage {
         form.initialize(to: region)
         published.append(form)
         slots[index].pointee.store(Int(bitPattern: form), ordering: .releasing)
-        awaiting.subtract(1, ordering: .relaxed)
     }
-
-    /// Regions not built yet, in index order (control thread, under the program's lock).
-    var unbuilt: [Int] { pending.indices.filter { pending[$0] != nil } }
 
     private func played(_ waveform: SamplerWaveform, channel: Int, loop: SamplerLoop?) -> PlayedChannel {
         PlayedChannel(frames: waveform.frames(channel: channel), frameCount: waveform.frameCount, loop: loop)

@@ -44,65 +44,96 @@ public final class SamplerProgram: @unchecked Sendable {
     public let zones: [SamplerZone]
     public let globals: SamplerGlobals
 
-    let storage = RegionStorage()
+    /// Shared with the program's variants (`variant(layers:zones:globals:)`).
+    let storage: RegionStorage
     /// Render-side copies in raw memory so the render thread touches no Swift arrays (no ARC).
     let zonePlayback: UnsafeMutableBufferPointer<ZonePlayback>
     let regionTable: UnsafeMutableBufferPointer<PlaybackRegion>
     let layerTable: UnsafeMutableBufferPointer<SamplerLayer>
 
     /// Control thread. Validates ranges and loops; throws naming the first bad zone or layer.
-    public init(
-        layers: [SamplerLayer], zones: [SamplerZone], globals: SamplerGlobals = SamplerGlobals(), levels: LevelBuilding = .atLoad
+    /// Programs made with the same `regions` share the regions (and levels) of the waveforms they
+    /// have in common.
+    public convenience init(
+        layers: [SamplerLayer], zones: [SamplerZone], globals: SamplerGlobals = SamplerGlobals(), levels: LevelBuilding = .atLoad,
+        regions: RegionStorage = RegionStorage()
     ) throws(SamplerProgramError) {
+        try self.init(layers: layers, zones: zones, globals: globals, storage: regions)
+        if levels == .atLoad { buildAllLevels() }
+    }
+
+    /// A program playing this one's samples with other settings (envelope, filter, gain, loops,
+    /// one-shot …): the same waveforms make the same regions, so it shares this program's regions
+    /// and their band-limited levels (built once for both, by whichever asks first). Control thread.
+    public func variant(
+        layers: [SamplerLayer]? = nil, zones: [SamplerZone]? = nil, globals: SamplerGlobals? = nil
+    ) throws(SamplerProgramError) -> SamplerProgram {
+        try SamplerProgram(layers: layers ?? self.layers, zones: zones ?? self.zones, globals: globals ?? self.globals, storage: storage)
+    }
+
+    private init(layers: [SamplerLayer], zones: [SamplerZone], globals: SamplerGlobals, storage: RegionStorage) throws(SamplerProgramError) {
         guard !layers.isEmpty else { throw .invalidLayer(index: 0, reason: "a program needs at least one layer") }
         for (index, layer) in layers.enumerated() where layer.minKey > layer.maxKey {
             throw .invalidLayer(index: index, reason: "key range \(layer.minKey)...\(layer.maxKey) is empty")
         }
-        for zone in zones where zone.isEnabled && layers.indices.contains(zone.layerIndex) {
-            let layer = layers[zone.layerIndex]
-            storage.reach(zone.waveform, loop: zone.isOneShot || layer.isOneShot ? nil : zone.loop, step: Self.largestStep(zone, layer, globals))
-        }
+        // Regions are made under the storage's lock: a variant may be made while a builder thread
+        // works on the regions it shares.
         var playback: [ZonePlayback] = []
-        for (index, zone) in zones.enumerated() {
-            guard layers.indices.contains(zone.layerIndex) else {
-                throw .invalidZone(index: index, reason: "layer index \(zone.layerIndex) but the program has \(layers.count) layers")
+        var regions: [PlaybackRegion] = []
+        var levelRegions: [Int] = []
+        try storage.lock.withLock { _ throws(SamplerProgramError) in
+            for zone in zones where zone.isEnabled && layers.indices.contains(zone.layerIndex) {
+                let layer = layers[zone.layerIndex]
+                storage.reach(
+                    zone.waveform, loop: zone.isOneShot || layer.isOneShot ? nil : zone.loop,
+                    step: SamplerProgram.largestStep(zone, layer, globals))
             }
-            if let loop = zone.loop, !loop.fits(frameCount: zone.waveform.frameCount) {
-                throw .invalidZone(index: index, reason: "loop \(loop) outside the waveform's \(zone.waveform.frameCount) frames")
+            for (index, zone) in zones.enumerated() {
+                guard layers.indices.contains(zone.layerIndex) else {
+                    throw .invalidZone(index: index, reason: "layer index \(zone.layerIndex) but the program has \(layers.count) layers")
+                }
+                if let loop = zone.loop, !loop.fits(frameCount: zone.waveform.frameCount) {
+                    throw .invalidZone(index: index, reason: "loop \(loop) outside the waveform's \(zone.waveform.frameCount) frames")
+                }
+                guard zone.isEnabled else { continue }
+                let layer = layers[zone.layerIndex]
+                let oneShot = zone.isOneShot || layer.isOneShot
+                let region = storage.region(for: zone.waveform, loop: oneShot ? nil : zone.loop)
+                let gainDecibels = zone.gainDecibels + layer.gainDecibels + globals.gainDecibels
+                playback.append(ZonePlayback(
+                    minKey: zone.minKey, maxKey: zone.maxKey,
+                    minVelocity: zone.minVelocity, maxVelocity: zone.maxVelocity,
+                    layer: zone.layerIndex, region: region, rootKey: Double(zone.rootKey),
+                    pitchTracking: zone.pitchTracking,
+                    fixedCents: zone.tuneCents + layer.tuneCents + globals.tuneCents,
+                    gain: Float(Decibels.gain(gainDecibels)),
+                    pan: zone.pan + globals.pan, isOneShot: oneShot))
             }
-            guard zone.isEnabled else { continue }
-            let layer = layers[zone.layerIndex]
-            let oneShot = zone.isOneShot || layer.isOneShot
-            let region = storage.region(for: zone.waveform, loop: oneShot ? nil : zone.loop)
-            let gainDecibels = zone.gainDecibels + layer.gainDecibels + globals.gainDecibels
-            playback.append(ZonePlayback(
-                minKey: zone.minKey, maxKey: zone.maxKey,
-                minVelocity: zone.minVelocity, maxVelocity: zone.maxVelocity,
-                layer: zone.layerIndex, region: region, rootKey: Double(zone.rootKey),
-                pitchTracking: zone.pitchTracking,
-                fixedCents: zone.tuneCents + layer.tuneCents + globals.tuneCents,
-                gain: Float(Decibels.gain(gainDecibels)),
-                pan: zone.pan + globals.pan, isOneShot: oneShot))
+            regions = storage.regions
+            levelRegions = Set(playback.map(\.region)).filter { storage.getsLevels[$0] }.sorted()
         }
         self.layers = layers
         self.zones = zones
         self.globals = globals
+        self.storage = storage
+        self.levelRegions = levelRegions
         zonePlayback = .allocate(capacity: playback.count)
         _ = zonePlayback.initialize(from: playback)
-        regionTable = .allocate(capacity: storage.regions.count)
-        _ = regionTable.initialize(from: storage.regions)
+        regionTable = .allocate(capacity: regions.count)
+        _ = regionTable.initialize(from: regions)
         layerTable = .allocate(capacity: layers.count)
         _ = layerTable.initialize(from: layers)
-        if levels == .atLoad { buildAllLevels() }
     }
 
-    /// Serialises level building (control, renderer and builder threads; never the render thread).
-    private let building = Mutex(())
+    /// The regions this program's zones play that get band-limited levels, by index.
+    let levelRegions: [Int]
 
-    /// Any thread but the render thread: builds and publishes the levels of every region not built yet.
+    /// Any thread but the render thread: builds and publishes the levels of every region of this
+    /// program not built yet.
     public func buildAllLevels() {
-        building.withLock { _ in
-            for index in storage.unbuilt { storage.buildLevels(index) }
+        let storage = storage, levelRegions = levelRegions
+        storage.lock.withLock { _ in
+            for index in levelRegions { storage.buildLevels(index) }
         }
     }
 
@@ -117,13 +148,19 @@ public final class SamplerProgram: @unchecked Sendable {
             }
             if answers { wanted.insert(zone.region) }
         }
-        building.withLock { _ in
+        let storage = storage
+        storage.lock.withLock { _ in
             for index in wanted.sorted() { storage.buildLevels(index) }
         }
     }
 
     /// Regions whose levels are still to be built (any thread).
-    public var regionsAwaitingLevels: Int { storage.awaiting.load(ordering: .relaxed) }
+    public var regionsAwaitingLevels: Int { awaiting(levelRegions) }
+
+    /// How many of `regions` (indices into this program's storage) are not published yet; lock-free.
+    func awaiting(_ regions: some Sequence<Int>) -> Int {
+        regions.reduce(0) { $0 + (regionTable[$1].levelSlot.pointee.load(ordering: .relaxed) == 0 ? 1 : 0) }
+    }
 
     /// The largest step (source frames per output frame) a zone's notes can ask for: its highest
     /// key, tunings, the layer's bend range and LFO depth, 2 semitones more (master and RPN
