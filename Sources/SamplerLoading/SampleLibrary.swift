@@ -14,6 +14,10 @@ struct SampleLibrary {
 
     private var byWaveformID: [Int: Loaded] = [:]
     private var byPath: [String: Loaded] = [:]
+    /// Files other presets of the instrument decoded already.
+    let shared: SharedSamples?
+
+    init(shared: SharedSamples? = nil) { self.shared = shared }
     /// Memory per preset: samples (all channels) loaded so far, and the most one preset may hold.
     private var totalSamples = 0
     static let maxTotalSamples = 1 << 28
@@ -51,7 +55,10 @@ struct SampleLibrary {
     }
 
     private mutating func loadOnce(path: String) throws(LoadFailure) -> Loaded {
-        if let loaded = byPath[path] { return loaded }
+        if let loaded = byPath[path] ?? shared?.decoded[path] {
+            byPath[path] = loaded
+            return loaded
+        }
         let audio: DecodedAudio
         do {
             audio = try AudioFileReader.read(path: path)
@@ -78,6 +85,7 @@ struct SampleLibrary {
         metadata.loops = metadata.loops.filter { $0.startFrame >= 0 && $0.endFrame <= audio.frameCount && $0.lengthFrames >= 2 }
         let loaded = Loaded(waveform: waveform, metadata: metadata, formatDescription: audio.formatDescription)
         byPath[path] = loaded
+        shared?.decoded[path] = loaded
         return loaded
     }
 

@@ -18,6 +18,7 @@ public enum SamplerProgramBuilder {
     ///   - sampleRate: the output rate the program will play at, Hz.
     ///   - userDirectories: last-resort roots; nil = `SamplePathResolver.defaultUserDirectories()`.
     ///   - levels: build the band-limited levels now, or leave them to be built by need.
+    ///   - sharing: decoded samples and regions shared with the instrument's other presets.
     /// - Throws: `SamplerLoadError.noZones` / `.noPlayableZone` (naming every sample and every
     ///   path tried) when nothing can play. Zones whose sample is missing are dropped with a warning.
     ///
@@ -25,12 +26,12 @@ public enum SamplerProgramBuilder {
     /// key but the root is a rate change), and loop points stay exact in the file's frames.
     public static func build(
         preset: AUPreset, presetPath: String, searchDirectories: [String], sampleRate: Double,
-        userDirectories: [String]? = nil, levels: SamplerProgram.LevelBuilding = .atLoad
+        userDirectories: [String]? = nil, levels: SamplerProgram.LevelBuilding = .atLoad, sharing: SharedSamples? = nil
     ) throws(SamplerLoadError) -> SamplerLoadResult {
         let resolver = SamplePathResolver(
             presetPath: presetPath, searchDirectories: searchDirectories, userDirectories: userDirectories)
         var warnings = preset.warnings
-        var library = SampleLibrary()
+        var library = SampleLibrary(shared: sharing)
         let samples = library.load(preset: preset, resolver: resolver)
         var mapping = PresetLayerMapping()
         let layers = preset.layers.enumerated().map { mapping.map($0.element, index: $0.offset) }
@@ -58,7 +59,8 @@ public enum SamplerProgramBuilder {
             tuneCents: preset.globals.coarseTuneSemitones * 100 + preset.globals.fineTuneCents,
             voiceCount: max(1, preset.voiceCount))
         do {
-            let program = try SamplerProgram(layers: layers, zones: zones, globals: globals, levels: levels)
+            let program = try SamplerProgram(
+                layers: layers, zones: zones, globals: globals, levels: levels, regions: sharing?.regions ?? RegionStorage())
             return SamplerLoadResult(program: program, warnings: warnings, samples: samples)
         } catch {
             throw .invalidProgram(preset: presetPath, reason: error.description)
