@@ -34,14 +34,19 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
 
     /// Program numbers → sounds: `["a.aupreset", "b.aupreset"]` (programs 0, 1, …) or
     /// `{"0-7": "Keys.aupreset", "32": "synth", "33-39": "none"}`. A sound is a preset path,
-    /// `synth` or `none`.
+    /// `synth`, `none`, or a preset with settings (`ProgramEntry`).
     public enum ProgramTable: Codable, Sendable, Equatable {
-        case list([String])
-        case ranges([String: String])
+        case list([ProgramEntry])
+        case ranges([String: ProgramEntry])
 
         public init(from decoder: Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if let list = try? c.decode([String].self) { self = .list(list) } else { self = .ranges(try c.decode([String: String].self)) }
+            do {
+                self = .ranges(try c.decode([String: ProgramEntry].self))
+            } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == c.codingPath.count {
+                // Not an object: a list (whose own errors name the entry).
+                self = .list(try c.decode([ProgramEntry].self))
+            }
         }
 
         public func encode(to encoder: Encoder) throws {

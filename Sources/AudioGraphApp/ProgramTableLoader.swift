@@ -1,6 +1,7 @@
 import Engine
 import Foundation
 import Sampler
+import SamplerLoading
 
 /// Builds the `ProgramBank` from an instrument file's program table, banks, `preset` and
 /// `channels`: every preset the table names is loaded now (control thread), once, so that program
@@ -16,14 +17,28 @@ struct ProgramTableLoader {
         let file = loader.file
         var rows: [Int: [PartProgram?]] = [:]
         var programs: [SamplerProgram] = [], names: [String] = [], indexByPath: [String: Int] = [:]
+        var indexBySettings: [ProgramSettings: Int] = [:]
+        let sharing = SharedSamples()
 
-        func sound(_ value: String, key: String) throws(InstrumentError) -> PartProgram {
-            switch value {
-            case "synth": return .synth
-            case "none": return .none
-            default:
-                let preset = InstrumentLocator.resolve(value, relativeTo: loader.baseDirectory)
-                return .sampler(try load(preset, key: key))
+        func sound(_ entry: ProgramEntry, key: String) throws(InstrumentError) -> PartProgram {
+            switch entry {
+            case .sound("synth"): return .synth
+            case .sound("none"): return .none
+            case .sound(let value): return .sampler(try load(InstrumentLocator.resolve(value, relativeTo: loader.baseDirectory), key: key))
+            case .preset(var settings):
+                settings.preset = InstrumentLocator.resolve(settings.preset, relativeTo: loader.baseDirectory)
+                let base = try load(settings.preset, key: key)
+                if settings.changesNothing && (settings.name == nil || settings.name == names[base]) { return .sampler(base) }
+                if let index = indexBySettings[settings] { return .sampler(index) }
+                // Each preset file is read once; entries with settings are variants sharing its samples.
+                do {
+                    programs.append(try settings.applied(to: programs[base]))
+                } catch {
+                    throw InstrumentError("\(path): \(key): \(error.description)")
+                }
+                names.append(settings.name ?? names[base])
+                indexBySettings[settings] = programs.count - 1
+                return .sampler(programs.count - 1)
             }
         }
         func load(_ preset: String, key: String) throws(InstrumentError) -> Int {
@@ -31,23 +46,30 @@ struct ProgramTableLoader {
             guard FileManager.default.fileExists(atPath: preset) else {
                 throw InstrumentError("\(path): \(key): preset \(preset) not found")
             }
-            let loaded = try loader.loadPreset(path: preset, sampleRate: sampleRate)
+            let loaded = try loader.loadPreset(path: preset, sampleRate: sampleRate, sharing: sharing)
             for w in loaded.warnings { loader.warn("\((preset as NSString).lastPathComponent): \(w)") }
             programs.append(loaded.program)
             names.append(((preset as NSString).lastPathComponent as NSString).deletingPathExtension)
             indexByPath[preset] = programs.count - 1
             return programs.count - 1
         }
-        func row(_ table: InstrumentFile.ProgramTable, key: String) throws(InstrumentError) -> [PartProgram?] {
+        var selection = loader.programSelection
+        selection?.include(programs: startPrograms())
+        // An entry the song cannot select is left out (nil) and its preset not loaded (`render`).
+        func row(_ table: InstrumentFile.ProgramTable, bank: Int, key: String) throws(InstrumentError) -> [PartProgram?] {
             var row = [PartProgram?](repeating: nil, count: 128)
+            func wanted(_ numbers: ClosedRange<Int>) -> [Int] { numbers.filter { selection?.mayUse(bank: bank, program: $0) ?? true } }
             switch table {
             case .list(let list):
                 guard list.count <= 128 else { throw InstrumentError("\(path): \(key): \(list.count) programs, at most 128") }
-                for (number, value) in list.enumerated() { row[number] = try sound(value, key: "\(key)[\(number)]") }
+                for (number, value) in list.enumerated() where !wanted(number...number).isEmpty {
+                    row[number] = try sound(value, key: "\(key)[\(number)]")
+                }
             case .ranges(let ranges):
                 for (range, value) in ranges.sorted(by: { $0.key < $1.key }) {
                     let entryKey = "\(key).\"\(range)\""
-                    let numbers = try programNumbers(range, key: entryKey)
+                    let numbers = wanted(try programNumbers(range, key: entryKey))
+                    guard !numbers.isEmpty else { continue }
                     let program = try sound(value, key: entryKey)
                     for n in numbers { row[n] = program }
                 }
@@ -55,12 +77,12 @@ struct ProgramTableLoader {
             return row
         }
 
-        if let table = file.programs { rows[0] = try row(table, key: "programs") }
+        if let table = file.programs { rows[0] = try row(table, bank: 0, key: "programs") }
         for (name, table) in (file.banks ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let number = Int(name), (0...ProgramBank.percussionBank).contains(number) else {
                 throw InstrumentError("\(path): banks.\"\(name)\": a bank is a number 0–128 (128: General MIDI percussion)")
             }
-            rows[number] = try row(table, key: "banks.\"\(name)\"")
+            rows[number] = try row(table, bank: number, key: "banks.\"\(name)\"")
         }
         var startPreset: PartProgram?
         if let preset = loader.presetPath {
@@ -71,6 +93,14 @@ struct ProgramTableLoader {
         let setups = try parts(startPreset: startPreset)  // validated even when there is nothing to play
         guard !rows.isEmpty else { return nil }
         return ProgramBank(programs: programs, names: names, table: rows, parts: setups)
+    }
+
+    /// The program numbers `channels.start` names (parts start on them).
+    private func startPrograms() -> [Int] {
+        (loader.file.channels?.start ?? [:]).values.compactMap { value in
+            if case .number(let n) = value, n == n.rounded(), (0...127).contains(n) { return Int(n) }
+            return nil
+        }
     }
 
     /// "33" or "32-39" → program numbers.
