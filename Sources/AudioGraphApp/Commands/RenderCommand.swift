@@ -59,12 +59,13 @@ struct RenderCommand: ParsableCommand {
         var loader = try options.loader()
         loader.soloChannel = solo
         loader.levels = .byNeed  // the renderer builds what the song plays (`LevelBuildPlan`)
-        let rate = Double(options.rate)
-        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
         guard let songPath = midiPath ?? loader.demoPath else {
             throw ValidationError("no --midi file given and the instrument names no demo song")
         }
         let song = try MIDIFile.read(path: songPath)
+        loader.programSelection = ProgramSelection(messages: song.events.map(\.message))  // loads only the presets it plays
+        let rate = Double(options.rate)
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
         let input = try inputPath.map { path throws(AudioFileError) in try AudioFileReader.read(path: path, convertingTo: rate) }
         let writer = try WAVFileWriter(path: outPath, sampleRate: Int(rate), channels: 2, encoding: .float32)
         defer { writer.close() }
