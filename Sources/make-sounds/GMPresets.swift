@@ -46,12 +46,18 @@ enum GMPresets {
             name: "Organ", envelope: .init(attack: 0.005, release: 0.06), zones: splitZones(samples, loop: true))
     }
 
-    /// One one-shot zone per GM percussion key; the kit sits 4 dB up so short hits hold their own
-    /// against sustained parts in a song.
-    static var drums: SamplerPresetSpec {
-        let zones = DrumKit.keys.map { key in
+    /// A kit: one one-shot zone per percussion key; the kit sits 4 dB up so short hits hold their
+    /// own against sustained parts in a song.
+    static func drums(_ kit: DrumKit.Kit) -> SamplerPresetSpec {
+        let zones = kit.keys.map { key in
             Zone(sample: "Drums/\(key.file).wav", rootKey: key.rootKey, keys: key.key...key.key, gainDecibels: key.gainDecibels)
         }
-        return SamplerPresetSpec(name: "Drums", envelope: .init(release: 0.2), zones: zones, gainDecibels: 4, oneShot: true)
+        return SamplerPresetSpec(name: kit.name, envelope: .init(release: 0.2), zones: zones, gainDecibels: 4, oneShot: true)
+    }
+
+    /// A looped tone family (`ToneFamilies`): zones split between its roots. Its envelope is the
+    /// family's plainest; programs shape it further in the instrument file.
+    static func family(_ name: String, _ samples: [GMInstruments.Sample], attack: Double = 0.002, release: Double = 0.2) -> SamplerPresetSpec {
+        SamplerPresetSpec(name: name, envelope: .init(attack: attack, release: release), zones: splitZones(samples, loop: true))
     }
 }
