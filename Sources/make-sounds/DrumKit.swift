@@ -141,7 +141,7 @@ enum DrumKit {
         ]),
         kit("Drums-Orchestra", program: 48, [
             27: ("hihat-closed", 27), 28: ("hihat-pedal", 28), 29: ("hihat-open", 29), 30: ("ride", 30), 35: ("bass-drum-concert", 35),
-            36: ("bass-drum-concert", 36), 38: ("snare-concert", 38), 40: ("snare-concert", 40), 57: ("crash", 57), 59: ("crash", 59),
+            36: ("bass-drum-concert", 36), 38: ("snare-concert", 38), 40: ("snare-concert", 40), 59: ("crash", 59),
         ].merging((41...53).map { ($0, ("timpani", 48)) }) { a, _ in a }),
     ]
 

@@ -64,19 +64,23 @@ enum ToneFamilies {
         Partial(harmonic: 0, attackAmplitude: attack, steadyAmplitude: steady, phase: phase, detuneCycles: Int((ratio * Double(periods)).rounded()))
     }
 
-    /// Copies of `partials` detuned by whole cycles per loop (`spread` × harmonic), at `level`
-    /// each, with mirrored phase offsets: an ensemble whose pitch stays exact.
+    /// Copies of `partials` detuned by ± whole cycles per loop (`spread` × harmonic) at `level`
+    /// each, the two of a pair with mirrored phase offsets so that their beating leaves the pitch
+    /// exact: an ensemble (as the strings are made).
     static func ensemble(_ partials: [Partial], spreads: [Int], level: Double, seed: UInt64) -> [Partial] {
         var random = SeededRandom(seed: seed)
         var result = partials
         for spread in spreads {
             for partial in partials {
-                var copy = partial
-                copy.attackAmplitude *= level
-                copy.steadyAmplitude *= level
-                copy.phase += Double.pi * random.bipolar()
-                copy.detuneCycles = spread * partial.harmonic
-                result.append(copy)
+                let offset = Double.pi * random.bipolar()
+                for sign in [-1, 1] {
+                    var copy = partial
+                    copy.attackAmplitude *= level
+                    copy.steadyAmplitude *= level
+                    copy.phase += Double(sign) * offset
+                    copy.detuneCycles = sign * spread * partial.harmonic
+                    result.append(copy)
+                }
             }
         }
         return result
@@ -205,10 +209,10 @@ enum ToneFamilies {
             loopRepeats: 1, tailSeconds: 0.05)
     }
 
-    /// Sawtooth (synth leads, synth brass and strings, polysynth): 1/n, two oscillators a cycle
+    /// Sawtooth (synth leads, synth brass and strings, polysynth): 1/n, three oscillators a cycle
     /// per half second apart.
     static let saw = ToneFamily(folder: "Saw", file: "saw", roots: [48, 60, 72], loopSeconds: 0.5) { frequency, _ in
-        let partials = ensemble(harmonics(frequency, maxHz: 16_000, seed: 0x5A3, steady: { n, _ in 1 / Double(n) }), spreads: [1], level: 0.8, seed: 0x5A4)
+        let partials = ensemble(harmonics(frequency, maxHz: 16_000, seed: 0x5A3, steady: { n, _ in 1 / Double(n) }), spreads: [1], level: 0.5, seed: 0x5A4)
         return HarmonicTone(partials: partials, attackSeconds: 0.002, settleSeconds: 0.01, loopRepeats: 1, tailSeconds: 0.03)
     }
 
@@ -222,7 +226,7 @@ enum ToneFamilies {
     static let pad = ToneFamily(folder: "Pad", file: "pad", roots: [48, 60, 72], loopSeconds: 1.0) { frequency, _ in
         let base = harmonics(frequency, maxHz: 10_000, seed: 0x9AD, steady: { n, hz in lowPass(hz, 1_200) / Double(n) })
         return HarmonicTone(
-            partials: ensemble(base, spreads: [-2, -1, 1, 2], level: 0.7, seed: 0x9AE), attackSeconds: 0.05, settleSeconds: 0.06,
+            partials: ensemble(base, spreads: [1, 2], level: 0.25, seed: 0x9AE), attackSeconds: 0.05, settleSeconds: 0.06,
             loopRepeats: 1, tailSeconds: 0.05)
     }
 
@@ -236,7 +240,7 @@ enum ToneFamilies {
                     + 0.25 * resonance(hz, center: 2_600, width: 250) + 0.02) / Double(n).squareRoot()
             })
         return HarmonicTone(
-            partials: ensemble(base, spreads: [-1, 1], level: 0.6, seed: 0x7016),
+            partials: ensemble(base, spreads: [1], level: 0.45, seed: 0x7016),
             loopNoise: .init(level: 0.01, centerHz: 3_000, q: 0.7, seed: 0x7017), attackSeconds: 0.05, settleSeconds: 0.06, loopRepeats: 1,
             tailSeconds: 0.05)
     }
