@@ -152,8 +152,9 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
             throw InstrumentError("\(path): \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)")
         } catch let DecodingError.dataCorrupted(context) {
             throw InstrumentError("\(path): not valid JSON\(syntaxLocation(in: bytes)): \(context.debugDescription)")
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw InstrumentError("\(path): missing key '\(key.stringValue)'")
+        } catch let DecodingError.keyNotFound(key, context) {
+            let place = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw InstrumentError("\(path): \(place.isEmpty ? "" : place + ": ")missing key '\(key.stringValue)'")
         } catch let DecodingError.typeMismatch(_, context) {
             throw InstrumentError("\(path): wrong type at \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)")
         } catch {

@@ -9,11 +9,11 @@ public enum ProgramEntry: Codable, Sendable, Equatable {
     case preset(ProgramSettings)
 
     public init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if let name = try? c.decode(String.self) {
-            self = .sound(name)
+        // An object first (what a full table holds): a failed attempt throws, and throwing is dear.
+        if (try? decoder.container(keyedBy: AnyCodingKey.self)) != nil {
+            self = .preset(try ProgramSettings(from: decoder))
         } else {
-            self = .preset(try c.decode(ProgramSettings.self))
+            self = .sound(try decoder.singleValueContainer().decode(String.self))
         }
     }
 

@@ -40,7 +40,11 @@ struct SampleLibrary {
     }
 
     private mutating func load(id: Int, reference: String, resolver: SamplePathResolver) -> SamplerSampleInfo.Status {
-        switch resolver.resolve(reference) {
+        // The same reference from the same directory (with the instrument's search paths) resolves alike.
+        let key = resolver.presetPath.split(separator: "/").dropLast().joined(separator: "/") + "\n" + reference
+        let resolution = shared?.resolved[key] ?? resolver.resolve(reference)
+        shared?.resolved[key] = resolution
+        switch resolution {
         case .notFound(let tried):
             return .notFound(tried: tried)
         case .found(let path, let how):

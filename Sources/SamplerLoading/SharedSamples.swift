@@ -1,3 +1,4 @@
+import Presets
 import Sampler
 
 /// What the presets of one instrument share when they are built with it: each sample file is
@@ -7,6 +8,9 @@ import Sampler
 public final class SharedSamples {
     let regions = RegionStorage()
     var decoded: [String: SampleLibrary.Loaded] = [:]
+    /// Where a preset directory's sample reference was found: presets side by side name the same
+    /// files, and the TN2283 fallback search is the dearer part of loading them.
+    var resolved: [String: SampleResolution] = [:]
 
     public init() {}
 }
