@@ -11,6 +11,7 @@ RATE = 48000
 SOUNDFONT = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 AUDIOGRAPH = os.path.join(ROOT, ".build", "release", "audiograph")
+INSTRUMENT = os.path.join(ROOT, "Instruments", "default.json")
 
 
 def variable_length(value):
@@ -110,7 +111,9 @@ def filter_smf(source, destination, keep_channel=None, volume_at_start=100):
 
 
 def render_audiograph(midi, wav, extra=()):
-    subprocess.run([AUDIOGRAPH, "render", "--midi", midi, "--out", wav, "--rate", str(RATE), *extra],
+    # As FluidSynth's side: reverb and chorus sends off, and no limiter (its output is float, unclipped).
+    extra = ["--set", "fx.enabled=off", "--set", "master.limiter.enabled=off", *extra]
+    subprocess.run([AUDIOGRAPH, "render", "--instrument", INSTRUMENT, "--midi", midi, "--out", wav, "--rate", str(RATE), *extra],
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
