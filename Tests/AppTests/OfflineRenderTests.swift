@@ -15,10 +15,11 @@ import Testing
 
     func render(
         _ events: [MIDIFileEvent], instrument: String = defaultInstrument, settings: [String] = [], input: DecodedAudio? = nil,
-        block: Int = 256
+        block: Int = 256, preset: String? = nil
     ) throws -> [Float] {
         var loader = try InstrumentLoader(instrumentPath: instrument)
         loader.assignments = settings
+        loader.presetOverride = preset
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block))
         var left: [Float] = []
         _ = try OfflineRenderer(engine: engine, blockFrames: block).render(midi: events, input: input) { b throws(AudioFileError) in
@@ -43,11 +44,13 @@ import Testing
     }
 
     /// The two files differ in `master.gain` (default −1 dB, headless unset = 0 dB) and only
-    /// negligibly at 262 Hz otherwise: the same note comes out 1 dB louder from headless.json.
+    /// negligibly at 262 Hz otherwise: the same note on the same preset (`--preset` Keys) comes out
+    /// 1 dB louder from headless.json.
     @Test func eachInstrumentFileAppliesItsOwnSettings() throws {
         let c4 = Measure.noteFrequency(60)
         func level(_ file: String) throws -> Double {
-            let out = try render(Self.middleC, instrument: "\(Self.repository)/Instruments/\(file)")
+            let out = try render(
+                Self.middleC, instrument: "\(Self.repository)/Instruments/\(file)", preset: "\(Self.repository)/Presets/Keys.aupreset")
             return Measure.decibels(Measure.amplitude(out[4800..<24000], at: c4, sampleRate: rate))
         }
         let (defaultLevel, headlessLevel) = (try level("default.json"), try level("headless.json"))

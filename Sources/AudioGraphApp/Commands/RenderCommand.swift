@@ -59,13 +59,11 @@ struct RenderCommand: ParsableCommand {
         var loader = try options.loader()
         loader.soloChannel = solo
         loader.levels = .byNeed  // the renderer builds what the song plays (`LevelBuildPlan`)
-        guard let songPath = midiPath ?? loader.demoPath else {
-            throw ValidationError("no --midi file given and the instrument names no demo song")
-        }
-        let song = try MIDIFile.read(path: songPath)
-        loader.programSelection = ProgramSelection(messages: song.events.map(\.message))  // loads only the presets it plays
+        let song = try (midiPath ?? loader.demoPath).map { path throws(MIDIFileError) in try MIDIFile.read(path: path) }
+        if let song { loader.programSelection = ProgramSelection(messages: song.events.map(\.message)) }  // loads only what it plays
         let rate = Double(options.rate)
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
+        guard let song else { throw ValidationError("no --midi file given and the instrument names no demo song") }
         let input = try inputPath.map { path throws(AudioFileError) in try AudioFileReader.read(path: path, convertingTo: rate) }
         let writer = try WAVFileWriter(path: outPath, sampleRate: Int(rate), channels: 2, encoding: .float32)
         defer { writer.close() }
