@@ -14,12 +14,17 @@ enum GMPresets {
         }
     }
 
-    /// `Keys.aupreset` (written by hand first; regenerated identically): roots 48/60/72 × soft/hard.
+    /// `Keys.aupreset` (written by hand first): roots 48/60/72 × soft/hard, the soft zones 5 dB up.
     static var keys: SamplerPresetSpec {
         var zones: [Zone] = []
         for (root, keys) in [(48, 0...53), (60, 54...65), (72, 66...127)] {
             for (name, velocities) in [("soft", 0...89), ("hard", 90...127)] {
-                zones.append(Zone(sample: "Keys/keys-\(root)-\(name).wav", rootKey: root, keys: keys, velocities: velocities, loop: true))
+                // The soft layer is darker and its samples 7 dB quieter; +5 dB leaves the step from the
+                // velocity curve (as FluidR3_GM's electric pianos, which have no extra drop).
+                zones.append(
+                    Zone(
+                        sample: "Keys/keys-\(root)-\(name).wav", rootKey: root, keys: keys, velocities: velocities, loop: true,
+                        gainDecibels: name == "soft" ? 5 : 0))
             }
         }
         return SamplerPresetSpec(name: "Keys", envelope: .init(release: 0.4), zones: zones)

@@ -1,9 +1,11 @@
 """scripts/gm-levels: the level of every General MIDI program and drum key through AudioGraph's
 default instrument next to FluidSynth 2.3 + FluidR3_GM, and the gains that would align them.
 
-Melodic: each program plays the same phrase on channel 1 (four notes at velocity 100, each held
-1.0 s, 1.2 s apart: G3 C4 E4 G4, two octaves lower for the basses), measured as the RMS of both
-channels over 7.5 s. Drums: each kit (bank 128 program) strikes keys 27-87 at velocity 100 on
+Melodic: each program plays the same phrase on channel 1 at velocity 100, as songs mostly play:
+eight short notes (0.3 s each, 0.35 s apart: G3 C4 E4 G4 C5 G4 E4 C4), then C4 held 1.5 s (two
+octaves lower for the basses, contrabass and tuba, one for cello, trombone, baritone sax and
+bassoon), measured as the RMS of both channels over 6 s. Short notes weigh
+most, so a percussive program is matched by its attack rather than by its tail. Drums: each kit (bank 128 program) strikes keys 27-87 at velocity 100 on
 channel 10, 2.5 s apart, each measured as the RMS over the 1.0 s after the strike. Both sides
 render at 48 kHz with reverb and chorus off; CC7 = 100 (the General MIDI default) on every
 channel first.
@@ -12,7 +14,8 @@ Levels are relative: with the gains in effect, "offset" = ours - FluidSynth per 
 suggested gain moves each program onto the median offset (so the whole set keeps its loudness and
 only the balance between programs changes). --write puts the suggestions into
 Instruments/default.json (the "gain" of each program and kit) and Sources/make-sounds/DrumLevels.swift
-(each piece's level in its kit; rerun make-sounds afterwards)."""
+(each piece's level in its kit; rerun make-sounds afterwards). --markdown prints the tables as
+docs/GM-BALANCE.md keeps them."""
 import json
 import os
 import re
@@ -24,6 +27,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gmtools  # noqa: E402
 
 SEGMENT = 8.0
+# Programs played lower, where songs play them: the basses, contrabass and tuba two octaves down,
+# cello, trombone, baritone sax and bassoon one.
+LOW = set(range(32, 40)) | {43, 58}
+MIDDLE_LOW = {42, 57, 67, 70}
 KITS = [0, 8, 16, 24, 25, 32, 40, 48]
 DRUM_KEYS = range(27, 88)
 DRUM_SPACING = 2.5
@@ -36,10 +43,12 @@ def melodic_song(path):
     for program in range(128):
         start = program * SEGMENT
         events.append((start, bytes([0xC0, program])))
-        keys = [43, 48, 52, 55] if 32 <= program <= 39 else [55, 60, 64, 67]
-        for i, key in enumerate(keys):
-            events.append((start + 0.1 + 1.2 * i, bytes([0x90, key, 100])))
-            events.append((start + 1.1 + 1.2 * i, bytes([0x80, key, 0])))
+        shift = -24 if program in LOW else -12 if program in MIDDLE_LOW else 0
+        for i, key in enumerate([55, 60, 64, 67, 72, 67, 64, 60]):
+            events.append((start + 0.1 + 0.35 * i, bytes([0x90, key + shift, 100])))
+            events.append((start + 0.4 + 0.35 * i, bytes([0x80, key + shift, 0])))
+        events.append((start + 2.9, bytes([0x90, 60 + shift, 100])))
+        events.append((start + 4.4, bytes([0x80, 60 + shift, 0])))
         events.append((start + 7.8, bytes([0xB0, 120, 0])))
     gmtools.write_smf(path, events)
 
@@ -57,10 +66,20 @@ def drum_song(path):
     gmtools.write_smf(path, events)
 
 
-def measure(render, midi, wav, windows):
+def measure(render, midi, wav, windows, attacks=()):
+    """Levels over `windows`; with `attacks` (note-on times), also each note's attack time."""
     render(midi, wav)
     audio = gmtools.read_audio(wav)
-    return [gmtools.decibels(gmtools.window(audio, start, seconds)) for start, seconds in windows]
+    levels = [gmtools.decibels(gmtools.window(audio, start, seconds)) for start, seconds in windows]
+    return (levels, [attack_seconds(audio, t) for t in attacks]) if attacks else levels
+
+
+def attack_seconds(audio, start, span=1.4):
+    """Seconds from the note-on until the level (10 ms windows) first comes within 3 dB of its
+    highest in the next `span` seconds."""
+    steps = [gmtools.decibels(gmtools.window(audio, start + 0.01 * i, 0.01)) for i in range(int(span / 0.01))]
+    peak = max(steps)
+    return next(i for i, level in enumerate(steps) if level >= peak - 3) * 0.01
 
 
 def drum_windows():
@@ -91,16 +110,22 @@ def kit_files():
 def main():
     write = "--write" in sys.argv
     drums_only = "--drums" in sys.argv
+    markdown = "--markdown" in sys.argv
     table = json.load(open(INSTRUMENT))
     work = tempfile.mkdtemp()
     offsets = {}
     if not drums_only:
         midi = os.path.join(work, "melodic.mid")
         melodic_song(midi)
-        windows = [(p * SEGMENT, 7.5) for p in range(128)]
-        ours = measure(gmtools.render_audiograph, midi, os.path.join(work, "ours.wav"), windows)
-        theirs = measure(gmtools.render_fluidsynth, midi, os.path.join(work, "fs.wav"), windows)
-        print("program                         FluidR3  ours    offset  gain  suggested")
+        windows = [(p * SEGMENT, 6.0) for p in range(128)]
+        held = [p * SEGMENT + 2.9 for p in range(128)]
+        ours, our_attacks = measure(gmtools.render_audiograph, midi, os.path.join(work, "ours.wav"), windows, held)
+        theirs, their_attacks = measure(gmtools.render_fluidsynth, midi, os.path.join(work, "fs.wav"), windows, held)
+        if markdown:
+            print("| program | name | preset | FluidR3_GM dBFS | ours dBFS | offset dB | gain dB | attack FluidR3 / ours s |")
+            print("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |")
+        else:
+            print("program                         FluidR3  ours    offset  gain  suggested  attack FluidR3/ours")
         for p in range(128):
             offsets[p] = ours[p] - theirs[p]
         median = statistics.median(offsets.values())
@@ -109,7 +134,13 @@ def main():
             entry = table["programs"][str(p)]
             gain = entry.get("gain", 0) if isinstance(entry, dict) else 0
             suggestions[p] = round(gain - (offsets[p] - median), 1)
-            print(f"{p:3d} {entry.get('name', '')[:26]:26s} {theirs[p]:7.1f} {ours[p]:7.1f} {offsets[p] - median:+7.1f} {gain:5.1f} {suggestions[p]:6.1f}")
+            if markdown:
+                preset = os.path.splitext(os.path.basename(entry.get("preset", "")))[0]
+                print(f"| {p} | {entry.get('name', '')} | {preset} | {theirs[p]:.1f} | {ours[p]:.1f} | {offsets[p] - median:+.1f} | {gain:+.1f} |"
+                      f" {their_attacks[p]:.2f} / {our_attacks[p]:.2f} |")
+            else:
+                print(f"{p:3d} {entry.get('name', '')[:26]:26s} {theirs[p]:7.1f} {ours[p]:7.1f} {offsets[p] - median:+7.1f} {gain:5.1f} {suggestions[p]:6.1f}"
+                      f"     {their_attacks[p]:.2f} / {our_attacks[p]:.2f}")
         within = sum(abs(offsets[p] - median) <= 3 for p in range(128))
         print(f"median offset (ours − FluidR3) {median:+.1f} dB; {within} of 128 programs within 3 dB of it")
         if write:
@@ -125,13 +156,20 @@ def main():
     files = kit_files()
     reference = statistics.median(offsets.values()) if offsets else None
     by_file = {}
-    print("kit key piece               FluidR3  ours   offset")
+    if markdown:
+        print("\n| kit | key | piece | FluidR3_GM dBFS | ours dBFS | offset dB |")
+        print("| ---: | ---: | --- | ---: | ---: | ---: |")
+    else:
+        print("kit key piece               FluidR3  ours   offset")
     i = 0
     for kit in KITS:
         for key in DRUM_KEYS:
             piece = files.get((kit, key), "-")
             offset = ours[i] - theirs[i]
-            print(f"{kit:3d} {key:3d} {piece:20s} {theirs[i]:7.1f} {ours[i]:7.1f} {offset:+6.1f}")
+            if markdown:
+                print(f"| {kit} | {key} | {piece} | {theirs[i]:.1f} | {ours[i]:.1f} | {offset - (reference or 0):+.1f} |")
+            else:
+                print(f"{kit:3d} {key:3d} {piece:20s} {theirs[i]:7.1f} {ours[i]:7.1f} {offset:+6.1f}")
             if piece != "-" and theirs[i] > -70:
                 by_file.setdefault(piece, []).append(offset)
             i += 1
