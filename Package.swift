@@ -2,19 +2,28 @@
 // AudioGraph: a MIDI-driven sampler and synth instrument for Linux.
 //
 // Layers, bottom to top (arrows point down only; see Sources/DSP/README.md for the unit contract):
-//   C libraries  CALSA CSndFile CLibXML2 CFFTW CSoxr         (system-library shims)
+//   C libraries  CALSA CJACK CSndFile CLibXML2 CFFTW CSoxr   (system-library shims)
 //   system       FileAccess                                     (regular files only, size-checked reads)
-//   pure values  MIDI                                           (messages, SMF files, note names)
-//   kernels      DSP, Spectral                                  (render-thread safe units; Spectral = FFTW)
-//   files        AudioFiles, Presets                            (libsndfile + resampling; .aupreset)
-//   instruments  Instruments, Sampler, MicEffects               (synth, loop players, sampler, mic chain)
-//   loading      SamplerLoading                                 (.aupreset + samples → SamplerProgram)
-//   graph        Engine                                         (buses, master stage, parameters, render)
-//   devices      ALSAIO                                         (PCM, sequencer; knows nothing of Engine)
-//   measuring    Benchmarks                                     (render cost of sampler, send and mic effects)
-//   app          AudioGraphApp + `audiograph`                   (composition root, CLI, live/offline loops)
-// The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine) link no file
-// format: libxml2 and libsndfile come in only through SamplerLoading and the app.
+//   pure values  MIDI → FileAccess                              (messages, SMF files, note names)
+//   kernels      DSP; Spectral → DSP                            (render-thread safe units; Spectral = FFTW)
+//   files        AudioFiles, Presets → FileAccess               (libsndfile + resampling; .aupreset)
+//                SoundFont → AudioFiles, FileAccess             (SF2/SF3: parsing, zone model, combination rules)
+//   instruments  Instruments, Sampler → DSP, MIDI               (synth, loop players; the render-only sampler)
+//                MicEffects → DSP, Spectral                     (mic chain)
+//   loading      SamplerLevels → Sampler, Spectral              (band-limited levels, FFT-filtered, by need)
+//                SamplerLoading → SamplerLevels, Presets, AudioFiles  (.aupreset + samples → SamplerProgram)
+//   graph        Engine → Instruments, Sampler, MicEffects      (buses, master stage, parameters, render)
+//   devices      ALSAIO → MIDI                                  (PCM, sequencer; knows nothing of Engine)
+//                JACKIO → CJACK                                 (a native JACK client; knows nothing of Engine)
+//   live loop    LiveLoop → Engine, ALSAIO, JACKIO              (one render path per period; the ALSA push and JACK drivers)
+//   live control LiveControl → LiveLoop                         (ControlService + StatusSnapshot: every front end's way in)
+//   measuring    Benchmarks → Sampler, SamplerLevels, MicEffects  (render cost of sampler, send and mic effects)
+//   app          AudioGraphApp + `audiograph`                   (composition root, CLI, session, control socket, offline)
+// The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine, and the live path's
+// ALSAIO, JACKIO and LiveLoop) are checked by the compiler (`realTimeChecked`); the first six link no file
+// format: libxml2 and libsndfile come in only through SamplerLoading and the app. Sampler renders
+// only: the levels it plays are built on the loading side and handed over through its seam
+// (`SamplerProgram.levelRequests` / `publishLevels`, Sources/SamplerLevels/README.md).
 import PackageDescription
 
 // Render-path code carries `@_noAllocation` (Sources/DSP/README.md), which the compiler checks
@@ -42,6 +51,7 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),  // tests only
+        .systemLibrary(name: "CJACK", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
 
         // Opens outside files safely (regular files only, O_NONBLOCK, size checked first); below every reader.
         .target(name: "FileAccess"),
@@ -50,23 +60,35 @@ let package = Package(
         .target(name: "Spectral", dependencies: ["CFFTW", "DSP"], swiftSettings: realTimeChecked),
         .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
         .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
+        // SoundFont 2.04 / SF3 files: RIFF parsing, validation, the zone model, combination rules,
+        // sample data mapped and read on need (Vorbis decoded through AudioFiles' libsndfile).
+        .target(name: "SoundFont", dependencies: ["AudioFiles", "FileAccess"], exclude: ["README.md"]),
         .target(name: "Instruments", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
-        .target(name: "Sampler", dependencies: ["DSP", "MIDI", "Spectral"], swiftSettings: realTimeChecked),
+        .target(name: "Sampler", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
+        // Builds the sampler's band-limited levels (control and builder threads, FFTW).
+        .target(name: "SamplerLevels", dependencies: ["Sampler", "Spectral", "DSP", "MIDI"], exclude: ["README.md"]),
         // Builds a SamplerProgram from an .aupreset and its sample files (control thread, file I/O).
-        .target(name: "SamplerLoading", dependencies: ["Sampler", "DSP", "Presets", "AudioFiles"]),
+        .target(name: "SamplerLoading", dependencies: ["Sampler", "SamplerLevels", "DSP", "Presets", "AudioFiles"]),
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"], swiftSettings: realTimeChecked),
         .target(
             name: "Engine",
-            dependencies: ["DSP", "MIDI", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
+            dependencies: ["DSP", "MIDI", "Spectral", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
         // What the real-time units cost (control thread; `audiograph bench`, sampler-bench, callgrind).
-        .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "MicEffects", "Spectral"]),
-        .target(
-            name: "ALSAIO",
-            dependencies: ["CALSA", "MIDI"]),
+        .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "SamplerLevels", "MicEffects", "Spectral"]),
+        // The render thread's device calls are checked too: only the C leaves are opted out (RenderThreadCalls.swift).
+        .target(name: "ALSAIO", dependencies: ["CALSA", "MIDI"], swiftSettings: realTimeChecked),
+        // A native JACK client: ports, a process callback handing each cycle to a renderer, the
+        // server's notifications (knows nothing of Engine; the callback is checked like the engine).
+        .target(name: "JACKIO", dependencies: ["CJACK"], swiftSettings: realTimeChecked),
+        // The live render path (one per period, for a push or a callback driver) and the ALSA push loop.
+        .target(name: "LiveLoop", dependencies: ["ALSAIO", "JACKIO", "Engine", "DSP", "MIDI"], exclude: ["README.md"], swiftSettings: realTimeChecked),
+        // What every front end of a running instrument uses: parameters, notes, the status snapshot.
+        .target(name: "LiveControl", dependencies: ["LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI"]),
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "Engine", "ALSAIO", "AudioFiles", "Presets", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "LiveLoop", "LiveControl", "Engine", "ALSAIO", "JACKIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "SoundFont",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
@@ -82,28 +104,33 @@ let package = Package(
         .executableTarget(
             name: "audiograph-fuzz",
             dependencies: [
-                "AudioGraphApp", "Presets", "Sampler", "SamplerLoading", "MIDI", "ALSAIO", "AudioFiles", "Engine", "DSP",
+                "AudioGraphApp", "Presets", "Sampler", "SamplerLoading", "MIDI", "ALSAIO", "AudioFiles", "Engine", "DSP", "SoundFont",
             ]),
 
         // Shared measuring tools for the tests: pitch in cents, spectra, steps, levels.
         .target(name: "AudioTestSupport", dependencies: ["DSP"], path: "Tests/AudioTestSupport"),
+        // The live loop driven by hand (ALSA's null PCM, injected device loss) for the tests and scripts/tsan-live.
+        .target(
+            name: "LiveTestSupport", dependencies: ["LiveLoop", "LiveControl", "AudioGraphApp", "ALSAIO", "Engine", "MIDI"],
+            path: "Tests/LiveTestSupport"),
         .testTarget(name: "MIDITests", dependencies: ["MIDI"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioTestSupport"]),
         // libsamplerate only as the reference the resampler quality test measures libsoxr against.
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport", "CSampleRate"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
+        .testTarget(name: "SoundFontTests", dependencies: ["SoundFont"]),
         .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLoading", "AudioTestSupport"]),
+        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLevels", "SamplerLoading", "AudioTestSupport"]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "AudioTestSupport"]),
         .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "Benchmarks", "AudioTestSupport"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "AudioTestSupport"]),
+        .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "AudioTestSupport"]),
         .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO"]),
-        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "AudioTestSupport"]),
+        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "SamplerLevels", "LiveLoop", "LiveControl", "LiveTestSupport", "AudioTestSupport"]),
         // Counts mallocs across rendered blocks; its counters are process-wide, so the suite is serialized.
         .testTarget(
             name: "RealTimeSafetyTests",
             dependencies: [
-                "Engine", "Sampler", "Instruments", "AudioGraphApp",
+                "Engine", "Sampler", "SamplerLevels", "Instruments", "AudioGraphApp", "LiveTestSupport",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
     ]

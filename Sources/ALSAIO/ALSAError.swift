@@ -10,14 +10,19 @@ public struct ALSAError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: Int32
     /// Extra context, e.g. the list of candidate ports for an ambiguous name.
     public var detail: String
+    /// The whole message when a plain sentence says it better than the failed call, e.g. "ALSA
+    /// default goes to PipeWire, which is not running (Host is down)".
+    public var summary: String?
 
-    public init(operation: String, code: Int32, detail: String = "") {
+    public init(operation: String, code: Int32, detail: String = "", summary: String? = nil) {
         self.operation = operation
         self.code = code
         self.detail = detail
+        self.summary = summary
     }
 
     public var description: String {
+        if let summary { return summary }
         var text = operation
         if code != 0 { text += " failed: " + String(cString: snd_strerror(code)) + " (\(code))" }
         if !detail.isEmpty { text += code != 0 ? "; " + detail : ": " + detail }

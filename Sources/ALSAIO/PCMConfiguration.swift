@@ -58,10 +58,16 @@ public struct PCMConfiguration: Sendable, Equatable, CustomStringConvertible {
     public var format: PCMSampleFormat
     public var periodFrames: Int
     public var bufferFrames: Int
+    /// What was asked: frames per period and periods per buffer.
+    public var requestedPeriodFrames: Int
+    public var requestedPeriodCount: Int
+    /// Where the device name leads (a sound server's plugin, or `hw`, …).
+    public var route: PCMRoute
 
     public init(
         deviceName: String, direction: PCMDirection, sampleRateHz: Int, channels: Int,
-        format: PCMSampleFormat, periodFrames: Int, bufferFrames: Int
+        format: PCMSampleFormat, periodFrames: Int, bufferFrames: Int,
+        requestedPeriodFrames: Int? = nil, requestedPeriodCount: Int? = nil, route: PCMRoute = .undefined
     ) {
         self.deviceName = deviceName
         self.direction = direction
@@ -70,6 +76,23 @@ public struct PCMConfiguration: Sendable, Equatable, CustomStringConvertible {
         self.format = format
         self.periodFrames = periodFrames
         self.bufferFrames = bufferFrames
+        self.requestedPeriodFrames = requestedPeriodFrames ?? periodFrames
+        self.requestedPeriodCount = requestedPeriodCount ?? bufferFrames / max(periodFrames, 1)
+        self.route = route
+    }
+
+    /// What was asked against what was granted, e.g. "asked 64×3, got 64×3 from the pipewire
+    /// plugin" (a sound server's plugin may grant its own period; everything is sized from it).
+    public var grant: String {
+        let periods = bufferFrames % max(periodFrames, 1) == 0
+            ? "\(bufferFrames / max(periodFrames, 1))" : "\(Double(bufferFrames) / Double(max(periodFrames, 1)))"
+        let source: String
+        switch route {
+        case .pipewire, .pulse, .jack: source = "the \(route.pluginName) plugin"
+        case .other(let type): source = "ALSA (\(type))"
+        case .undefined: source = "ALSA"
+        }
+        return "asked \(requestedPeriodFrames)×\(requestedPeriodCount), got \(periodFrames)×\(periods) from \(source)"
     }
 
     /// Duration of one period in milliseconds.

@@ -7,7 +7,8 @@ import Glibc
 import Musl
 #endif
 
-/// An open ALSA PCM device (playback or capture) with blocking, interleaved read/write access.
+/// An open ALSA PCM device (playback or capture) with interleaved read/write access that blocks
+/// until the device has room (or data), waiting with a timeout so a dead peer cannot hold it.
 ///
 /// Threads: `init`, `drain()` and `deinit` on a control thread; `write`/`read` on the one
 /// render thread that owns the device (never two threads at once); `xrunCount` and
@@ -16,7 +17,12 @@ import Musl
 /// Error taxonomy on the render thread (after FluidSynth's ALSA driver): `-EAGAIN` → wait for
 /// the device; `-EINTR` → retry; `-EPIPE` (underrun/overrun) → `snd_pcm_prepare`, count an xrun,
 /// carry on; `-ESTRPIPE` (suspended) → `snd_pcm_resume`, else prepare; anything else
-/// (`-ENODEV` unplugged, `-EBADFD`, …) → `.deviceLost`: close and reopen with back-off.
+/// (`-ENODEV` unplugged, `-EBADFD`, a sound server's `-EIO`, …) → `.deviceLost`: close and reopen
+/// with back-off. A sound server that died is told from an underrun by `PeerLossWatch` (an EPIPE
+/// again with nothing moved since the last recovery, no room for two seconds: `.deviceLost`).
+///
+/// `@unchecked Sendable`: the handle and the interleave buffer are used by one thread at a time
+/// (above); the counters are atomic.
 public final class PCMDevice: @unchecked Sendable {
     /// What ALSA granted (rate, channels, format, period and buffer sizes).
     public let configuration: PCMConfiguration
@@ -32,15 +38,15 @@ public final class PCMDevice: @unchecked Sendable {
     private let chunkFrames: Int
     private let bytesPerFrame: Int
     private let xruns = Atomic<Int>(0)
+    private var watch: PeerLossWatch
 
     /// Recoveries allowed inside one call before the rest of the block is dropped, so a
     /// device that keeps failing cannot trap the render thread in a loop.
     private static let recoveryLimitPerCall = 8
-    private static let waitTimeoutMilliseconds: Int32 = 100
     private static let resumeAttempts = 200
 
     /// Underruns (playback) or overruns (capture) recovered since opening. Any thread.
-    public var xrunCount: Int { xruns.load(ordering: .relaxed) }
+    public var xrunCount: Int { @_noAllocation get { xruns.load(ordering: .relaxed) } }
 
     /// Opens and configures `request.deviceName`. Control thread. A device another program
     /// holds fails at once (`-EBUSY`). A capture stream is started explicitly by the first
@@ -50,22 +56,25 @@ public final class PCMDevice: @unchecked Sendable {
         silenceALSAErrorOutput()
         let stream = request.direction == .playback ? SND_PCM_STREAM_PLAYBACK : SND_PCM_STREAM_CAPTURE
         var opened: OpaquePointer?
-        // Open non-blocking so a device held by another program fails at once with -EBUSY
-        // instead of hanging here; then switch to blocking transfers.
-        try alsaCheck(
-            snd_pcm_open(&opened, request.deviceName, stream, SND_PCM_NONBLOCK),
-            "snd_pcm_open(\"\(request.deviceName)\", \(request.direction.rawValue))")
-        guard let pcm = opened else {
-            throw ALSAError(operation: "snd_pcm_open(\"\(request.deviceName)\")", code: -EINVAL)
+        // Non-blocking: a device held by another program fails at once with -EBUSY instead of
+        // hanging here, and transfers wait in snd_pcm_wait with a timeout (a dead JACK server
+        // under the `jack` plugin would leave a blocking write in poll() for ever).
+        let route = PCMRoute.of(request.deviceName)
+        let opening = "snd_pcm_open(\"\(request.deviceName)\", \(request.direction.rawValue))"
+        let openResult = snd_pcm_open(&opened, request.deviceName, stream, SND_PCM_NONBLOCK)
+        if openResult < 0 {
+            let absent = route.serverAbsentExplanation(device: request.deviceName, code: openResult)
+            throw ALSAError(operation: opening, code: openResult, summary: absent)
         }
-        snd_pcm_nonblock(pcm, 0)
-        let negotiated: PCMConfiguration
+        guard let pcm = opened else { throw ALSAError(operation: opening, code: -EINVAL) }
+        var negotiated: PCMConfiguration
         do {
             negotiated = try PCMHardwareSetup.configure(pcm, request)
         } catch {
             snd_pcm_close(pcm)
             throw error
         }
+        negotiated.route = route
         handle = pcm
         configuration = negotiated
         channels = negotiated.channels
@@ -75,6 +84,7 @@ public final class PCMDevice: @unchecked Sendable {
         bytesPerFrame = negotiated.channels * negotiated.format.bytesPerSample
         interleaved = UnsafeMutableRawPointer.allocate(byteCount: chunkFrames * bytesPerFrame, alignment: 16)
         interleaved.initializeMemory(as: UInt8.self, repeating: 0, count: chunkFrames * bytesPerFrame)
+        watch = PeerLossWatch(bufferFrames: negotiated.bufferFrames, sampleRateHz: negotiated.sampleRateHz)
     }
 
     /// Closed by `close()`; transfers then report the device lost.
@@ -96,6 +106,7 @@ public final class PCMDevice: @unchecked Sendable {
 
     /// Writes `frames` frames of planar stereo to a playback device, blocking until the
     /// device has room. Render thread; no allocation. Any frame count is accepted.
+    @_noAllocation
     public func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus {
         if isClosed { return .deviceLost(code: -EBADFD) }
         var status = PCMTransferStatus.complete
@@ -108,10 +119,10 @@ public final class PCMDevice: @unchecked Sendable {
                 channels: channels, format: format)
             var offset = 0
             while offset < chunk {
-                let result = snd_pcm_writei(
-                    handle, interleaved + offset * bytesPerFrame, snd_pcm_uframes_t(chunk - offset))
+                let result = RenderThreadCalls.writei(handle, interleaved + offset * bytesPerFrame, chunk - offset)
                 if result >= 0 {
                     offset += Int(result)
+                    if result > 0 { watch.transferred() }
                     continue
                 }
                 switch recover(from: Int32(truncatingIfNeeded: result), recoveries: &recoveries) {
@@ -129,12 +140,13 @@ public final class PCMDevice: @unchecked Sendable {
     /// Reads `frames` frames from a capture device into planar stereo (a mono device fills
     /// both sides), blocking until they have arrived. Render thread; no allocation.
     /// On `.deviceLost` the buffers hold what was read before the failure, silence after.
+    @_noAllocation
     public func read(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) -> PCMTransferStatus {
         if isClosed { return .deviceLost(code: -EBADFD) }
         var status = PCMTransferStatus.complete
         if !captureStarted {
             captureStarted = true
-            let started = snd_pcm_start(handle)
+            let started = RenderThreadCalls.start(handle)
             if started < 0 && started != -EBADFD {  // EBADFD: already running
                 left.update(repeating: 0, count: frames)
                 right.update(repeating: 0, count: frames)
@@ -145,8 +157,9 @@ public final class PCMDevice: @unchecked Sendable {
         var done = 0
         while done < frames {
             let wanted = min(frames - done, chunkFrames)
-            let result = snd_pcm_readi(handle, interleaved, snd_pcm_uframes_t(wanted))
+            let result = RenderThreadCalls.readi(handle, interleaved, wanted)
             if result >= 0 {
+                if result > 0 { watch.transferred() }
                 PCMSampleConverter.deinterleave(
                     from: interleaved, frames: Int(result), channels: channels, format: format, left: left + done, right: right + done)
                 done += Int(result)
@@ -176,39 +189,50 @@ public final class PCMDevice: @unchecked Sendable {
 
     /// Plays out what is queued, then stops (playback). Control thread; blocks up to one buffer.
     public func drain() {
-        if !isCapture && !isClosed { snd_pcm_drain(handle) }
+        guard !isCapture && !isClosed else { return }
+        snd_pcm_nonblock(handle, 0)  // a non-blocking drain returns at once
+        snd_pcm_drain(handle)
     }
 
     private enum Recovery { case retry, recovered, giveUpOnBlock, lost(Int32) }
 
     /// The error taxonomy, in one place. Render thread; no allocation.
+    @_noAllocation
     private func recover(from code: Int32, recoveries: inout Int) -> Recovery {
         switch -code {
         case EAGAIN:
-            snd_pcm_wait(handle, Self.waitTimeoutMilliseconds)
+            // No room (data) yet: wait for it, but not for ever.
+            if watch.stalled(now: MonotonicClock.nanoseconds()) { return .lost(-ETIMEDOUT) }
+            if RenderThreadCalls.wait(handle, milliseconds: watch.waitMilliseconds) == 0 { return .lost(-ETIMEDOUT) }
             return .retry
         case EINTR:
             return .retry
         case EPIPE, ESTRPIPE:
+            // A condition list, not `&&`: its autoclosure would capture self, which the real-time check rejects.
+            if -code == EPIPE, watch.xrunMeansLost() {
+                xruns.wrappingSubtract(1, ordering: .relaxed)  // the first EPIPE was the death, not an underrun
+                return .lost(code)
+            }
             recoveries += 1
             xruns.wrappingAdd(1, ordering: .relaxed)
             if recoveries > Self.recoveryLimitPerCall { return .giveUpOnBlock }
             var restart: Int32 = -EPIPE
             if -code == ESTRPIPE {
-                restart = snd_pcm_resume(handle)
+                restart = RenderThreadCalls.resume(handle)
                 var attempts = 0
                 while restart == -EAGAIN && attempts < Self.resumeAttempts {
-                    usleep(5_000)  // the driver is still waking up; resume is rare, not the steady state
-                    restart = snd_pcm_resume(handle)
+                    // The driver is still waking up; resume is rare, not the steady state.
+                    RenderThreadCalls.sleep(until: MonotonicClock.timespecFrom(nanoseconds: MonotonicClock.nanoseconds() + 5_000_000))
+                    restart = RenderThreadCalls.resume(handle)
                     attempts += 1
                 }
             }
             if restart < 0 {
-                restart = snd_pcm_prepare(handle)
+                restart = RenderThreadCalls.prepare(handle)
                 if restart < 0 { return .lost(restart) }
             }
             if isCapture {
-                let started = snd_pcm_start(handle)
+                let started = RenderThreadCalls.start(handle)
                 if started < 0 { return .lost(started) }
             }
             return .recovered

@@ -51,7 +51,8 @@ enum PCMHardwareSetup {
         try configureSoftware(pcm, request, period: grantedPeriod, buffer: grantedBuffer)
         return PCMConfiguration(
             deviceName: request.deviceName, direction: request.direction, sampleRateHz: Int(rate),
-            channels: Int(channels), format: format, periodFrames: Int(grantedPeriod), bufferFrames: Int(grantedBuffer))
+            channels: Int(channels), format: format, periodFrames: Int(grantedPeriod), bufferFrames: Int(grantedBuffer),
+            requestedPeriodFrames: request.periodFrames, requestedPeriodCount: request.periodCount)
     }
 
     /// Playback starts once the buffer is full (the most cushion against an early underrun);

@@ -20,6 +20,7 @@ public enum PCMSampleConverter {
 
     /// Writes `frames` frames of `left`/`right` into `destination` as interleaved `format`
     /// with `channels` channels. `destination` must hold `frames × channels × bytesPerSample` bytes.
+    @_noAllocation
     public static func interleave(
         left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int,
         into destination: UnsafeMutableRawPointer, channels: Int, format: PCMSampleFormat
@@ -31,18 +32,19 @@ public enum PCMSampleConverter {
         case .signed32LE:
             let out = destination.assumingMemoryBound(to: Int32.self)
             interleave(left: left, right: right, frames: frames, channels: channels, into: out) {
-                Int32((sanitized($0) * signed32Scale).rounded())
+                Int32(truncatingIfNeeded: RenderThreadCalls.roundToInt(sanitized($0) * signed32Scale))
             }
         case .signed16LE:
             let out = destination.assumingMemoryBound(to: Int16.self)
             interleave(left: left, right: right, frames: frames, channels: channels, into: out) {
-                Int16((sanitized($0) * signed16Scale).rounded())
+                Int16(truncatingIfNeeded: RenderThreadCalls.roundToInt(sanitized($0) * signed16Scale))
             }
         }
     }
 
     /// Reads `frames` interleaved frames of `format` with `channels` channels from `source`
     /// into planar `left`/`right`.
+    @_noAllocation
     public static func deinterleave(
         from source: UnsafeRawPointer, frames: Int, channels: Int, format: PCMSampleFormat,
         left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>

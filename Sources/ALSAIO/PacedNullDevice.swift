@@ -19,6 +19,9 @@ import Musl
 /// Threads: `write` on one render thread (no allocation, no locks); `report()` and `reset()`
 /// on a control thread while the writer is stopped, except that `missedDeadlineCount` may
 /// be read any time.
+///
+/// `@unchecked Sendable`: the clock and the histogram belong to the writer's thread, and to the
+/// control thread only while the writer is stopped (above).
 public final class PacedNullDevice: @unchecked Sendable {
     public let sampleRateHz: Int
     public let bufferPeriods: Int
@@ -54,10 +57,11 @@ public final class PacedNullDevice: @unchecked Sendable {
     deinit { histogram.deallocate() }
 
     /// Wake-ups later than the buffer's slack (underruns on real hardware). Any thread.
-    public var missedDeadlineCount: Int { missedDeadlines.load(ordering: .relaxed) }
+    public var missedDeadlineCount: Int { @_noAllocation get { missedDeadlines.load(ordering: .relaxed) } }
 
     /// Accepts `frames` frames (discarded) and returns when the device would have room for
     /// more. The signature matches `PCMDevice.write`. Render thread; no allocation.
+    @_noAllocation
     public func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>, frames: Int) -> PCMTransferStatus {
         let now = MonotonicClock.nanoseconds()
         if originNanoseconds == 0 {
@@ -70,8 +74,7 @@ public final class PacedNullDevice: @unchecked Sendable {
         framesSinceOrigin += UInt64(max(frames, 0))
         let aheadFrames = framesSinceOrigin > slackFrames ? framesSinceOrigin - slackFrames : 0
         let deadline = originNanoseconds + aheadFrames * 1_000_000_000 / UInt64(sampleRateHz)
-        var wake = MonotonicClock.timespecFrom(nanoseconds: deadline)
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, nil) == EINTR {}
+        RenderThreadCalls.sleep(until: MonotonicClock.timespecFrom(nanoseconds: deadline))
         let woke = MonotonicClock.nanoseconds()
         let lateness = woke > deadline ? woke - deadline : 0
         record(lateness)
@@ -85,6 +88,7 @@ public final class PacedNullDevice: @unchecked Sendable {
         return .complete
     }
 
+    @_noAllocation
     private func record(_ latenessNanoseconds: UInt64) {
         wakeups += 1
         latenessSumNanoseconds &+= latenessNanoseconds

@@ -36,6 +36,8 @@ public struct RealtimeStatus: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A thread that `start` created; `join()` waits for its body to return. Control thread.
+///
+/// `@unchecked Sendable`: `joined` is used only by the thread that started it (which joins it).
 public final class ThreadHandle: @unchecked Sendable {
     private let thread: pthread_t
     private var joined = false

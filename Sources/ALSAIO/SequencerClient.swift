@@ -16,6 +16,10 @@ import Musl
 /// Threads: `init`, `start`, `connect`, `disconnect`, `ports`, `stop` on a control thread;
 /// the sink runs on the client's own reader thread (keep it short: push into a queue).
 /// `counters` from any thread.
+///
+/// `@unchecked Sendable`: the sink and the source sets belong to the reader thread once it runs
+/// (`start` hands them over before creating it); the handle is used by one thread at a time; the
+/// counters are atomic.
 public final class SequencerClient: @unchecked Sendable {
     public let options: SequencerClientOptions
     /// Our input port's address (client is usually 128 or above).
@@ -211,7 +215,7 @@ public final class SequencerClient: @unchecked Sendable {
     private func handle(_ event: snd_seq_event_t, arrivalNanoseconds: UInt64) {
         let source = SequencerAddress(client: event.source.client, port: event.source.port)
         if source.client == UInt8(SND_SEQ_CLIENT_SYSTEM) && handleSystemEvent(event) { return }
-        guard let message = SequencerEventTranslator.message(from: SequencerEventTranslator.fields(of: event)) else {
+        guard let message = Self.message(of: event) else {
             dropped.wrappingAdd(1, ordering: .relaxed)
             return
         }
@@ -219,6 +223,15 @@ public final class SequencerClient: @unchecked Sendable {
         if event.tag == SequencerSender.commandTag { commandSenders.insert(source) }
         delivered.wrappingAdd(1, ordering: .relaxed)
         sink(.message(message, source: source, arrivalNanoseconds: arrivalNanoseconds))
+    }
+
+    private static func message(of event: snd_seq_event_t) -> MIDIMessage? {
+        guard event.type == SequencerEventType.sysex else {
+            return SequencerEventTranslator.message(from: SequencerEventTranslator.fields(of: event))
+        }
+        let ext = event.data.ext
+        guard let pointer = ext.ptr else { return nil }
+        return SequencerEventTranslator.message(sysex: UnsafeRawBufferPointer(start: pointer, count: Int(ext.len)))
     }
 
     /// Announcements and subscription notices; returns false for anything else.

@@ -10,6 +10,8 @@ public enum SequencerEventType {
     public static let programChange = UInt8(SND_SEQ_EVENT_PGMCHANGE.rawValue)
     public static let channelPressure = UInt8(SND_SEQ_EVENT_CHANPRESS.rawValue)
     public static let pitchBend = UInt8(SND_SEQ_EVENT_PITCHBEND.rawValue)
+    /// A variable-length event: its bytes (`F0` … `F7`) are outside the fixed fields.
+    public static let sysex = UInt8(SND_SEQ_EVENT_SYSEX.rawValue)
     public static let clientStart = UInt8(SND_SEQ_EVENT_CLIENT_START.rawValue)
     public static let clientExit = UInt8(SND_SEQ_EVENT_CLIENT_EXIT.rawValue)
     public static let portStart = UInt8(SND_SEQ_EVENT_PORT_START.rawValue)
@@ -42,8 +44,9 @@ public struct SequencerEventFields: Sendable, Equatable {
 
 /// ALSA sequencer events ↔ `MIDIMessage`. No allocation; any thread.
 public enum SequencerEventTranslator {
-    /// The channel message an event carries, or nil for anything else (SysEx, clock, NRPN
-    /// composites, ALSA's NOTE-with-duration…): the caller drops and counts those.
+    /// The channel message an event carries, or nil for anything else (SysEx, whose bytes are
+    /// not in the fields: `message(sysex:)`; clock, NRPN composites, ALSA's NOTE-with-duration…):
+    /// the caller drops and counts those.
     /// Out-of-range data from a misbehaving client is masked/clamped, never trapped on.
     /// Note-on with velocity 0 comes back as note-off (`MIDIMessage.normalized`).
     public static func message(from fields: SequencerEventFields) -> MIDIMessage? {
@@ -70,7 +73,16 @@ public enum SequencerEventTranslator {
         }
     }
 
-    /// The event fields that carry `message` (the sender's direction).
+    /// The message a SysEx event's bytes carry (`F0` … `F7`, as the sequencer delivers them;
+    /// `SystemExclusive` says which are recognised), or nil. A SysEx the sequencer split into
+    /// several events is not one we act on (ours are at most 11 bytes). No allocation; any thread.
+    public static func message(sysex bytes: UnsafeRawBufferPointer) -> MIDIMessage? {
+        guard bytes.count >= 2, bytes[0] == 0xF0 else { return nil }
+        return SystemExclusive.decode(UnsafeRawBufferPointer(rebasing: bytes[1...])).map(MIDIMessage.system)
+    }
+
+    /// The event fields that carry `message` (the sender's direction; a SysEx's bytes are
+    /// attached by the sender, `SystemExclusive.bytes`).
     public static func fields(for message: MIDIMessage) -> SequencerEventFields {
         switch message {
         case .noteOn(let channel, let note, let velocity):
@@ -88,6 +100,8 @@ public enum SequencerEventTranslator {
             return SequencerEventFields(type: SequencerEventType.channelPressure, channel: channel, value: Int32(pressure))
         case .pitchBend(let channel, let value):
             return SequencerEventFields(type: SequencerEventType.pitchBend, channel: channel, value: Int32(value))
+        case .system:
+            return SequencerEventFields(type: SequencerEventType.sysex)
         }
     }
 
@@ -103,7 +117,8 @@ public enum SequencerEventTranslator {
         }
     }
 
-    /// Fills an event's type and data from `message` (source/destination are set by the caller).
+    /// Fills an event's type and data from a channel `message` (source/destination are set by the
+    /// caller; a SysEx also needs its bytes attached, which `SequencerSender.send` does).
     static func encode(_ message: MIDIMessage, into event: inout snd_seq_event_t) {
         let fields = fields(for: message)
         event.type = fields.type

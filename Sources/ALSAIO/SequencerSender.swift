@@ -61,8 +61,17 @@ public final class SequencerSender {
         calsa_seq_ev_set_dest(&event, Int32(destination.client), Int32(destination.port))
         calsa_seq_ev_set_direct(&event)
         event.tag = Self.commandTag
-        SequencerEventTranslator.encode(message, into: &event)
-        try alsaCheck(snd_seq_event_output_direct(seq, &event), "sending \(message) to \(destination.address)")
+        guard case .system(let sysex) = message else {
+            SequencerEventTranslator.encode(message, into: &event)
+            try alsaCheck(snd_seq_event_output_direct(seq, &event), "sending \(message) to \(destination.address)")
+            return
+        }
+        var bytes = sysex.bytes
+        let result = bytes.withUnsafeMutableBytes { raw in
+            calsa_seq_ev_set_sysex(&event, UInt32(raw.count), raw.baseAddress)
+            return snd_seq_event_output_direct(seq, &event)
+        }
+        try alsaCheck(result, "sending \(message) to \(destination.address)")
     }
 
     /// Note-on, a wait of `durationSeconds` (blocking this thread), note-off.

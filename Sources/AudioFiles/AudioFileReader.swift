@@ -15,11 +15,15 @@ public enum AudioFileReader {
     static let readBlockFrames = 1 << 16
     /// Sample files are decoded whole; larger than this is refused before decoding.
     public static let maxFileBytes = 2 << 30
+    /// An audio chunk this many bytes (or more) longer than the file is truncation (an error);
+    /// fewer is an untidy length field, read with a warning (7 frames of 16-bit mono at most).
+    public static let maxShortfallBytes = 16
 
     /// Control thread. Reads any format libsndfile supports (WAV, AIFF/AIFC, CAF, FLAC, Ogg…), with the
     /// root key, tuning, ranges and loops from its metadata chunks. Throws when the file is missing,
     /// not a regular file, unreadable, corrupt, truncated or beyond the limits above; the error names
-    /// the path and the reason.
+    /// the path and the reason. An audio chunk that declares a few bytes more than the file holds
+    /// (under `maxShortfallBytes`) is read with a warning (`DecodedAudio.warnings`).
     public static func read(path: String) throws(AudioFileError) -> DecodedAudio {
         let opened = try RegularFile.open(path, maxBytes: maxFileBytes, what: "audio file")
         var info = SF_INFO()
@@ -54,11 +58,20 @@ public enum AudioFileReader {
             throw AudioFileError(
                 path: path, reason: "holds a non-finite sample (NaN or infinity) at frame \(bad / channelCount); repair the file")
         }
+        var warnings: [String] = []
         if let (declared, present) = truncation(of: file) {
-            throw AudioFileError(
-                path: path,
-                reason: "truncated: the audio chunk declares \(declared) bytes but the file holds \(present) "
-                    + "(\(framesRead) frames decodable); re-export or repair the file")
+            // A few bytes short: a length field that counted a pad byte, a header or an alignment
+            // word (sox reads such files with a warning); at most 0.2 ms of audio. More is a
+            // cut-off file, which must not play silently shorter.
+            guard declared - present < maxShortfallBytes else {
+                throw AudioFileError(
+                    path: path,
+                    reason: "truncated: the audio chunk declares \(declared) bytes but the file holds \(present) "
+                        + "(\(framesRead) frames decodable); re-export or repair the file")
+            }
+            warnings.append(
+                "\(path): byte offset \(opened.size): the file ends inside its audio chunk, which declares \(declared) bytes, "
+                    + "\(declared - present) more than the file holds; read its \(framesRead) whole frames")
         }
         guard framesRead == declaredFrames else {
             throw AudioFileError(
@@ -79,10 +92,12 @@ public enum AudioFileReader {
             metadata = try CAFMetadataReader.read(path: path)
         }
         metadata.loops = metadata.loops.filter { $0.endFrame <= framesRead }
-        return DecodedAudio(
+        var audio = DecodedAudio(
             sampleRate: Double(info.samplerate), channels: channels, frameCount: framesRead, metadata: metadata,
             formatDescription: FormatDescription.describe(
                 format: info.format, sampleRate: Int(info.samplerate), channels: channelCount))
+        audio.warnings = warnings
+        return audio
     }
 
     /// Control thread. Like `read(path:)`, then converted to `sampleRate` with libsoxr (very-high

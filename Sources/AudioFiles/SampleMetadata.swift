@@ -58,6 +58,8 @@ public struct DecodedAudio: Sendable {
     public var metadata: SampleMetadata
     /// Human-readable source format, e.g. "AIFF PCM 16-bit, 44100 Hz, mono".
     public var formatDescription: String
+    /// Untidiness read anyway, one line each naming the path (a data chunk a few bytes short).
+    public var warnings: [String] = []
 
     public init(
         sampleRate: Double, channels: [[Float]], frameCount: Int, metadata: SampleMetadata = SampleMetadata(),

@@ -13,74 +13,36 @@ public enum WAVEncoding: Sendable, Equatable, CaseIterable {
     }
 }
 
-/// Streams planar Float audio into a WAV file through libsndfile (integer encodings clip at ±1).
-/// Control or offline thread only: it does file I/O. Not for the real-time render thread.
+/// Writes a WAV file through libsndfile (integer encodings clip at ±1), with an optional `smpl`
+/// chunk. Control or offline thread only: it does file I/O. Not for the real-time render thread.
 public final class WAVFileWriter {
-    public let path: String
-    public let channelCount: Int
-    private var file: OpaquePointer?
-    /// Interleaving scratch, grown on demand and reused across `write` calls.
-    private var interleaved: [Float] = []
+    private let writer: SoundFileWriter
+    public var path: String { writer.path }
+    public var channelCount: Int { writer.channelCount }
 
     /// Creates (truncates) `path`. `channels` is 1 or 2; `rootKey` and `loops` go into a `smpl` chunk.
     public init(
         path: String, sampleRate: Int, channels: Int, encoding: WAVEncoding, rootKey: Int? = nil,
         loops: [SampleLoop] = []
     ) throws(AudioFileError) {
-        guard channels == 1 || channels == 2 else {
-            throw AudioFileError(path: path, reason: "WAVFileWriter writes 1 or 2 channels, not \(channels)")
-        }
-        guard sampleRate > 0 else { throw AudioFileError(path: path, reason: "invalid sample rate \(sampleRate) Hz") }
-        var info = SF_INFO()
-        info.samplerate = Int32(clamping: sampleRate)
-        info.channels = Int32(channels)
-        info.format = Int32(SF_FORMAT_WAV) | encoding.sndFileSubtype
-        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw AudioFileError(path: path, reason: String(cString: sf_strerror(nil)))
-        }
-        self.path = path
-        self.channelCount = channels
-        self.file = handle
-        // Without clipping, libsndfile wraps out-of-range floats around in integer encodings.
-        sf_command(handle, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE))
+        writer = try SoundFileWriter(
+            path: path, sampleRate: sampleRate, channels: channels, format: Int32(SF_FORMAT_WAV) | encoding.sndFileSubtype
+        ) { (info: inout SF_INFO) in sf_open(path, Int32(SFM_WRITE), &info) }
         do {
-            try SndFileInstrument.write(rootKey: rootKey, loops: loops, to: handle, path: path)
+            try SndFileInstrument.write(rootKey: rootKey, loops: loops, to: writer.file!, path: path)
         } catch {
             close()
             throw error
         }
     }
 
-    deinit { close() }
-
     /// Appends `frames` frames. `right` is ignored for mono; for stereo a nil `right` repeats `left`.
     public func write(left: UnsafePointer<Float>, right: UnsafePointer<Float>?, frames: Int) throws(AudioFileError) {
-        guard let file else { throw AudioFileError(path: path, reason: "write after close") }
-        guard frames > 0 else { return }
-        let needed = frames * channelCount
-        if interleaved.count < needed { interleaved = [Float](repeating: 0, count: needed) }
-        let written = interleaved.withUnsafeMutableBufferPointer { buffer -> Int in
-            if channelCount == 1 {
-                buffer.baseAddress!.update(from: left, count: frames)
-            } else {
-                let second = right ?? left
-                for frame in 0..<frames {
-                    buffer[2 * frame] = left[frame]
-                    buffer[2 * frame + 1] = second[frame]
-                }
-            }
-            return Int(sf_writef_float(file, buffer.baseAddress, sf_count_t(frames)))
-        }
-        guard written == frames else {
-            throw AudioFileError(path: path, reason: "write failed: \(String(cString: sf_strerror(file)))")
-        }
+        try writer.write(left: left, right: right, frames: frames)
     }
 
     /// Finishes the header and closes the file. Safe to call twice.
-    public func close() {
-        if let file { sf_close(file) }
-        file = nil
-    }
+    public func close() { writer.close() }
 
     /// Writes a whole file in one call. `channels` holds 1 or 2 equally long arrays.
     public static func write(

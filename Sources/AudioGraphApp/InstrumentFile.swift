@@ -12,8 +12,9 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
     public var programs: ProgramTable?
     /// Further banks (CC0 bank select; 128 = the General MIDI percussion bank drum parts use).
     public var banks: [String: ProgramTable]?
-    /// The demo song (Standard MIDI File) that `render` and `play --demo` use by default.
-    public var demo: String?
+    /// The demo: its song (Standard MIDI File), which `audiograph demo` and `render` without
+    /// `--midi` play, and the loops and mappings only it uses.
+    public var demo: Demo?
     /// Extra directories to search for samples (AUSampler's `/Sounds/` fallback roots).
     public var samplePaths: [String]?
     /// Loop files by bus: `guitar`, `beat`, `file`.
@@ -23,6 +24,38 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
     public var controls: [Control]?
     /// Parameter values by dotted name (see `audiograph params`): numbers, or words for toggles and choices.
     public var parameters: [String: Value]?
+
+    /// `demo`: a song path, or `{"song": …, "loops": {…}, "controls": […]}` whose loops and control
+    /// mappings are added only while the demo plays, so they take no MIDI channel from other songs.
+    public struct Demo: Codable, Sendable, Equatable {
+        public var song: String
+        public var loops: [String: String]?
+        public var controls: [Control]?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case song, loops, controls }
+
+        public init(song: String, loops: [String: String]? = nil, controls: [Control]? = nil) {
+            self.song = song
+            self.loops = loops
+            self.controls = controls
+        }
+
+        public init(from decoder: Decoder) throws {
+            if let song = try? decoder.singleValueContainer().decode(String.self) {
+                self.init(song: song)
+                return
+            }
+            let any = try decoder.container(keyedBy: Channels.AnyKey.self)
+            for key in any.allKeys where CodingKeys(stringValue: key.stringValue) == nil {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: any, debugDescription: "unknown key '\(key.stringValue)' (use song, loops, controls)")
+            }
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                song: try c.decode(String.self, forKey: .song), loops: try c.decodeIfPresent([String: String].self, forKey: .loops),
+                controls: try c.decodeIfPresent([Control].self, forKey: .controls))
+        }
+    }
 
     public struct Control: Codable, Sendable, Equatable {
         /// 1-based MIDI channel; absent = any channel.
@@ -149,17 +182,23 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
         do {
             return try JSONDecoder().decode(InstrumentFile.self, from: Data(bytes))
         } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
-            throw InstrumentError("\(path): \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)")
+            throw InstrumentError("\(path): \(keyPath(context.codingPath)): \(PrintableText.escaped(context.debugDescription))")
         } catch let DecodingError.dataCorrupted(context) {
             throw InstrumentError("\(path): not valid JSON\(syntaxLocation(in: bytes)): \(context.debugDescription)")
         } catch let DecodingError.keyNotFound(key, context) {
-            let place = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw InstrumentError("\(path): \(place.isEmpty ? "" : place + ": ")missing key '\(key.stringValue)'")
+            let place = context.codingPath.isEmpty ? "" : keyPath(context.codingPath) + ": "
+            throw InstrumentError("\(path): \(place)missing key '\(PrintableText.escaped(key.stringValue))'")
         } catch let DecodingError.typeMismatch(_, context) {
-            throw InstrumentError("\(path): wrong type at \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)")
+            throw InstrumentError("\(path): wrong type at \(keyPath(context.codingPath)): \(PrintableText.escaped(context.debugDescription))")
         } catch {
-            throw InstrumentError("\(path): \(error)")
+            throw InstrumentError("\(path): \(PrintableText.escaped("\(error)"))")
         }
+    }
+
+    /// Keys come from the file: shown with control characters escaped (an escape sequence in a key
+    /// must not reach the terminal).
+    private static func keyPath(_ path: [any CodingKey]) -> String {
+        PrintableText.escaped(path.map(\.stringValue).joined(separator: "."))
     }
 }
 

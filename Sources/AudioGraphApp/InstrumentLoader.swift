@@ -1,10 +1,12 @@
 import AudioFiles
 import Engine
+import FileAccess
 import Foundation
 import Instruments
 import MIDI
 import Presets
 import Sampler
+import SamplerLevels
 import SamplerLoading
 
 /// Turns an instrument file into a ready engine: decodes the loop files at the engine rate, builds
@@ -21,6 +23,9 @@ public struct InstrumentLoader: Sendable {
     public var extraSamplePaths: [String] = []
     /// `render --solo`: only this channel (0-based) plays, whatever the file's `channels.play`.
     public var soloChannel: Int?
+    /// The demo is what plays (`audiograph demo`, `render` without `--midi`): the demo's own
+    /// loops and control mappings are added to the instrument's.
+    public var playsDemo = false
     /// When programs build their band-limited levels: `render` and `play` build them by need
     /// (`LevelBuildPlan`, `LevelPublisher`), off the start path.
     public var levels = SamplerProgram.LevelBuilding.atLoad
@@ -44,7 +49,12 @@ public struct InstrumentLoader: Sendable {
     }
 
     public var demoPath: String? {
-        file.demo.map { InstrumentLocator.resolve($0, relativeTo: baseDirectory) }
+        file.demo.map { InstrumentLocator.resolve($0.song, relativeTo: baseDirectory) }
+    }
+
+    private var loopFiles: [String: String] {
+        let demoLoops = playsDemo ? file.demo?.loops ?? [:] : [:]
+        return (file.loops ?? [:]).merging(demoLoops) { _, demo in demo }
     }
 
     public var samplePaths: [String] {
@@ -55,7 +65,7 @@ public struct InstrumentLoader: Sendable {
     public func makeEngine(configuration: EngineConfiguration) throws(InstrumentError) -> AudioEngine {
         var content = EngineContent()
         var cache: [String: LoopSample] = [:]
-        for (busName, relative) in (file.loops ?? [:]).sorted(by: { $0.key < $1.key }) {
+        for (busName, relative) in loopFiles.sorted(by: { $0.key < $1.key }) {
             guard let bus = BusID.allCases.first(where: { $0.name == busName }), [.guitar, .beat, .file].contains(bus) else {
                 throw InstrumentError("\(instrumentPath): unknown loop bus '\(busName)' (use guitar, beat or file)")
             }
@@ -85,7 +95,7 @@ public struct InstrumentLoader: Sendable {
             }
         }
         do {
-            for assignment in assignments { try engine.parameters.apply(assignment: assignment) }
+            try engine.parameters.apply(assignments: assignments)
             engine.performControlWork()  // builds what the parameters select before the first block
         } catch {
             throw InstrumentError(error.description)
@@ -95,12 +105,10 @@ public struct InstrumentLoader: Sendable {
 
     /// Parses a preset and loads its samples into a program for the sampler bus. Partial failures
     /// (some samples missing) are warnings: the preset plays what it can.
-    /// Presets built with one `sharing` decode each sample file once and share its regions.
-    public func loadPreset(path: String, sampleRate: Double, sharing: SharedSamples? = nil) throws(InstrumentError) -> SamplerLoadResult {
+    public func loadPreset(path: String, sampleRate: Double) throws(InstrumentError) -> SamplerLoadResult {
         do {
             let preset = try AUPreset.load(path: path)
-            return try SamplerProgramBuilder.build(
-                preset: preset, presetPath: path, searchDirectories: samplePaths, sampleRate: sampleRate, levels: levels, sharing: sharing)
+            return try SamplerProgramBuilder.build(preset: preset, presetPath: path, searchDirectories: samplePaths, sampleRate: sampleRate, levels: levels)
         } catch let error as PresetError {
             throw InstrumentError(error.description)
         } catch let error as SamplerLoadError {
@@ -111,7 +119,9 @@ public struct InstrumentLoader: Sendable {
     }
 
     /// Warnings go to stderr so that stdout stays clean for summaries and JSON.
-    public var warn: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
+    public var warn: @Sendable (String) -> Void = {
+        FileHandle.standardError.write(Data("warning: \(PrintableText.escaped($0, keepingNewlines: true))\n".utf8))
+    }
 
     private func loadLoop(path: String, bus: String, sampleRate: Double) throws(InstrumentError) -> LoopSample {
         let audio: DecodedAudio
@@ -120,6 +130,7 @@ public struct InstrumentLoader: Sendable {
         } catch {
             throw InstrumentError("loop '\(bus)': \(error)")
         }
+        for warning in audio.warnings { warn("loop '\(bus)': \(warning)") }
         guard let sample = LoopSample(name: (path as NSString).lastPathComponent, channels: audio.channels) else {
             throw InstrumentError("loop '\(bus)': \(path) holds no audio")
         }
@@ -138,7 +149,7 @@ public struct InstrumentLoader: Sendable {
     }
 
     private func controls() throws(InstrumentError) -> [ControlMapping] {
-        try (file.controls ?? []).map { c throws(InstrumentError) in
+        try ((file.controls ?? []) + (playsDemo ? file.demo?.controls ?? [] : [])).map { c throws(InstrumentError) in
             if let ch = c.channel, !(1...16).contains(ch) { throw InstrumentError("\(instrumentPath): control channel \(ch) is not 1–16") }
             let trigger: ControlMapping.Trigger
             switch (c.cc, c.note) {

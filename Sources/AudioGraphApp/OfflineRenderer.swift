@@ -4,6 +4,7 @@ import Engine
 import Foundation
 import MIDI
 import Sampler
+import SamplerLevels
 
 /// What an offline render produced.
 public struct OfflineRenderSummary: Sendable {
@@ -45,7 +46,10 @@ public struct OfflineRenderSummary: Sendable {
 
 /// Renders the engine faster than real time: MIDI events placed at their exact frames, an optional
 /// input file fed to the mic bus, block by block into a WAV writer, then the release tail until the
-/// graph falls silent (below −96 dBFS). Deterministic: the same inputs give the same samples.
+/// graph falls silent (below −96 dBFS). At the song's last event the sustain and sostenuto pedals
+/// are lifted on every channel (`SongEnd`, as FluidSynth's player does), so a song that ends with
+/// a pedal down rings out instead of droning to the tail limit. Deterministic: the same inputs
+/// give the same samples.
 ///
 /// Limits (each reported when hit, never silent): the song is cut at `maxSongSeconds`, the tail
 /// after the last event at `maxTailSeconds`, both ending with a short fade rather than a cut; more
@@ -82,7 +86,7 @@ public final class OfflineRenderer {
     /// Renders `midi` (sorted by time) and `input` (already at the engine rate) into `sink`, calling
     /// `progress` with 0…1 now and then.
     public func render<Events: RandomAccessCollection<MIDIFileEvent>>(
-        midi: Events, input: DecodedAudio? = nil,
+        midi: Events, input: (any RenderInput)? = nil,
         sink: (StereoBlock) throws(AudioFileError) -> Void,
         progress: (Double) -> Void = { _ in }
     ) throws(AudioFileError) -> OfflineRenderSummary where Events.Index == Int {
@@ -95,9 +99,16 @@ public final class OfflineRenderer {
         var end = midi.endIndex
         while end > midi.startIndex && scheduled[end - 1].frame >= songLimit { end -= 1 }
         let skippedEvents = midi.endIndex - end
-        // Band-limited levels of exactly what the song plays, before the first block (deterministic).
-        if let bank = engine.programBank {
-            LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)).build(in: bank)
+        // The song's events, then the pedal lifts on the frame of its last one.
+        let lastFrame = end > midi.startIndex ? scheduled[end - 1].frame : 0
+        let total = end + (end > midi.startIndex ? SongEnd.messages.count : 0)
+        func event(_ i: Int) -> (frame: Int, message: MIDIMessage) {
+            i < end ? scheduled[i] : (lastFrame, SongEnd.messages[i - end])
+        }
+        // Band-limited levels of exactly what the song plays, before the first block (deterministic),
+        // as far as the level budget holds them.
+        let levelWarning = engine.programBank.flatMap { bank in
+            LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)).build(in: bank).warning
         }
         let inputFrames = min(input?.frameCount ?? 0, songLimit)
         let musicFrames = max(end > midi.startIndex ? scheduled[end - 1].frame + 1 : 0, inputFrames)
@@ -116,23 +127,24 @@ public final class OfflineRenderer {
         while frame < endLimit {
             var n = min(blockFrames, endLimit - frame)
             var count = 0
-            while next < end && scheduled[next].frame < frame + n {
+            while next < total && event(next).frame < frame + n {
+                let due = event(next)
                 if count == events.count {
                     // Full: end the block before the next event (at least one frame on), which then
                     // leads the next block: late by the frames it took, never dropped.
-                    n = max(1, scheduled[next].frame - frame)
+                    n = max(1, due.frame - frame)
                     break
                 }
-                let late = max(0, frame - scheduled[next].frame)
+                let late = max(0, frame - due.frame)
                 if late > 0 {
                     summary.delayedEvents += 1
                     summary.maxEventDelayFrames = max(summary.maxEventDelayFrames, late)
                 }
-                events[count] = TimedMIDIMessage(frameOffset: max(0, scheduled[next].frame - frame), message: scheduled[next].message)
+                events[count] = TimedMIDIMessage(frameOffset: max(0, due.frame - frame), message: due.message)
                 count += 1
                 next += 1
             }
-            let inputBlock = input.map { fillInput($0, from: frame, frames: n, limit: inputFrames) }
+            let inputBlock = try input.map { input throws(AudioFileError) in try fillInput(input, from: frame, frames: n, limit: inputFrames) }
             let block = output.block(frames: n)
             engine.render(output: block, input: inputBlock, events: UnsafeBufferPointer(rebasing: events[0..<count]))
             engine.performControlWork()
@@ -149,13 +161,14 @@ public final class OfflineRenderer {
             if audible.frames > 0 { try sink(audible) }
             frame += n
             if frame % (blockFrames * 256) < n { progress(min(1, Double(frame) / Double(musicFrames + 1))) }
-            if frame >= musicFrames + latency && next == end && isSilent(quietFrames: quietFrames) { break }
+            if frame >= musicFrames + latency && next == total && isSilent(quietFrames: quietFrames) { break }
         }
         if frame >= endLimit && !isSilent(quietFrames: quietFrames) {
             summary.warnings.append(String(
                 format: "still sounding %.0f s after the last event (the tail limit): faded out over %.0f ms at %.2f s",
                 maxTailSeconds, Self.fadeSeconds * 1000, Double(frame - latency) / rate))
         }
+        if let levelWarning { summary.warnings.append(levelWarning) }
         if skippedEvents > 0 {
             summary.warnings.append(String(
                 format: "the song is longer than the %.0f s limit: %d events after it were not played (raise it with --max-seconds)",
@@ -179,16 +192,12 @@ public final class OfflineRenderer {
         }
     }
 
-    private func fillInput(_ audio: DecodedAudio, from start: Int, frames: Int, limit: Int) -> StereoBlock {
+    private func fillInput(_ input: any RenderInput, from start: Int, frames: Int, limit: Int) throws(AudioFileError) -> StereoBlock {
         let block = inputBuffer.block(frames: frames)
         block.clear()
         let available = max(0, min(frames, limit - start))
         guard available > 0 else { return block }
-        let left = audio.channels[0], right = audio.channels.count > 1 ? audio.channels[1] : audio.channels[0]
-        for i in 0..<available {
-            block.left[i] = left[start + i]
-            block.right[i] = right[start + i]
-        }
+        try input.read(from: start, frames: available, left: block.left, right: block.right)
         return block
     }
 }

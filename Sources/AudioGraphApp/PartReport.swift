@@ -1,5 +1,6 @@
 import DSP
 import Engine
+import LiveControl
 import Sampler
 
 /// What one part (MIDI channel) did in a render: notes played and ignored, what it plays at the
@@ -24,7 +25,7 @@ public struct PartSummary: Sendable, Equatable {
             }
             guard m.notesPlayed(channel: c) > 0 || !ignored.isEmpty else { return nil }
             return PartSummary(channel: c + 1, notesPlayed: m.notesPlayed(channel: c), notesIgnored: ignored,
-                               program: PartReport.name(of: m.program(channel: c), in: engine), peak: m.peak(channel: c))
+                               program: engine.programName(of: m.program(channel: c)), peak: m.peak(channel: c))
         }
     }
 
@@ -65,9 +66,5 @@ public final class PartReport {
         case .noProgram:
             return "its program plays nothing (\"none\" in the instrument's program table)"
         }
-    }
-
-    static func name(of program: PartProgram, in engine: EngineController) -> String {
-        engine.programBank?.name(of: program) ?? (program == .none ? "none" : "synth")
     }
 }

@@ -145,7 +145,8 @@ public struct ProgramSettings: Codable, Sendable, Equatable, Hashable {
         return self == plain
     }
 
-    /// `program` with these settings: a variant sharing its samples (and band-limited levels).
+    /// `program` with these settings: a new program over the same waveforms, so it shares their
+    /// decoded frames, loop copies and band-limited levels (`SampleFiles`, `LevelStore`).
     func applied(to program: SamplerProgram) throws(SamplerProgramError) -> SamplerProgram {
         var layers = program.layers
         for index in layers.indices {
@@ -160,7 +161,7 @@ public struct ProgramSettings: Codable, Sendable, Equatable, Hashable {
         }
         var globals = program.globals
         globals.gainDecibels += gain ?? 0
-        return try program.variant(layers: layers, zones: zones, globals: globals)
+        return try SamplerProgram(layers: layers, zones: zones, globals: globals)
     }
 }
 

@@ -1,7 +1,8 @@
 import Engine
+import FileAccess
 import Foundation
 import Sampler
-import SamplerLoading
+import SamplerLevels
 
 /// Builds the `ProgramBank` from an instrument file's program table, banks, `preset` and
 /// `channels`: every preset the table names is loaded now (control thread), once, so that program
@@ -18,7 +19,6 @@ struct ProgramTableLoader {
         var rows: [Int: [PartProgram?]] = [:]
         var programs: [SamplerProgram] = [], names: [String] = [], indexByPath: [String: Int] = [:]
         var indexBySettings: [ProgramSettings: Int] = [:]
-        let sharing = SharedSamples()
 
         func sound(_ entry: ProgramEntry, key: String) throws(InstrumentError) -> PartProgram {
             switch entry {
@@ -30,9 +30,12 @@ struct ProgramTableLoader {
                 let base = try load(settings.preset, key: key)
                 if settings.changesNothing && (settings.name == nil || settings.name == names[base]) { return .sampler(base) }
                 if let index = indexBySettings[settings] { return .sampler(index) }
-                // Each preset file is read once; entries with settings are variants sharing its samples.
+                // Each preset file is read once; entries with settings are variants playing its waveforms.
                 do {
-                    programs.append(try settings.applied(to: programs[base]))
+                    let variant = try settings.applied(to: programs[base])
+                    // Built now when the loader builds at load (the base's levels are shared, not rebuilt).
+                    if loader.levels == .atLoad, let warning = variant.buildAllLevels().warning { loader.warn(warning) }
+                    programs.append(variant)
                 } catch {
                     throw InstrumentError("\(path): \(key): \(error.description)")
                 }
@@ -43,10 +46,8 @@ struct ProgramTableLoader {
         }
         func load(_ preset: String, key: String) throws(InstrumentError) -> Int {
             if let index = indexByPath[preset] { return index }
-            guard FileManager.default.fileExists(atPath: preset) else {
-                throw InstrumentError("\(path): \(key): preset \(preset) not found")
-            }
-            let loaded = try loader.loadPreset(path: preset, sampleRate: sampleRate, sharing: sharing)
+            try checkExists(preset, key: key)
+            let loaded = try loader.loadPreset(path: preset, sampleRate: sampleRate)
             for w in loaded.warnings { loader.warn("\((preset as NSString).lastPathComponent): \(w)") }
             programs.append(loaded.program)
             names.append(((preset as NSString).lastPathComponent as NSString).deletingPathExtension)
@@ -93,6 +94,19 @@ struct ProgramTableLoader {
         let setups = try parts(startPreset: startPreset)  // validated even when there is nothing to play
         guard !rows.isEmpty else { return nil }
         return ProgramBank(programs: programs, names: names, table: rows, parts: setups)
+    }
+
+    /// A preset that cannot be opened is named with the real cause (not found, a symlink loop, a NUL
+    /// in the path, no permission), and blamed on the instrument file only if it came from there.
+    private func checkExists(_ preset: String, key: String) throws(InstrumentError) {
+        let place = key == "--preset" ? "--preset" : "\(path): \(key)"
+        let shown = PrintableText.escaped(preset)
+        guard !preset.utf8.contains(0) else { throw InstrumentError("\(place): the preset path \(shown) contains a NUL byte") }
+        var status = stat()
+        guard stat(preset, &status) == 0 else {
+            let reason = errno == ENOENT ? "not found" : String(cString: strerror(errno))
+            throw InstrumentError("\(place): preset \(shown): \(reason)")
+        }
     }
 
     /// The program numbers `channels.start` names (parts start on them).

@@ -1,6 +1,7 @@
 import DSP
 import MIDI
 import Sampler
+import SamplerLevels
 
 #if canImport(Glibc)
 import Glibc
@@ -69,7 +70,9 @@ public enum SamplerBenchmark {
         var layer = SamplerLayer()
         layer.ampEnvelope = EnvelopeSettings(attackSeconds: 0.005, decaySeconds: 0, sustainLevel: 1, releaseSeconds: 0.2)
         // Cannot fail: every zone uses layer 0 and its waveform's own loop.
-        return try! SamplerProgram(layers: [layer], zones: zones, globals: SamplerGlobals(gainDecibels: -24, voiceCount: voices))
+        let program = try! SamplerProgram(layers: [layer], zones: zones, globals: SamplerGlobals(gainDecibels: -24, voiceCount: voices))
+        program.buildAllLevels()  // the voices read band-limited levels, as they do live
+        return program
     }
 
     /// One second of a decaying-harmonics tone, looped over its last half.

@@ -26,6 +26,7 @@ static const int calsa_seq_open_output = SND_SEQ_OPEN_OUTPUT;
 static const int calsa_seq_nonblock = SND_SEQ_NONBLOCK;
 static inline void calsa_seq_ev_set_keypress(snd_seq_event_t *ev, int ch, int key, int vel) { snd_seq_ev_set_keypress(ev, ch, key, vel); }
 static inline void calsa_seq_ev_set_chanpress(snd_seq_event_t *ev, int ch, int val) { snd_seq_ev_set_chanpress(ev, ch, val); }
+static inline void calsa_seq_ev_set_sysex(snd_seq_event_t *ev, unsigned int len, void *ptr) { snd_seq_ev_set_sysex(ev, len, ptr); }
 
 // For ALSAIO's real-time thread (ALSAIO's only C module, hence here): pthread_setname_np
 // needs _GNU_SOURCE and prctl is variadic, and glibc spells RLIMIT_MEMLOCK as an enum macro.

@@ -31,9 +31,13 @@ public enum ConcaveCurve {
 }
 
 /// One MIDI channel's CC7 volume, CC11 expression and CC10 pan as smoothed values, so a jump never
-/// steps (10 ms ramps). Volume and expression start at unity, pan centred. Render-thread safe value type.
+/// steps (10 ms ramps). Volume starts at CC7 = 100 (General MIDI's default), expression at unity,
+/// pan centred. An instrument snaps them to their targets while the channel is silent (`snap`),
+/// so a value sent before a note holds from that note's first frame. Render-thread safe value type.
 public struct ChannelGains {
     public static let rampSeconds = 0.010
+    /// CC7's value at start and after a reset.
+    public static let defaultVolumeController = 100
 
     public var volume: LinearSmoother
     public var expression: LinearSmoother
@@ -41,7 +45,8 @@ public struct ChannelGains {
     public var pan: LinearSmoother
 
     public init(sampleRate: Double) {
-        volume = LinearSmoother(value: 1, sampleRate: sampleRate, rampSeconds: Self.rampSeconds)
+        volume = LinearSmoother(
+            value: Float(ConcaveCurve.gain(Self.defaultVolumeController)), sampleRate: sampleRate, rampSeconds: Self.rampSeconds)
         expression = LinearSmoother(value: 1, sampleRate: sampleRate, rampSeconds: Self.rampSeconds)
         pan = LinearSmoother(value: 0, sampleRate: sampleRate, rampSeconds: Self.rampSeconds)
     }
@@ -54,6 +59,14 @@ public struct ChannelGains {
     public mutating func setPan(_ value: Int) { pan.setTarget(Float(ConcaveCurve.pan(controllerValue: value))) }
 
     public var isRamping: Bool { @_noAllocation get { volume.isRamping || expression.isRamping || pan.isRamping } }
+
+    /// Jumps every smoother to its target (nothing is sounding that a step could be heard in).
+    @_noAllocation
+    public mutating func snap() {
+        volume.snap(to: volume.target)
+        expression.snap(to: expression.target)
+        pan.snap(to: pan.target)
+    }
 
     /// Moves the smoothers on by `frames`.
     @_noAllocation

@@ -37,7 +37,7 @@ public struct StereoBlock {
 }
 
 /// Owned planar stereo storage, allocated once at prepare time (control thread).
-public final class StereoBuffer: @unchecked Sendable {
+public final class StereoBuffer {
     public let capacity: Int
     public let left: UnsafeMutablePointer<Float>
     public let right: UnsafeMutablePointer<Float>

@@ -4,6 +4,9 @@ import Synchronization
 /// `Atomic` is non-copyable, so it cannot live in an array). Counters and codes are stored as
 /// `Int`, Double readouts as their bit pattern. Any thread; every access is one relaxed,
 /// lock-free operation.
+///
+/// `@unchecked Sendable`: the storage is reached only through atomic operations; the pointer itself
+/// never changes.
 final class AtomicCells: @unchecked Sendable {
     let count: Int
     /// The cells as a plain view: what the owners' render-thread paths use (calling this object
@@ -26,6 +29,8 @@ final class AtomicCells: @unchecked Sendable {
 }
 
 /// `AtomicCells`' storage, valid while the cells object lives. Any thread.
+///
+/// `@unchecked Sendable`: a pointer to atomics, used only through atomic operations.
 struct AtomicCellsView: @unchecked Sendable {
     let cells: UnsafeMutablePointer<Atomic<Int>>
 

@@ -16,10 +16,22 @@ extension AudioEngine {
         synth { follower.update($0) }
     }
 
-    /// Routes one message: mapped controls first (consumed), then the instruments its channel plays.
+    /// Routes one message, applied at `frame` of the block: a SysEx to the master stage (master
+    /// volume) and both instruments, mapped controls (consumed), then the instruments its
+    /// channel plays.
     @_noAllocation
-    func dispatch(_ message: MIDIMessage) {
+    func dispatch(_ message: MIDIMessage, at frame: Int) {
         var m = message.normalized
+        if case .system(let sysex) = m {
+            switch sysex {
+            case .masterVolume(let value): master { $0.volume.schedule(value, atFrame: frame) }
+            case .reset: master { $0.volume.schedule(SystemExclusive.fullMasterVolume, atFrame: frame) }
+            case .rhythmPart, .generalMIDIOff: break
+            }
+            synth { $0.handle(m) }
+            sampler { $0.handle(m) }
+            return
+        }
         if let control = controls.apply(m) {
             // Loop starts take effect at this exact frame rather than at the next block.
             if control.loopBus >= 0, let player = loopPlayers[control.loopBus] {
@@ -62,7 +74,7 @@ extension AudioEngine {
         sampler { $0.addVoiceCounts(to: counts) }
         for c in 0..<PartMeters.partCount {
             let synthPeak = synth { $0.takeChannelPeak(channel: c) }
-            let (samplerPeak, program) = sampler { ($0.takePartPeak(channel: c), $0.currentProgram(channel: c)) }
+            let (samplerPeak, program) = sampler { ($0.takePartPeak(channel: c), $0.partProgram(channel: c)) }
             partMeterCells { $0.publish(channel: c, voices: counts[c], program: program, peak: max(synthPeak, samplerPeak)) }
         }
     }

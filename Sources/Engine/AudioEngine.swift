@@ -101,8 +101,9 @@ public final class AudioEngine {
     public init(configuration: EngineConfiguration, content: EngineContent = EngineContent()) throws(ParameterError) {
         let rate = configuration.sampleRate, frames = configuration.maxFrames
         maxFrames = frames
-        let parameters = ParameterTable()
-        let ids = EngineParameters(table: parameters, maxSynthVoices: configuration.maxSynthVoices, maxSamplerVoices: configuration.maxSamplerVoices)
+        let builder = ParameterTableBuilder()
+        let ids = EngineParameters(table: builder, maxSynthVoices: configuration.maxSynthVoices, maxSamplerVoices: configuration.maxSamplerVoices)
+        let parameters = builder.seal()
         let synth = SineSynth(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSynthVoices)
         let sampler = SamplerInstrument(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSamplerVoices)
         sampler.quality = configuration.samplerQuality
@@ -161,6 +162,7 @@ public final class AudioEngine {
         let out = StereoBlock(left: output.left, right: output.right, frames: frames)
         applier.applyIfChanged(to: self)
         applyLiveInputs()
+        sampler { $0.adoptPendingBank() }  // before `dispatch` asks it what a part plays
         // Nothing can sound and nothing arrives: skip the DSP (an idle instrument costs ~nothing).
         let idle = isIdle
         if events.isEmpty && input == nil && idle {
@@ -184,7 +186,7 @@ public final class AudioEngine {
         var next = 0
         while position < frames {
             while next < events.count, events[next].frameOffset <= position {
-                dispatch(events[next].message)
+                dispatch(events[next].message, at: position)
                 next += 1
             }
             let end = next < events.count ? min(max(events[next].frameOffset, position + 1), frames) : frames
@@ -192,7 +194,7 @@ public final class AudioEngine {
             position = end
         }
         while next < events.count {
-            dispatch(events[next].message)
+            dispatch(events[next].message, at: frames - 1)
             next += 1
         }
         renderMic(input: input, frames: frames)

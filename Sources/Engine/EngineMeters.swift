@@ -2,7 +2,7 @@ import Synchronization
 
 /// Readouts the render thread publishes for status displays: output peak/RMS per channel in dBFS,
 /// sounding voices, and the last program change it saw. Relaxed atomics; readers see recent values.
-public final class EngineMeters: @unchecked Sendable {
+public final class EngineMeters: Sendable {
     /// dBFS, left (0) and right (1).
     private let outputPeakStorage = AtomicCells(count: 2, repeating: 0)
     private let outputPeak: AtomicCellsView

@@ -1,6 +1,6 @@
 import DSP
 
-/// Every parameter the engine exposes, registered into a `ParameterTable`, with the indices the
+/// Every parameter the engine exposes, registered into a `ParameterTableBuilder`, with the indices the
 /// render thread reads at block start. Names are dotted and carry their unit in the descriptor.
 struct EngineParameters {
     struct Bus { var gain: Int; var mute: Int; var pan: Int }
@@ -29,7 +29,7 @@ struct EngineParameters {
     /// Names of `mic.effect`'s choices, in the order the mic chain numbers them.
     static let micEffectNames = ["off", "ringmod", "delay", "average", "lowpass", "fft", "pitchshift"]
 
-    init(table t: ParameterTable, maxSynthVoices: Int, maxSamplerVoices: Int) {
+    init(table t: ParameterTableBuilder, maxSynthVoices: Int, maxSamplerVoices: Int) {
         for bus in BusID.allCases {
             let n = "bus.\(bus.name)"
             buses.append(Bus(
@@ -87,6 +87,5 @@ struct EngineParameters {
                                     summary: "master tuning: frequency of A4 for sampler and synth (each part's RPN 1/2 adds to it)"))
         velocityCurve = t.register(.init("velocity.curve", range: VelocityCurve.gammaRange, default: 1,
                                          summary: "key velocity curve before each preset's own: 127·(v/127)^γ; 1 linear, 0.5 soft, 2 hard"))
-        t.seal()
     }
 }

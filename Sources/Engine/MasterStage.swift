@@ -1,6 +1,7 @@
 import DSP
 
-/// After the mixer: resonant low-pass, resonant high-pass (each switchable), master gain, the peak
+/// After the mixer: resonant low-pass, resonant high-pass (each switchable), master gain, the SysEx
+/// master volume (`volume`, frame-exact), the peak
 /// limiter (`master.limiter.*`: no sample above the ceiling, default −0.1 dBFS; transparent below it;
 /// delays the output by `limiter.latencyFrames`) and the output meters. Keeps running after the input
 /// falls silent until the filters have rung out.
@@ -8,6 +9,7 @@ final class MasterStage {
     var lowPass: SmoothedFilter
     var highPass: SmoothedFilter
     var gain: LinearSmoother
+    var volume: MasterVolume
     /// Owns the limiter and the scratch buffer; the render path uses `limiterRef` and `scratchBlock`.
     let limiter: PeakLimiter
     private let limiterRef: RenderRef<PeakLimiter>
@@ -21,6 +23,7 @@ final class MasterStage {
         lowPass = SmoothedFilter(kind: .lowPass, sampleRate: sampleRate, cutoffHz: 20000, resonanceDecibels: 0, enabled: false)
         highPass = SmoothedFilter(kind: .highPass, sampleRate: sampleRate, cutoffHz: 20, resonanceDecibels: 0, enabled: false)
         gain = LinearSmoother(value: 1, sampleRate: sampleRate)
+        volume = MasterVolume(sampleRate: sampleRate)
         limiter = PeakLimiter(sampleRate: sampleRate)
         meters = (LevelMeter(sampleRate: sampleRate), LevelMeter(sampleRate: sampleRate))
         scratch = StereoBuffer(capacity: maxFrames)
@@ -71,7 +74,10 @@ final class MasterStage {
                     block.right[i] *= g
                 }
             }
+            if !volume.isUnity { volume.apply(to: block) }
             limiterRef { $0.process(block) }
+        } else {
+            volume.skip(frames: block.frames)
         }
         meters.left.process(block.left, frames: block.frames)
         meters.right.process(block.right, frames: block.frames)

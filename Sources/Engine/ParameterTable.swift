@@ -71,7 +71,9 @@ public struct ParameterDescriptor: Sendable, Equatable {
             guard let v = Double(t), v.isFinite else { throw ParameterError("\(name) needs a number\(unit.isEmpty ? "" : " in \(unit)") (got '\(text)')") }
             value = kind == .integer ? v.rounded() : v
         }
-        try check(value)
+        guard range.contains(value) else {  // quoting what was given, not the value it was rounded to
+            throw ParameterError("\(name) must be between \(format(range.lowerBound)) and \(format(range.upperBound)) (got \(text)\(unit.isEmpty ? "" : " \(unit)"))")
+        }
         return value
     }
 
@@ -91,48 +93,41 @@ public struct ParameterError: Error, CustomStringConvertible, Equatable {
     public var description: String
     public init(_ description: String) { self.description = description }
 
-    /// Text from outside quoted in a message, cut to 60 characters so a 64 kB request gives one line.
-    public static func excerpt(_ text: String) -> String { text.count > 60 ? String(text.prefix(60)) + "…" : text }
+    /// Text from outside quoted in a message: cut to 60 characters so a 64 kB request gives one line,
+    /// control characters shown as `\u{1B}` so that none reaches a terminal.
+    public static func excerpt(_ text: String) -> String {
+        let cut = text.count > 60 ? String(text.prefix(60)) + "…" : text
+        guard cut.unicodeScalars.contains(where: isControl) else { return cut }
+        return cut.unicodeScalars.map { isControl($0) ? "\\u{\(String($0.value, radix: 16, uppercase: true))}" : String($0) }.joined()
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
 }
 
-/// The table of every parameter with its current value. Values live in atomics: the control
-/// thread writes them (CLI, socket, instrument file), the render thread reads them at block start
-/// and may also write them (MIDI-mapped controls), so status always shows the live value.
-public final class ParameterTable: @unchecked Sendable {
-    public private(set) var descriptors: [ParameterDescriptor] = []
-    private var indexByName: [String: Int] = [:]
-    /// Defaults gathered while registering; the atomics are made from them at `seal()`.
-    private var defaults: [Double] = []
-    /// Double bit patterns, one per descriptor (after `seal()`); read and written through `cells`.
-    private var values = AtomicCells(count: 0, repeating: 0)
-    private var cells: AtomicCellsView
+/// The table of every parameter with its current value, made by `ParameterTableBuilder.seal()`:
+/// its shape never changes. Values live in atomics: the control thread writes them (CLI, socket,
+/// instrument file), the render thread reads them at block start and may also write them
+/// (MIDI-mapped controls), so status always shows the live value. Any thread.
+public final class ParameterTable: Sendable {
+    public let descriptors: [ParameterDescriptor]
+    private let indexByName: [String: Int]
+    /// Double bit patterns, one per descriptor; read and written through `cells`.
+    private let values: AtomicCells
+    private let cells: AtomicCellsView
     /// Bumped after every store, so the render thread can tell in one load whether anything changed.
     private let changes = Atomic<UInt64>(0)
-    private var sealed = false
 
-    public init() { cells = values.view }
+    init(descriptors: [ParameterDescriptor]) {
+        self.descriptors = descriptors
+        indexByName = Dictionary(uniqueKeysWithValues: descriptors.enumerated().map { ($1.name, $0) })
+        values = AtomicCells(count: descriptors.count, repeating: 0)
+        cells = values.view
+        for (i, d) in descriptors.enumerated() { cells.store(i, d.defaultValue) }
+    }
 
     /// Any thread. Differs from the last value read whenever a parameter has been stored since;
     /// the values stored before the bump are visible to whoever sees it (release/acquire).
     public var generation: UInt64 { @_noAllocation get { changes.load(ordering: .acquiring) } }
-
-    /// Adds a parameter (construction time only) and returns its index.
-    @discardableResult
-    public func register(_ d: ParameterDescriptor) -> Int {
-        precondition(!sealed && indexByName[d.name] == nil, "parameter \(d.name) registered twice or too late")
-        indexByName[d.name] = descriptors.count
-        descriptors.append(d)
-        defaults.append(d.defaultValue)
-        return descriptors.count - 1
-    }
-
-    /// Ends registration; afterwards the table's shape never changes (safe to read from any thread).
-    public func seal() {
-        values = AtomicCells(count: defaults.count, repeating: 0)
-        cells = values.view
-        for (i, value) in defaults.enumerated() { cells.store(i, value) }
-        sealed = true
-    }
 
     public func index(of name: String) -> Int? { indexByName[name] }
 
@@ -164,10 +159,29 @@ public final class ParameterTable: @unchecked Sendable {
 
     /// Parses `name=value` (as given to `--set`) and applies it.
     public func apply(assignment: String) throws(ParameterError) {
+        try apply(assignments: [assignment])
+    }
+
+    /// Control thread: validates every `name=value` first and applies them only if all are valid,
+    /// so a request with one bad assignment changes nothing (`set a=1 b=bad` leaves `a` alone).
+    public func apply(assignments: [String]) throws(ParameterError) {
+        var parsed: [(index: Int, value: Double)] = []
+        for assignment in assignments { parsed.append(try parse(assignment: assignment)) }
+        for (index, value) in parsed { store(index, value) }
+    }
+
+    /// `name=value` → the parameter's index and its checked value. A control character anywhere
+    /// (a newline would end a control-socket request halfway) is refused, not cut at.
+    public func parse(assignment: String) throws(ParameterError) -> (index: Int, value: Double) {
+        if assignment.unicodeScalars.contains(where: ParameterError.isControl) {
+            throw ParameterError("'\(ParameterError.excerpt(assignment))' holds a control character; give name=value on one line")
+        }
         guard let eq = assignment.firstIndex(of: "=") else {
             throw ParameterError("expected name=value, got '\(ParameterError.excerpt(assignment))'")
         }
-        try set(String(assignment[..<eq]), text: String(assignment[assignment.index(after: eq)...]))
+        let name = String(assignment[..<eq])
+        guard let index = indexByName[name] else { throw unknown(name) }
+        return (index, try descriptors[index].parse(String(assignment[assignment.index(after: eq)...])))
     }
 
     public func formattedValue(_ index: Int) -> String { descriptors[index].format(value(index)) }

@@ -4,7 +4,7 @@ import Sampler
 /// Per-part (MIDI channel) readouts the render thread publishes for `status` and the render
 /// summary: sounding voices, notes played, notes ignored (and why), what the part plays and its
 /// peak. Relaxed atomics: the render thread is the only writer; readers see recent values.
-public final class PartMeters: @unchecked Sendable {
+public final class PartMeters: Sendable {
     public static let partCount = 16
     /// Why a note-on was not played.
     public enum IgnoredReason: Int, CaseIterable, Sendable {

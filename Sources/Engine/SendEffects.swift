@@ -9,7 +9,7 @@ struct SendEffectParameters {
 
     init() {}
 
-    init(table t: ParameterTable) {
+    init(table t: ParameterTableBuilder) {
         typealias R = ReverbSettings
         typealias C = ChorusSettings
         let r = R(), c = C()

@@ -15,7 +15,7 @@ public struct FileAccessError: Error, Sendable, Equatable, CustomStringConvertib
         self.reason = reason
     }
 
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { "\(PrintableText.escaped(path)): \(reason)" }
 }
 
 /// Opening files that come from outside (presets, instruments, MIDI songs, samples) so that no
@@ -34,6 +34,7 @@ public enum RegularFile {
     /// Opens `path` read-only after checking it is a regular file of at most `maxBytes` bytes.
     /// `what` names the kind of file in the messages ("preset", "MIDI file"…).
     public static func open(_ path: String, maxBytes: Int, what: String = "file") throws(FileAccessError) -> Opened {
+        try refuseNUL(path)
         let descriptor = systemOpen(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileAccessError(path: path, reason: errorText()) }
         var status = stat()
@@ -55,6 +56,7 @@ public enum RegularFile {
         }
         // Regular files never block; clear the flag so libraries given the descriptor see a plain file.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        OpenedFiles.record(FileIdentity(status), path: path, what: what)
         return Opened(descriptor: descriptor, size: size)
     }
 
@@ -74,6 +76,14 @@ public enum RegularFile {
             filled += count
         }
         return Array(bytes.prefix(filled))
+    }
+
+    /// A path is handed to the system as a C string, which ends at the first NUL: "a.wav\0b" would
+    /// silently open "a.wav". Such a path (only a file's contents can carry one) is refused.
+    public static func refuseNUL(_ path: String) throws(FileAccessError) {
+        guard !path.utf8.contains(0) else {
+            throw FileAccessError(path: path, reason: "the path contains a NUL byte; no file can have that name")
+        }
     }
 
     static func article(_ noun: String) -> String { "aeiou".contains(noun.first ?? "x") ? "an" : "a" }

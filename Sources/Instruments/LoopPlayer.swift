@@ -2,6 +2,8 @@ import DSP
 
 /// Audio held in memory at the engine rate, ready to loop: planar, 1 or 2 channels. Built on the
 /// control thread (decoding and rate conversion happen before); immutable afterwards.
+///
+/// `@unchecked Sendable`: the samples are written only by `init`, before the object is shared.
 public final class LoopSample: @unchecked Sendable {
     public let frameCount: Int
     public let channelCount: Int

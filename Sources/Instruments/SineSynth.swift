@@ -7,7 +7,8 @@ import MIDI
 /// Polyphonic sine synthesizer driven by MIDI, 16 channels each with its own controllers: velocity,
 /// DAHDSR envelope in seconds, pitch bend with RPN 0 range, RPN 1/2 tuning under the master A4,
 /// CC7 volume, CC10 pan, CC11 expression, CC91/CC93 reverb and chorus sends, sustain, sostenuto and
-/// soft pedals, CC 120/121/123; one voice limit for all channels with click-free
+/// soft pedals, CC 120/121/123 and 124–127 (release), the SysEx resets; silent above Nyquist;
+/// one voice limit for all channels with click-free
 /// stealing, and an optional pitch follower voice that sings at a frequency fed from outside (the
 /// mic's detected pitch, centred).
 ///
@@ -102,9 +103,23 @@ public final class SineSynth {
             channels[Int(channel & 15)].controllers.setBend(value)
         case .controlChange(let channel, let controller, let value):
             control(channel: Int(channel & 15), controller: controller, value: value)
+        case .system(.reset):
+            let voices = voices
+            for i in voices.indices where voices[i].isActive {
+                voices[i].fadeOut(seconds: SinePitchAndLevel.stealFadeSeconds)
+            }
+            for c in 0..<16 { channels[c].resetControllers() }
         default:
             break
         }
+    }
+
+    /// Whether any voice (also one fading out) sounds on `channel`.
+    @_noAllocation
+    private func hasVoices(on channel: Int) -> Bool {
+        let voices = voices  // a local view: `&&` would capture `self` (a retain)
+        for i in voices.indices where voices[i].isActive && Int(voices[i].channel) == channel { return true }
+        return false
     }
 
     @_noAllocation
@@ -121,6 +136,9 @@ public final class SineSynth {
                          age: v.age, level: v.level)
         }
         if let victim = decision.steal { voices[victim].fadeOut(seconds: SinePitchAndLevel.stealFadeSeconds) }
+        // The channel's gains apply to its mix, not per voice: on a silent channel, a ramp still
+        // going (a controller sent just before) would start this note at the stale level.
+        if !hasVoices(on: Int(channel & 15)) { channels[Int(channel & 15)].gains.snap() }
         noteCounter &+= 1
         let amplitude = SinePitchAndLevel.amplitude(velocity: velocity) * Float(channels[Int(channel & 15)].controllers.strikeGain)
         voices[decision.slot].start(note: note, channel: channel, amplitude: amplitude,
@@ -144,6 +162,7 @@ public final class SineSynth {
     @_noAllocation
     private func control(channel: Int, controller: UInt8, value: UInt8) {
         let voices = voices, channels = channels
+        let silent = !hasVoices(on: channel)
         switch channels[channel].controllers.apply(controller: controller, value: value) {
         case .volume: channels[channel].gains.setVolume(Int(value))
         case .expression: channels[channel].gains.setExpression(Int(value))
@@ -170,9 +189,10 @@ public final class SineSynth {
         case .none, .bankSelect:
             break
         }
+        if silent { channels[channel].gains.snap() }
         if controller == MIDIController.reverbSend || controller == MIDIController.chorusSend {
             let c = channels[channel].controllers
-            channels[channel].sends.follow(reverbController: c.reverbSend, chorusController: c.chorusSend, snap: isSilent)
+            channels[channel].sends.follow(reverbController: c.reverbSend, chorusController: c.chorusSend, snap: silent)
         }
     }
 
@@ -309,6 +329,16 @@ struct SynthChannel {
     init(sampleRate: Double) {
         gains = ChannelGains(sampleRate: sampleRate)
         sends = ChannelSends(sampleRate: sampleRate)
+    }
+
+    /// Every controller back to its power-on value (a reset), ramping under the fading voices.
+    @_noAllocation
+    mutating func resetControllers() {
+        controllers = ChannelControllerState()
+        gains.setVolume(Int(controllers.volume))
+        gains.setExpression(Int(controllers.expression))
+        gains.setPan(Int(controllers.pan))
+        sends.follow(reverbController: controllers.reverbSend, chorusController: controllers.chorusSend, snap: false)
     }
 
     /// Writes the channel's mono sum into `block` at its volume × expression and pan, per frame

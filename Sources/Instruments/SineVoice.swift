@@ -19,6 +19,10 @@ struct SineVoice {
     /// Held down when the sostenuto pedal was pressed.
     var isLatched = false
     var age: UInt64 = 0
+    /// 1 while the pitch is below Nyquist, 0 above (an alias is all that could sound there);
+    /// moves between them over `gateFrames`. Negative until the first block sets it outright.
+    var gate: Float = -1
+    static let gateFrames: Float = 64
 
     init(sampleRate: Double) {
         envelope = Envelope(sampleRate: sampleRate)
@@ -37,6 +41,7 @@ struct SineVoice {
         isSustained = false
         isLatched = false
         phase = 0
+        gate = -1
         envelope.reset()
         envelope.configure(settings)
         envelope.noteOn()
@@ -59,8 +64,19 @@ struct SineVoice {
 
     /// Adds `frames` samples of this voice into `out` (mono), advancing by `increment` cycles per frame.
     /// The sine comes from a complex rotator (z ← z·w, four multiplies a sample) re-anchored every
-    /// block from the exact phase, so rounding never accumulates beyond one block.
+    /// block from the exact phase, so rounding never accumulates beyond one block. At or above
+    /// half a cycle per frame (Nyquist) the voice fades to silence (`gate`), decided per block.
     mutating func render(into out: UnsafeMutablePointer<Float>, frames: Int, increment: Double) {
+        let audible: Float = increment < 0.5 ? 1 : 0
+        if gate < 0 { gate = audible }
+        if gate != audible {
+            renderGated(into: out, frames: frames, increment: increment, target: audible)
+            return
+        }
+        if audible == 0 {
+            advanceSilently(frames: frames, increment: increment)
+            return
+        }
         let delta = 2 * Double.pi * increment
         let (wr, wi) = (RealTimeMath.cos(delta), RealTimeMath.sin(delta))
         // Advance first, so a note's first sample is already non-zero: its onset frame is exact.
@@ -70,6 +86,26 @@ struct SineVoice {
             out[i] += a * envelope.next() * Float(zi)
             (zr, zi) = (zr * wr - zi * wi, zr * wi + zi * wr)
         }
+        phase += Double(frames) * increment
+        phase -= RealTimeMath.floor(phase)
+        if envelope.isIdle { isActive = false }
+    }
+
+    /// A block in which the Nyquist gate moves: the sine with a per-frame gain ramp.
+    private mutating func renderGated(into out: UnsafeMutablePointer<Float>, frames: Int, increment: Double, target: Float) {
+        let step = (target > gate ? 1 : -1) / Self.gateFrames
+        for i in 0..<frames {
+            phase += increment
+            gate = target > gate ? min(target, gate + step) : max(target, gate + step)
+            out[i] += amplitude * gate * envelope.next() * Float(RealTimeMath.sin(2 * Double.pi * phase))
+        }
+        phase -= RealTimeMath.floor(phase)
+        if envelope.isIdle { isActive = false }
+    }
+
+    /// A block above Nyquist: nothing is heard, the phase and envelope move on.
+    private mutating func advanceSilently(frames: Int, increment: Double) {
+        for _ in 0..<frames { _ = envelope.next() }
         phase += Double(frames) * increment
         phase -= RealTimeMath.floor(phase)
         if envelope.isIdle { isActive = false }

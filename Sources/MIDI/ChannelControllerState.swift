@@ -16,8 +16,10 @@ public struct ChannelControllerState: Sendable, Equatable {
         /// The sostenuto pedal went up: release the latched notes whose keys are up.
         case sostenutoReleased
         case allSoundOff
+        /// CC123, and the mode messages CC124–127.
         case allNotesOff
-        /// CC121: bend, mod, expression and the pedals were reset (RP-015; volume and pan kept).
+        /// CC121: bend, mod, expression, the pedals and the RPN selection were reset (RP-015;
+        /// volume, pan, sends, bank and the bend range kept, as FluidSynth keeps them).
         case resetAllControllers
         /// CC0/CC32 changed the bank the next program change selects from.
         case bankSelect
@@ -30,12 +32,13 @@ public struct ChannelControllerState: Sendable, Equatable {
     public var bendRangeSemitones: Double?
     /// Mod wheel 0…1.
     public var modWheel = 0.0
-    /// CC7 starts at 127 (not GM's 100) so a program plays at its own gain until a song sets it.
-    public var volume: UInt8 = 127
+    /// CC7 starts at 100, as General MIDI (RP-015) and FluidSynth have it.
+    public var volume: UInt8 = ChannelControllerState.defaultVolume
     public var expression: UInt8 = 127
     public var pan: UInt8 = 64
-    /// CC91 reverb and CC93 chorus send levels, GM defaults (40 and 0); CC121 keeps them (RP-015).
-    public var reverbSend: UInt8 = 40
+    /// CC91 reverb and CC93 chorus send levels: 40 (GM2, GS and XG; FluidSynth starts at 0, see
+    /// docs/GENERAL-MIDI.md) and 0; CC121 keeps them (RP-015).
+    public var reverbSend: UInt8 = ChannelControllerState.defaultReverbSend
     public var chorusSend: UInt8 = 0
     public var sustainDown = false
     public var sostenutoDown = false
@@ -53,6 +56,10 @@ public struct ChannelControllerState: Sendable, Equatable {
     /// Non-registered parameter selected: data entry is ignored (we define no NRPNs).
     var nrpnSelected = false
 
+    public static let defaultVolume: UInt8 = 100
+    public static let defaultReverbSend: UInt8 = 40
+
+    @_noAllocation
     public init() {}
 
     /// Applies controller `number` = `value` (7-bit) and says what the instrument must do.
@@ -95,6 +102,7 @@ public struct ChannelControllerState: Sendable, Equatable {
             nrpnSelected = false
             return .resetAllControllers
         case MIDIController.allNotesOff: return .allNotesOff
+        case MIDIController.modeMessages: return .allNotesOff  // omni/mono/poly: we only release (MIDI 1.0)
         default: return .none
         }
     }

@@ -41,12 +41,38 @@ public struct MIDIFileEvent: Sendable, Equatable {
 public struct MIDIEventList: RandomAccessCollection, Sendable, Equatable {
     /// One event as stored: `time` holds ticks while the file is parsed (exact in a Double: a
     /// 64 MB file cannot reach 2⁵³ ticks), seconds once the tempo map is applied.
+    /// A recognised SysEx is stored with status `F0` and its three packed bytes in the data bytes.
     struct Packed: Sendable, Equatable {
         var time: Double
         var track: UInt16
         var status: UInt8
         var data1: UInt8
         var data2: UInt8
+        var data3: UInt8 = 0
+
+        init(time: Double, track: UInt16, status: UInt8, data1: UInt8, data2: UInt8, data3: UInt8 = 0) {
+            self.time = time
+            self.track = track
+            self.status = status
+            self.data1 = data1
+            self.data2 = data2
+            self.data3 = data3
+        }
+
+        init(time: Double, track: UInt16, message: MIDIMessage) {
+            if case .system(let sysex) = message {
+                let (kind, a, b) = sysex.packed
+                self.init(time: time, track: track, status: 0xF0, data1: kind, data2: a, data3: b)
+            } else {
+                let (status, data1, data2) = message.statusAndData
+                self.init(time: time, track: track, status: status, data1: data1, data2: data2)
+            }
+        }
+
+        var message: MIDIMessage {
+            guard status == 0xF0 else { return MIDIByteDecoder.message(status: status, data1: data1, data2: data2) }
+            return SystemExclusive(packed: data1, data2, data3).map(MIDIMessage.system) ?? .system(.generalMIDIOff)
+        }
     }
 
     var packed: [Packed]
@@ -57,10 +83,7 @@ public struct MIDIEventList: RandomAccessCollection, Sendable, Equatable {
     init(packed: [Packed]) { self.packed = packed }
 
     public init(_ events: [MIDIFileEvent]) {
-        packed = events.map {
-            let (status, data1, data2) = $0.message.statusAndData
-            return Packed(time: $0.seconds, track: UInt16(clamping: $0.track), status: status, data1: data1, data2: data2)
-        }
+        packed = events.map { Packed(time: $0.seconds, track: UInt16(clamping: $0.track), message: $0.message) }
     }
 
     public var startIndex: Int { 0 }
@@ -68,8 +91,7 @@ public struct MIDIEventList: RandomAccessCollection, Sendable, Equatable {
 
     public subscript(index: Int) -> MIDIFileEvent {
         let p = packed[index]
-        return MIDIFileEvent(
-            seconds: p.time, track: Int(p.track), message: MIDIByteDecoder.message(status: p.status, data1: p.data1, data2: p.data2))
+        return MIDIFileEvent(seconds: p.time, track: Int(p.track), message: p.message)
     }
 }
 
@@ -89,6 +111,8 @@ public struct MIDIFile: Sendable, Equatable {
     public var trackNames: [String]
     /// Time of the last event of any kind, including end-of-track markers.
     public var durationSeconds: Double
+    /// Untidiness that was read anyway, one line each, naming the byte offset (see `MIDIFileParser`).
+    public var warnings: [String] = []
 
     public init(
         format: Int, ticksPerQuarter: Int, ticksPerSecond: Double? = nil, events: [MIDIFileEvent],
@@ -101,8 +125,9 @@ public struct MIDIFile: Sendable, Equatable {
 
     public init(
         format: Int, ticksPerQuarter: Int, ticksPerSecond: Double?, events: MIDIEventList, trackNames: [String],
-        durationSeconds: Double
+        durationSeconds: Double, warnings: [String] = []
     ) {
+        self.warnings = warnings
         self.format = format
         self.ticksPerQuarter = ticksPerQuarter
         self.ticksPerSecond = ticksPerSecond

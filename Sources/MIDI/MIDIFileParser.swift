@@ -1,5 +1,9 @@
 /// Parses SMF bytes: the `MThd` header, then each `MTrk` chunk's delta-timed events.
-/// Every failure reports the offset of the offending byte.
+/// Every failure reports the offset of the offending byte. Two kinds of untidiness real players
+/// accept are read with one warning each (`MIDIFile.warnings`), naming the offset: running status
+/// continuing after a meta or SysEx event, and a last track whose declared length runs past the
+/// end of the file but which ends with its End of Track (FluidSynth plays it). A track cut off
+/// before its End of Track is still an error.
 struct MIDIFileParser {
     let bytes: [UInt8]
     var offset = 0
@@ -28,6 +32,8 @@ struct MIDIFileParser {
         var events: [MIDIEventList.Packed] = []
         var tempoChanges: [MIDITempoMap.Change] = []
         var names: [String] = []
+        var warnings: [String] = []
+        var runningStatusAcrossMeta = (count: 0, first: 0)
         var lastTick = 0
         while names.count < declaredTracks {
             guard offset + 8 <= bytes.count else {
@@ -38,22 +44,46 @@ struct MIDIFileParser {
             let type = Array(bytes[offset..<offset + 4])
             offset += 4
             let length = Int(try uint32())
-            guard length <= bytes.count - offset else {
+            let isMTrk = type == Array("MTrk".utf8)
+            let overrun = length - (bytes.count - offset)
+            guard overrun <= 0 || isMTrk else {
                 throw MIDIFileError(
                     byteOffset: chunkStart, reason: "chunk length \(length) runs past the end of the file (truncated track)")
             }
-            guard type == Array("MTrk".utf8) else {
+            guard isMTrk else {
                 offset += length  // unknown chunk types are skipped, as the spec asks
                 continue
             }
-            var track = MIDITrackParser(bytes: bytes, start: offset, end: offset + length, track: names.count)
-            let parsed = try track.parse(into: &events)
+            var track = MIDITrackParser(bytes: bytes, start: offset, end: min(offset + length, bytes.count), track: names.count)
+            let parsed: MIDITrackParser.Result
+            do {
+                parsed = try track.parse(into: &events)
+            } catch {
+                throw overrun > 0 ? Self.truncated(chunkStart, length, overrun) : error
+            }
+            if overrun > 0 {
+                // Read what is there when it ends properly: the length field is what is wrong.
+                guard parsed.endedWithEndOfTrack else { throw Self.truncated(chunkStart, length, overrun) }
+                warnings.append(
+                    "byte offset \(chunkStart): track \(names.count) declares \(length) bytes, \(overrun) more than the file holds; "
+                        + "read up to its End of Track")
+            }
+            if parsed.runningStatusAcrossMeta > 0 {
+                if runningStatusAcrossMeta.count == 0 { runningStatusAcrossMeta.first = parsed.firstRunningStatusAcrossMeta }
+                runningStatusAcrossMeta.count += parsed.runningStatusAcrossMeta
+            }
             tempoChanges += parsed.tempoChanges
             names.append(parsed.name)
             lastTick = max(lastTick, parsed.endTick)
-            offset += length
+            offset = min(offset + length, bytes.count)
         }
         guard !names.isEmpty else { throw MIDIFileError(byteOffset: offset, reason: "the file has no tracks") }
+        if runningStatusAcrossMeta.count > 0 {
+            let times = runningStatusAcrossMeta.count == 1 ? "once" : "\(runningStatusAcrossMeta.count) times"
+            warnings.insert(
+                "byte offset \(runningStatusAcrossMeta.first): running status continues after a meta or SysEx event (\(times)); "
+                    + "the last channel status was reused", at: 0)
+        }
 
         let tempoMap = MIDITempoMap(timing: timing, changes: tempoChanges)
         // Tick, then track, then position in the file: each track's events are in tick order
@@ -69,7 +99,13 @@ struct MIDIFileParser {
         }
         return MIDIFile(
             format: format, ticksPerQuarter: ticksPerQuarter, ticksPerSecond: ticksPerSecond, events: MIDIEventList(packed: events),
-            trackNames: names, durationSeconds: tempoMap.seconds(atTick: lastTick))
+            trackNames: names, durationSeconds: tempoMap.seconds(atTick: lastTick), warnings: warnings)
+    }
+
+    private static func truncated(_ chunkStart: Int, _ length: Int, _ overrun: Int) -> MIDIFileError {
+        MIDIFileError(
+            byteOffset: chunkStart,
+            reason: "chunk length \(length) runs \(overrun) bytes past the end of the file and the track has no End of Track there (truncated track)")
     }
 
     static func timing(division: UInt16) throws(MIDIFileError) -> MIDITempoMap.Timing {

@@ -6,7 +6,7 @@ import Darwin
 
 /// Writes type-1 Standard MIDI Files: a conductor track named "tempo" (tempo changes) followed by one
 /// `MTrk` per `Track`, so when read back `Track` i is file track i + 1. Minimal and explicit: every
-/// event carries its status byte (no running status).
+/// event carries its status byte (no running status); a `.system` message is written as a SysEx.
 /// Control/offline thread only.
 public enum MIDIFileWriter {
     /// A channel message at a tick (ticks from the start of the song, not deltas).
@@ -61,7 +61,7 @@ public enum MIDIFileWriter {
         appendTrack(conductor, to: &out)
         for track in tracks {
             var items: [(tick: Int, bytes: [UInt8])] = [(0, meta(0x03, Array(track.name.utf8)))]
-            items += track.events.map { ($0.tick, $0.message.bytes) }
+            items += track.events.map { ($0.tick, fileBytes($0.message)) }
             appendTrack(items, to: &out)
         }
         return out
@@ -80,6 +80,13 @@ public enum MIDIFileWriter {
         guard fclose(file) == 0, written == data.count else {
             throw MIDIFileError(path: path, reason: "write failed: \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// A channel message as is; a SysEx as a file stores it: `F0`, its length, the bytes after `F0`.
+    private static func fileBytes(_ message: MIDIMessage) -> [UInt8] {
+        let bytes = message.bytes
+        guard bytes.first == 0xF0 else { return bytes }
+        return [0xF0] + variableLength(bytes.count - 1) + bytes.dropFirst()
     }
 
     private static func meta(_ type: UInt8, _ data: [UInt8]) -> [UInt8] {

@@ -1,7 +1,7 @@
-/// A channel voice or mode message, decoded. Channels are 0–15; data values 0–127;
-/// pitch bend is signed, −8192…8191 (0 = centre). Plain value: safe to pass through
-/// lock-free queues and to switch over on the render thread.
-public enum MIDIMessage: Sendable, Equatable, Hashable {
+/// A channel voice or mode message, or a recognised system-exclusive message, decoded. Channels
+/// are 0–15; data values 0–127; pitch bend is signed, −8192…8191 (0 = centre). Plain value: safe
+/// to pass through lock-free queues and to switch over on the render thread.
+public enum MIDIMessage: Sendable, Equatable, Hashable, BitwiseCopyable {
     case noteOn(channel: UInt8, note: UInt8, velocity: UInt8)
     case noteOff(channel: UInt8, note: UInt8, velocity: UInt8)
     case polyPressure(channel: UInt8, note: UInt8, pressure: UInt8)
@@ -9,7 +9,11 @@ public enum MIDIMessage: Sendable, Equatable, Hashable {
     case programChange(channel: UInt8, program: UInt8)
     case channelPressure(channel: UInt8, pressure: UInt8)
     case pitchBend(channel: UInt8, value: Int16)
+    /// A SysEx the module acts on (GM/GS/XG reset, GS rhythm part, master volume): it concerns
+    /// every channel (or, for a rhythm part, the one it names), so handle it before `channel`.
+    case system(SystemExclusive)
 
+    /// The channel of a channel message; for `.system`, the rhythm part's channel, else 0.
     public var channel: UInt8 {
         @_noAllocation get {
             switch self {
@@ -17,6 +21,8 @@ public enum MIDIMessage: Sendable, Equatable, Hashable {
                 .controlChange(let c, _, _), .programChange(let c, _), .channelPressure(let c, _),
                 .pitchBend(let c, _):
                 return c
+            case .system(.rhythmPart(let c, _)): return c
+            case .system: return 0
             }
         }
     }
@@ -46,10 +52,13 @@ public enum MIDIController {
     public static let allSoundOff: UInt8 = 120
     public static let resetAllControllers: UInt8 = 121
     public static let allNotesOff: UInt8 = 123
+    /// 124–127: omni off, omni on, mono, poly. We stay omni and poly; each only releases the
+    /// channel's notes, as MIDI 1.0 asks of a mode change (docs/GENERAL-MIDI.md).
+    public static let modeMessages: ClosedRange<UInt8> = 124...127
 }
 
 /// A message placed at a frame inside the block being rendered.
-public struct TimedMIDIMessage: Sendable, Equatable {
+public struct TimedMIDIMessage: Sendable, Equatable, BitwiseCopyable {
     public var frameOffset: Int
     public var message: MIDIMessage
 

@@ -1,5 +1,10 @@
-/// Parses the events of one `MTrk` chunk: delta times, running status, channel messages,
-/// and the meta events that matter here (tempo, track name, end of track). SysEx is skipped.
+/// Parses the events of one `MTrk` chunk: delta times, running status, channel messages, the
+/// SysEx a sound module acts on (`SystemExclusive`; others are skipped) and the meta events that
+/// matter here (tempo, track name, end of track).
+///
+/// Lenient where files in the wild are untidy and nothing can go wrong: running status that
+/// continues after a meta or SysEx event (the spec cancels it there; mido and TiMidity++ reuse
+/// the last channel status, and so do we) is counted for the file's one warning.
 struct MIDITrackParser {
     let bytes: [UInt8]
     var offset: Int
@@ -10,6 +15,12 @@ struct MIDITrackParser {
         var tempoChanges: [MIDITempoMap.Change] = []
         var name = ""
         var endTick = 0
+        /// Whether the track ended with its End of Track event (not just at its chunk's end).
+        var endedWithEndOfTrack = false
+        /// Data bytes that reused the channel status from before a meta or SysEx event: how many,
+        /// and the offset of the first.
+        var runningStatusAcrossMeta = 0
+        var firstRunningStatusAcrossMeta = 0
     }
 
     init(bytes: [UInt8], start: Int, end: Int, track: Int) {
@@ -24,17 +35,24 @@ struct MIDITrackParser {
         var result = Result()
         var tick = 0
         var runningStatus: UInt8 = 0
+        // The channel status a meta or SysEx event cancelled: reused (with a warning) when data follows.
+        var cancelledStatus: UInt8 = 0
         while offset < end {
             tick += try variableLength()
             let eventStart = offset
             let first = try byte()
             switch first {
             case 0xFF:
+                if runningStatus != 0 { cancelledStatus = runningStatus }
                 runningStatus = 0  // meta and SysEx events cancel running status
                 let type = try byte()
                 let length = try variableLength()
                 let data = Array(try take(length))
-                if type == 0x2F { result.endTick = tick; return result }
+                if type == 0x2F {
+                    result.endTick = tick
+                    result.endedWithEndOfTrack = true
+                    return result
+                }
                 if type == 0x51 {
                     guard length == 3 else { throw MIDIFileError(byteOffset: eventStart, reason: "tempo event of length \(length)") }
                     let micros = Int(data[0]) << 16 | Int(data[1]) << 8 | Int(data[2])
@@ -43,12 +61,22 @@ struct MIDITrackParser {
                 }
                 if type == 0x03 && result.name.isEmpty { result.name = String(decoding: data, as: UTF8.self) }
             case 0xF0, 0xF7:
+                if runningStatus != 0 { cancelledStatus = runningStatus }
                 runningStatus = 0
-                _ = try take(try variableLength())
+                let body = try take(try variableLength())
+                // F7 packets continue a split SysEx or escape raw bytes: none is a message we act on.
+                if first == 0xF0, let sysex = body.withUnsafeBytes({ SystemExclusive.decode($0) }) {
+                    events.append(MIDIEventList.Packed(time: Double(tick), track: UInt16(truncatingIfNeeded: track), message: .system(sysex)))
+                }
             case 0x80...0xEF:
                 runningStatus = first
                 events.append(try channelEvent(status: first, tick: tick, firstData: nil))
             case 0x00...0x7F:
+                if runningStatus == 0 && cancelledStatus != 0 {
+                    if result.runningStatusAcrossMeta == 0 { result.firstRunningStatusAcrossMeta = eventStart }
+                    result.runningStatusAcrossMeta += 1
+                    runningStatus = cancelledStatus
+                }
                 guard runningStatus != 0 else {
                     throw MIDIFileError(byteOffset: eventStart, reason: "data byte 0x\(hex(first)) without a running status")
                 }

@@ -25,7 +25,8 @@ public enum NoteName {
             accidental += (next == "#" || next == "♯") ? 1 : -1
             characters = characters.dropFirst()
         }
-        guard !characters.isEmpty, let octave = Int(characters) else { return nil }
+        // Octaves -1…9 hold every MIDI note; a larger number (C9223372036854775807) must not overflow.
+        guard !characters.isEmpty, let octave = Int(characters), (-2...10).contains(octave), abs(accidental) <= 24 else { return nil }
         let note = (octave + 1) * 12 + pitchClass + accidental
         return (0...127).contains(note) ? note : nil
     }

@@ -6,7 +6,7 @@ import DSP
 /// How the voices read between sample frames.
 public enum InterpolationQuality: Sendable, Equatable {
     /// Band-limited: a 4-point cubic (B-spline + 1/36 of its second derivative) on the band-limited
-    /// level for the step (see `ResamplingKernels.cubicMOMS`, `BandLimitedLevels`), images ≤ −80
+    /// level for the step (see `ResamplingKernels.cubicMOMS`, `LevelLayout`), images ≤ −80
     /// dBc. Live playback.
     case realtime
     /// The same levels read by a 16-tap kernel, images ≤ −110 dBc (see `ResamplingKernel`).
@@ -22,7 +22,7 @@ public enum InterpolationQuality: Sendable, Equatable {
 /// (the taps of a row are weight + fraction × slope, linearly interpolating to the next row).
 /// Plain data.
 ///
-/// The levels (`BandLimitedLevels`) hold content only up to 0.125 cycles per stored frame,
+/// The levels (`LevelLayout`, built by `SamplerLevels`) hold content only up to 0.125 cycles per stored frame,
 /// prefiltered for the live kernel: divided by its response H(f) = sinc⁴(f) · (1 − (πf)²/9). A
 /// kernel reading them must therefore have that response in the pass band, and stop the images
 /// from 1 − 0.125 on. This one is a Kaiser-windowed sinc (cutoff 0.5 cycles per stored frame, so
@@ -31,6 +31,8 @@ public enum InterpolationQuality: Sendable, Equatable {
 /// equals H to within the live kernel's own image level (≤ 0.002 dB). Kaiser, N − 1 = (A − 7.95)
 /// / (14.36 Δf): over the transition 0.125 … 0.875, 14 taps reach far below −120 dB, so β is set
 /// for 120 dB and the kernel is 14 + 2 = 16 taps.
+///
+/// @unchecked Sendable: `weights` points to a table written once in `make()`, never freed, only read.
 struct ResamplingKernel: @unchecked Sendable {
     var weights: UnsafePointer<SIMD4<Float>>
 
@@ -83,14 +85,14 @@ struct ResamplingKernel: @unchecked Sendable {
     /// position `fraction` frames after it: sinc at `cutoff` under a Kaiser window spanning the
     /// taps, normalised so DC passes at exactly 1.
     private static func kernelRow(taps: Int, fraction: Double, beta: Double) -> [Double] {
-        let halfWidth = Double(taps) / 2, windowScale = 1 / BandLimitedLevels.besselI0(beta)
+        let halfWidth = Double(taps) / 2, windowScale = 1 / WindowedSinc.besselI0Fit(beta)
         let firstX = Double(1 - taps / 2) - fraction
         var weights = (0..<taps).map { tap -> Double in
             let x = firstX + Double(tap)
             let u = 2 * Double.pi * cutoff * x
             let sincValue = u == 0 ? 1 : sin(u) / u
             let r = x / halfWidth
-            return abs(r) >= 1 ? 0 : sincValue * BandLimitedLevels.besselI0(beta * (1 - r * r).squareRoot()) * windowScale
+            return abs(r) >= 1 ? 0 : sincValue * WindowedSinc.besselI0Fit(beta * (1 - r * r).squareRoot()) * windowScale
         }
         let sum = weights.reduce(0, +)
         for tap in 0..<taps { weights[tap] /= sum }
@@ -99,7 +101,8 @@ struct ResamplingKernel: @unchecked Sendable {
 }
 
 /// Precomputed interpolation weights, built once and read-only afterwards. One set serves every
-/// instrument (`shared`, 48 KB); it is an immutable table, never freed.
+/// instrument (`shared`, 48 KB); it is an immutable table, never freed. (The pointers are
+/// `nonisolated(unsafe)`: written in `init` only, read by every thread after.)
 final class InterpolationTables: Sendable {
     static let shared = InterpolationTables()
 
@@ -109,13 +112,13 @@ final class InterpolationTables: Sendable {
     /// `1 << hermiteRowBits` rows of weights for frames (i − 1, i, i + 1, i + 2).
     nonisolated(unsafe) let hermite: UnsafeMutablePointer<SIMD4<Float>>
     let offline = ResamplingKernel.make()
-    /// The largest step each level serves (`BandLimitedLevels.specs`), for picking one per chunk.
+    /// The largest step each level serves (`LevelLayout.maxSteps`), for picking one per chunk.
     nonisolated(unsafe) let levelSteps: UnsafeMutablePointer<Double>
 
     private init() {
-        precondition(BandLimitedLevels.specs.count == BandLimitedLevels.count, "BandLimitedLevels.count must match its specs")
-        levelSteps = .allocate(capacity: BandLimitedLevels.count)
-        levelSteps.initialize(from: BandLimitedLevels.specs.map(\.maxStep), count: BandLimitedLevels.count)
+        precondition(LevelLayout.maxSteps.count == LevelLayout.count, "LevelLayout.count must match its steps")
+        levelSteps = .allocate(capacity: LevelLayout.count)
+        levelSteps.initialize(from: LevelLayout.maxSteps, count: LevelLayout.count)
         let rows = 1 << Self.hermiteRowBits
         hermite = .allocate(capacity: rows)
         for row in 0..<rows {

@@ -45,6 +45,8 @@ struct ProgramTables {
 /// thread and handed to `SamplerInstrument.submit(_:)`; the render thread then switches a part's
 /// program by index (`lookup`), so a program change allocates nothing, locks nothing, reads no
 /// file, and sounding notes keep pointing into programs this bank keeps alive.
+///
+/// @unchecked Sendable: immutable after `init` (its render tables are raw memory written there).
 public final class ProgramBank: @unchecked Sendable {
     /// The General MIDI percussion bank (as FluidSynth numbers it): drum parts pick from it.
     public static let percussionBank = RenderTables.percussionBank

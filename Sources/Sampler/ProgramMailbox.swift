@@ -8,7 +8,9 @@ import Synchronization
 /// - `outbox`: the render thread deposits the program it retired once no voice reads it any more;
 ///   the control thread takes it out and releases it. The render thread retires only into an
 ///   empty outbox, so it never has to free anything.
-final class ProgramMailbox<Object: AnyObject>: @unchecked Sendable {
+///
+/// @unchecked Sendable: its only state is the two atomic slots (raw memory, so not checkable).
+final class ProgramMailbox<Object: AnyObject & Sendable>: @unchecked Sendable {
     /// `inbox` (0) and `outbox` (1), in memory of their own so the render thread can reach them
     /// through `renderEnd`, a plain pointer (calling the object would retain and release it).
     private let slots: UnsafeMutablePointer<Atomic<Int>>

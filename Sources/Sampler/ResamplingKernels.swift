@@ -29,7 +29,7 @@ enum ResamplingKernels {
     }
 
     /// The live kernel: a 4-point cubic on a band-limited level, the cubic B-spline plus 1/36 of its
-    /// second derivative (see `BandLimitedLevels`, which stores the prefiltered coefficients). Its
+    /// second derivative (see `LevelLayout`; `SamplerLevels` stores the prefiltered coefficients). Its
     /// weights come from the fraction directly, so no table is read and no phase is quantised.
     ///
     /// Four output samples at a time, vectorised across them: their four windows are transposed

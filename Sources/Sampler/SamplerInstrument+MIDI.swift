@@ -5,11 +5,16 @@ extension SamplerInstrument {
     /// Render thread: applies one MIDI message at the current position (the engine splits blocks
     /// at event frames) to the part of its channel: notes, program change, bank select CC0/CC32,
     /// CC1 vibrato, CC7 volume, CC10 pan, CC11 expression, CC64 sustain, CC66 sostenuto, CC67
-    /// soft pedal, CC91/CC93 sends, RPN 0 bend range, RPN 1/2 tuning, CC120/121/123, pitch bend. Others are ignored.
+    /// soft pedal, CC91/CC93 sends, RPN 0 bend range, RPN 1/2 tuning, CC120/121/123, the mode
+    /// messages CC124–127 (release, like CC123), pitch bend, and the SysEx resets and GS rhythm
+    /// part (`SystemExclusive`). Others are ignored.
     @_noAllocation
     public func handle(_ message: MIDIMessage) {
+        adoptPendingBank()
         let channel = Int(message.channel & 15)
         switch message.normalized {
+        case .system(let sysex):
+            systemExclusive(sysex)
         case .noteOn(_, let note, let velocity):
             noteOn(channel: channel, key: Int(note), velocity: Int(velocity))
         case .noteOff(_, let note, _):
@@ -25,10 +30,31 @@ extension SamplerInstrument {
         }
     }
 
+    /// Resets (every part back to how the bank starts it, notes faded out as all-sound-off does)
+    /// and the GS rhythm part (the part becomes a drum part or a melodic one and takes program 0,
+    /// as an SC-88 and FluidSynth do). Master volume is the engine's; GM System Off changes nothing.
+    private func systemExclusive(_ sysex: SystemExclusive) {
+        switch sysex {
+        case .reset:
+            let voices = voices  // a local: `&&` would capture `self` (a retain)
+            for slot in 0..<voiceSlots where voices[slot].isActive && !voices[slot].isStolen {
+                voices[slot].steal(fadeSeconds: SamplerConstants.allSoundOffFadeSeconds)
+            }
+            for c in 0..<SamplerConstants.partCount {
+                parts[c].resetControllers()
+                restoreStart(channel: c)
+            }
+        case .rhythmPart(let channel, let map):
+            parts[Int(channel & 15)].isDrum = map != 0
+            programChange(channel: Int(channel & 15), program: 0)
+        case .masterVolume, .generalMIDIOff:
+            break
+        }
+    }
+
     /// Picks the part's new program from the bank by index: nothing allocated, no file read.
     /// Sounding notes keep their program (their voices point into the bank, which outlives them).
     private func programChange(channel: Int, program: Int) {
-        acceptPendingBank()
         guard let bank else { return }
         let part = parts[channel]
         let bankNumber = Int(part.controllers.bankMSB)
@@ -40,6 +66,8 @@ extension SamplerInstrument {
     private func controlChange(channel: Int, _ controller: UInt8, value: UInt8) {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         parts[channel].controllerValues[Int(controller & 0x7F)] = value
+        // Nothing sounds on the part: a value holds from this frame, not after a ramp from the old one.
+        let silent = !hasVoices(on: channel)
         switch parts[channel].controllers.apply(controller: controller, value: value) {
         case .volume: parts[channel].gains.setVolume(Int(value))
         case .expression: parts[channel].gains.setExpression(Int(value))
@@ -66,10 +94,18 @@ extension SamplerInstrument {
         case .none, .bankSelect:
             break
         }
+        if silent { parts[channel].gains.snap() }
         if controller == MIDIController.reverbSend || controller == MIDIController.chorusSend {
             let c = parts[channel].controllers
-            parts[channel].sends.follow(reverbController: c.reverbSend, chorusController: c.chorusSend, snap: isSilent)
+            parts[channel].sends.follow(reverbController: c.reverbSend, chorusController: c.chorusSend, snap: silent)
         }
+    }
+
+    /// Whether any voice (also one fading out) sounds on `channel`.
+    private func hasVoices(on channel: Int) -> Bool {
+        let voices = voices  // a local: `&&` would capture `self` (a retain)
+        for slot in 0..<voiceSlots where voices[slot].isActive && voices[slot].channel == channel { return true }
+        return false
     }
 
     private func isSounding(_ slot: Int, on channel: Int) -> Bool {
@@ -81,7 +117,6 @@ extension SamplerInstrument {
     /// in the part's program.
     private func noteOn(channel: Int, key: Int, velocity: Int) {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
-        acceptPendingBank()
         guard let program = parts[channel].tables else { return }
         // Re-strike: the same key's old voices fade quickly instead of stacking up.
         for slot in 0..<voiceSlots where isSounding(slot, on: channel) && voices[slot].key == key {
@@ -94,7 +129,7 @@ extension SamplerInstrument {
             let shiftedKey = key + layer.keyOffset
             guard shiftedKey >= zone.minKey, shiftedKey <= zone.maxKey,
                   velocity >= zone.minVelocity, velocity <= zone.maxVelocity else { continue }
-            start(channel: channel, zone: zone, region: program.regions[zone.region].current(), layer: layer, key: key, velocity: velocity,
+            start(channel: channel, zone: zone, region: program.regions[zone.region], layer: layer, key: key, velocity: velocity,
                   partLimit: program.voiceCount)
         }
     }
@@ -151,7 +186,11 @@ extension SamplerInstrument {
             voices[victim].steal(fadeSeconds: SamplerConstants.stealFadeSeconds)
         }
         let slot = freeSlot()
+        voices[slot].releaseRegion()  // a fading voice whose slot is taken over
         var voice = voices[slot]
+        // The band-limited form if published (held until the voice ends), else the plain one.
+        let (form, held) = region.strike(stamp: frameClock &+ 1)
+        voice.heldCell = held
         voice.isActive = true
         voice.channel = channel
         voice.startFrame = frameClock
@@ -163,11 +202,12 @@ extension SamplerInstrument {
         voice.isStolen = false
         voice.isOneShot = zone.isOneShot
         voice.bankID = bankID
-        voice.region = region
+        voice.region = form
         voice.phase = 0
-        voice.sourceRateRatio = region.sampleRate / sampleRate
+        voice.sourceRateRatio = form.sampleRate / sampleRate
         let transpose = zone.pitchTracking ? Double(key + layer.keyOffset) - zone.rootKey : 0
         voice.fixedCents = zone.fixedCents + 100 * transpose
+        voice.rootHertz = 440 * RealTimeMath.exp2((zone.rootKey - 69) / 12)
         voice.bendRangeCents = 100 * layer.pitchBendRangeSemitones
         voice.startLFO(layer.lfo, seed: UInt32(truncatingIfNeeded: voice.age &* 0x9E37_79B9) | 1)
         voice.envelope.reset()
@@ -182,6 +222,9 @@ extension SamplerInstrument {
         voice.lastCents = .nan
         voice.lastPanPosition = .nan
         voice.startsFresh = true
+        // A part still ramping to a controller value sent just before: this voice starts (and
+        // stays, until the ramp ends) at the value, not at the part's stale smoothed level.
+        voice.followsTarget = parts[channel].gains.isRamping
         voice.filter.start(layer.filter, modulation: layer.filterModulation, key: key, velocity: velocity)
         if parts[channel].controllers.softPedalDown { voice.filter.shiftCutoff(cents: SamplerConstants.softPedalCutoffCents) }
         voices[slot] = voice

@@ -125,11 +125,13 @@ public final class SamplerInstrument {
                 scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp,
                 controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, offline: tables.offline, levelSteps: tables.levelSteps, quality: quality,
                 outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0,
-                volumeGain: 1, expressionGain: 1, controllerPan: 0))
+                volumeGain: 1, expressionGain: 1, controllerPan: 0, gainsRamping: false, volumeTarget: 1, expressionTarget: 1, panTarget: 0))
         }
     }
 
     deinit {
+        // Before the banks: their programs may outlive the instrument, with cells these voices count in.
+        for slot in 0..<voiceSlots { voices[slot].releaseRegion() }
         bankInbox.mailbox.release(currentAddress)
         bankInbox.mailbox.release(retiringAddress)
         voices.deinitialize(count: voiceSlots).deallocate()
@@ -156,8 +158,12 @@ public final class SamplerInstrument {
     @discardableResult
     public func collectGarbage() -> Bool { bankInbox.collectGarbage() }
 
-    /// Render thread: adopts a submitted bank when the previous swap has fully retired.
-    func acceptPendingBank() {
+    /// Render thread: the one point where a submitted bank is taken up (once the previous swap has
+    /// fully retired): voices of the bank in use fade out and every part restarts on the new bank's
+    /// start program. `render` and `handle` begin with it; a host that asks `partProgram` before
+    /// handing a block's first message over (the engine) calls it at the start of its block.
+    @_noAllocation
+    public func adoptPendingBank() {
         finishRetiring()
         guard retiringAddress == 0 else { return }
         let address = mailbox.takeIfRoomForGarbage()
@@ -173,12 +179,16 @@ public final class SamplerInstrument {
         let adopted = reference { $0.renderTables }
         bank = adopted
         bankGeneration &+= 1
-        for c in 0..<SamplerConstants.partCount {
-            parts[c].isDrum = adopted.partSetups[c].isDrum
-            parts[c].programNumber = adopted.partSetups[c].program
-            parts[c].select(adopted.startProgram(channel: c), bank: adopted)
-        }
+        for c in 0..<SamplerConstants.partCount { restoreStart(channel: c) }
         finishRetiring()
+    }
+
+    /// Part `channel` back on the program and drum assignment the bank starts it with.
+    func restoreStart(channel c: Int) {
+        guard let bank else { return }
+        parts[c].isDrum = bank.partSetups[c].isDrum
+        parts[c].programNumber = bank.partSetups[c].program
+        parts[c].select(bank.startProgram(channel: c), bank: bank)
     }
 
     /// Part `channel`'s sub-mix for the current chunk: its own `chunkFrames` stretch of `partMix`.
@@ -198,17 +208,10 @@ public final class SamplerInstrument {
         retiringAddress = 0
     }
 
-    /// Render thread: what part `channel` (0–15) plays now; nil before any bank was submitted.
-    /// Adopts a pending bank first.
+    /// Render thread: what part `channel` (0–15) plays in the bank in use; nil before a bank was
+    /// adopted (`adoptPendingBank`).
     @_noAllocation
     public func partProgram(channel: Int) -> PartProgram? {
-        acceptPendingBank()
-        return currentProgram(channel: channel)
-    }
-
-    /// Render thread: what part `channel` plays in the bank in use (no hand-over; for meters).
-    @_noAllocation
-    public func currentProgram(channel: Int) -> PartProgram? {
         currentAddress == 0 ? nil : parts[channel & 15].program
     }
 
@@ -221,7 +224,7 @@ public final class SamplerInstrument {
     public func render(into block: StereoBlock, sends: SendTarget? = nil, at sendOffset: Int = 0) {
         let maxFrames = maxFrames
         precondition(block.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
-        acceptPendingBank()
+        adoptPendingBank()
         var offset = 0
         while offset < block.frames {
             let frames = min(SamplerConstants.chunkFrames, block.frames - offset)
@@ -235,6 +238,7 @@ public final class SamplerInstrument {
                     prepareContext(channel: c, frames: frames)
                 }
                 voices[slot].render(into: mix, context: contexts[c])
+                if !voices[slot].isActive { voices[slot].releaseRegion() }
             }
             let chunk = block.slice(from: offset, count: frames)
             for c in 0..<SamplerConstants.partCount {
@@ -271,6 +275,10 @@ public final class SamplerInstrument {
         contexts[c].volumeGain = part.gains.volume.current
         contexts[c].expressionGain = part.gains.expression.current
         contexts[c].controllerPan = Double(part.gains.pan.current)
+        contexts[c].gainsRamping = part.gains.isRamping
+        contexts[c].volumeTarget = part.gains.volume.target
+        contexts[c].expressionTarget = part.gains.expression.target
+        contexts[c].panTarget = Double(part.gains.pan.target)
     }
 
     /// Render thread: the highest sample part `channel` produced (before bus and master gains)
@@ -291,6 +299,7 @@ public final class SamplerInstrument {
     @_noAllocation
     public func reset() {
         for slot in 0..<voiceSlots {
+            voices[slot].releaseRegion()
             voices[slot].isActive = false
             voices[slot].envelope.reset()
             voices[slot].filter.reset()

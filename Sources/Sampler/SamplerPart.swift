@@ -25,13 +25,25 @@ struct SamplerPart {
     }
 
     /// Sound controllers 71–79 (brightness, resonance…) start centred, as GM devices assume;
-    /// volume/expression at full and pan centred, matching `controllers`.
+    /// volume at 100, expression at full and pan centred, matching `controllers`.
     func resetControllerValues() {
         controllerValues.update(repeating: 0, count: 128)
         for controller in 71...79 { controllerValues[controller] = 64 }
-        controllerValues[Int(MIDIController.volume)] = 127
+        controllerValues[Int(MIDIController.volume)] = ChannelControllerState.defaultVolume
+        controllerValues[Int(MIDIController.reverbSend)] = ChannelControllerState.defaultReverbSend
         controllerValues[Int(MIDIController.expression)] = 127
         controllerValues[Int(MIDIController.pan)] = 64
+    }
+
+    /// Every controller back to its power-on value (a GM/GS/XG reset): the values move on from
+    /// here with their usual ramps, under the voices fading out.
+    mutating func resetControllers() {
+        controllers = ChannelControllerState()
+        resetControllerValues()
+        gains.setVolume(Int(controllers.volume))
+        gains.setExpression(Int(controllers.expression))
+        gains.setPan(Int(controllers.pan))
+        sends.follow(reverbController: controllers.reverbSend, chorusController: controllers.chorusSend, snap: false)
     }
 
     /// Selects `program` of the bank (render thread: an index, nothing allocated).

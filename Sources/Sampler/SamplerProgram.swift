@@ -29,117 +29,85 @@ struct ZonePlayback {
 /// Build it on the control thread (it allocates and copies sample data), hand it to
 /// `SamplerInstrument.submit(_:)`, and let `collectGarbage()` release it on the control thread.
 ///
-/// Its regions' band-limited levels are built at `init` (`.atLoad`), or later by need
-/// (`.byNeed`): `buildLevels(forKeys:)` before an offline render, `LevelPublisher` in the
-/// background when playing live. Until a region's levels are published, a note on it reads the
-/// original frames with the 4-point cubic (aliasing like the former live kernel) for its whole life.
+/// It plays as soon as it exists, every region in its plain form (the original frames, read with
+/// the 4-point cubic: aliasing when transposed up). Band-limited levels come from the loading side
+/// (`SamplerLevels`) through a seam of three calls: `levelRequests` says what each region still
+/// needs, `publishLevels(_:for:)` hands built levels to a region and publishes them (a release
+/// store the render thread acquires at note-on), `regionsAwaitingLevels` counts what is left. A
+/// note started before its region's levels are published keeps the plain form for its whole life.
+///
+/// @unchecked Sendable: its tables are written in `init` and only read after; `storage` (the
+/// regions' requests and published forms) is touched only under `storageLock`, the slots only
+/// through atomics.
 public final class SamplerProgram: @unchecked Sendable {
-    /// When the band-limited levels are built.
-    public enum LevelBuilding: Sendable {
-        case atLoad
-        case byNeed
-    }
-
     public let layers: [SamplerLayer]
     public let zones: [SamplerZone]
     public let globals: SamplerGlobals
 
-    /// Shared with the program's variants (`variant(layers:zones:globals:)`).
-    let storage: RegionStorage
+    private let storage = RegionStorage()
     /// Render-side copies in raw memory so the render thread touches no Swift arrays (no ARC).
     let zonePlayback: UnsafeMutableBufferPointer<ZonePlayback>
     let regionTable: UnsafeMutableBufferPointer<PlaybackRegion>
     let layerTable: UnsafeMutableBufferPointer<SamplerLayer>
 
     /// Control thread. Validates ranges and loops; throws naming the first bad zone or layer.
-    /// Programs made with the same `regions` share the regions (and levels) of the waveforms they
-    /// have in common.
-    public convenience init(
-        layers: [SamplerLayer], zones: [SamplerZone], globals: SamplerGlobals = SamplerGlobals(), levels: LevelBuilding = .atLoad,
-        regions: RegionStorage = RegionStorage()
+    public init(
+        layers: [SamplerLayer], zones: [SamplerZone], globals: SamplerGlobals = SamplerGlobals()
     ) throws(SamplerProgramError) {
-        try self.init(layers: layers, zones: zones, globals: globals, storage: regions)
-        if levels == .atLoad { buildAllLevels() }
-    }
-
-    /// A program playing this one's samples with other settings (envelope, filter, gain, loops,
-    /// one-shot …): the same waveforms make the same regions, so it shares this program's regions
-    /// and their band-limited levels (built once for both, by whichever asks first). Control thread.
-    public func variant(
-        layers: [SamplerLayer]? = nil, zones: [SamplerZone]? = nil, globals: SamplerGlobals? = nil
-    ) throws(SamplerProgramError) -> SamplerProgram {
-        try SamplerProgram(layers: layers ?? self.layers, zones: zones ?? self.zones, globals: globals ?? self.globals, storage: storage)
-    }
-
-    private init(layers: [SamplerLayer], zones: [SamplerZone], globals: SamplerGlobals, storage: RegionStorage) throws(SamplerProgramError) {
         guard !layers.isEmpty else { throw .invalidLayer(index: 0, reason: "a program needs at least one layer") }
         for (index, layer) in layers.enumerated() where layer.minKey > layer.maxKey {
             throw .invalidLayer(index: index, reason: "key range \(layer.minKey)...\(layer.maxKey) is empty")
         }
-        // Regions are made under the storage's lock: a variant may be made while a builder thread
-        // works on the regions it shares.
+        for zone in zones where zone.isEnabled && layers.indices.contains(zone.layerIndex) {
+            let layer = layers[zone.layerIndex]
+            let reach = Self.largestStep(zone, layer, globals)
+            storage.reach(zone.waveform, loop: zone.isOneShot || layer.isOneShot ? nil : zone.loop, step: reach, withFloor: max(reach, Self.guaranteedStep))
+        }
         var playback: [ZonePlayback] = []
-        var regions: [PlaybackRegion] = []
-        var levelRegions: [Int] = []
-        try storage.lock.withLock { _ throws(SamplerProgramError) in
-            for zone in zones where zone.isEnabled && layers.indices.contains(zone.layerIndex) {
-                let layer = layers[zone.layerIndex]
-                storage.reach(
-                    zone.waveform, loop: zone.isOneShot || layer.isOneShot ? nil : zone.loop,
-                    step: SamplerProgram.largestStep(zone, layer, globals))
+        for (index, zone) in zones.enumerated() {
+            guard layers.indices.contains(zone.layerIndex) else {
+                throw .invalidZone(index: index, reason: "layer index \(zone.layerIndex) but the program has \(layers.count) layers")
             }
-            for (index, zone) in zones.enumerated() {
-                guard layers.indices.contains(zone.layerIndex) else {
-                    throw .invalidZone(index: index, reason: "layer index \(zone.layerIndex) but the program has \(layers.count) layers")
-                }
-                if let loop = zone.loop, !loop.fits(frameCount: zone.waveform.frameCount) {
-                    throw .invalidZone(index: index, reason: "loop \(loop) outside the waveform's \(zone.waveform.frameCount) frames")
-                }
-                guard zone.isEnabled else { continue }
-                let layer = layers[zone.layerIndex]
-                let oneShot = zone.isOneShot || layer.isOneShot
-                let region = storage.region(for: zone.waveform, loop: oneShot ? nil : zone.loop)
-                let gainDecibels = zone.gainDecibels + layer.gainDecibels + globals.gainDecibels
-                playback.append(ZonePlayback(
-                    minKey: zone.minKey, maxKey: zone.maxKey,
-                    minVelocity: zone.minVelocity, maxVelocity: zone.maxVelocity,
-                    layer: zone.layerIndex, region: region, rootKey: Double(zone.rootKey),
-                    pitchTracking: zone.pitchTracking,
-                    fixedCents: zone.tuneCents + layer.tuneCents + globals.tuneCents,
-                    gain: Float(Decibels.gain(gainDecibels)),
-                    pan: zone.pan + globals.pan, isOneShot: oneShot))
+            if let loop = zone.loop, !loop.fits(frameCount: zone.waveform.frameCount) {
+                throw .invalidZone(index: index, reason: "loop \(loop) outside the waveform's \(zone.waveform.frameCount) frames")
             }
-            regions = storage.regions
-            levelRegions = Set(playback.map(\.region)).filter { storage.getsLevels[$0] }.sorted()
+            guard zone.isEnabled else { continue }
+            let layer = layers[zone.layerIndex]
+            let oneShot = zone.isOneShot || layer.isOneShot
+            let region = storage.region(for: zone.waveform, loop: oneShot ? nil : zone.loop)
+            let gainDecibels = zone.gainDecibels + layer.gainDecibels + globals.gainDecibels
+            playback.append(ZonePlayback(
+                minKey: zone.minKey, maxKey: zone.maxKey,
+                minVelocity: zone.minVelocity, maxVelocity: zone.maxVelocity,
+                layer: zone.layerIndex, region: region, rootKey: Double(zone.rootKey),
+                pitchTracking: zone.pitchTracking,
+                fixedCents: zone.tuneCents + layer.tuneCents + globals.tuneCents,
+                gain: Float(Decibels.gain(gainDecibels)),
+                pan: zone.pan + globals.pan, isOneShot: oneShot))
         }
         self.layers = layers
         self.zones = zones
         self.globals = globals
-        self.storage = storage
-        self.levelRegions = levelRegions
         zonePlayback = .allocate(capacity: playback.count)
         _ = zonePlayback.initialize(from: playback)
-        regionTable = .allocate(capacity: regions.count)
-        _ = regionTable.initialize(from: regions)
+        regionTable = .allocate(capacity: storage.regions.count)
+        _ = regionTable.initialize(from: storage.regions)
         layerTable = .allocate(capacity: layers.count)
         _ = layerTable.initialize(from: layers)
     }
 
-    /// The regions this program's zones play that get band-limited levels, by index.
-    let levelRegions: [Int]
+    /// Guards `storage` (control, renderer and builder threads; never the render thread).
+    private let storageLock = Mutex(())
 
-    /// Any thread but the render thread: builds and publishes the levels of every region of this
-    /// program not built yet.
-    public func buildAllLevels() {
-        let storage = storage, levelRegions = levelRegions
-        storage.lock.withLock { _ in
-            for index in levelRegions { storage.buildLevels(index) }
-        }
+    /// Any thread but the render thread: what every region without published levels needs, in
+    /// region order.
+    public var levelRequests: [LevelRequest] {
+        storageLock.withLock { _ in storage.regions.indices.compactMap { storage.request($0) } }
     }
 
-    /// Any thread but the render thread: builds the levels of the regions a note on one of `keys`
-    /// can start (at any velocity), matched as note-on matches them.
-    public func buildLevels(forKeys keys: Set<Int>) {
+    /// Any thread but the render thread: the requests of the regions a note on one of `keys` can
+    /// start (at any velocity), matched as note-on matches them.
+    public func levelRequests(forKeys keys: Set<Int>) -> [LevelRequest] {
         var wanted = Set<Int>()
         for zone in zonePlayback {
             let layer = layerTable[zone.layer]
@@ -148,35 +116,72 @@ public final class SamplerProgram: @unchecked Sendable {
             }
             if answers { wanted.insert(zone.region) }
         }
-        let storage = storage
-        storage.lock.withLock { _ in
-            for index in wanted.sorted() { storage.buildLevels(index) }
+        return storageLock.withLock { _ in wanted.sorted().compactMap { storage.request($0) } }
+    }
+
+    /// Any thread but the render thread: the requests of the regions the render thread struck (a
+    /// note-on reports it, `lastStrike`) that have no levels, the most recently struck first.
+    public var struckLevelRequests: [LevelRequest] {
+        storageLock.withLock { _ in
+            storage.regions.indices.compactMap { index in storage.request(index).map { ($0, storage.lastStrike(index)) } }
+                .filter { $0.1 != 0 }.sorted { $0.1 > $1.1 }.map(\.0)
         }
     }
 
-    /// Regions whose levels are still to be built (any thread).
-    public var regionsAwaitingLevels: Int { awaiting(levelRegions) }
-
-    /// How many of `regions` (indices into this program's storage) are not published yet; lock-free.
-    func awaiting(_ regions: some Sequence<Int>) -> Int {
-        regions.reduce(0) { $0 + (regionTable[$1].levelSlot.pointee.load(ordering: .relaxed) == 0 ? 1 : 0) }
+    /// Any thread but the render thread: the regions that play band-limited now, with their levels
+    /// and the stamp of their last note-on (0: never struck), for choosing what to withdraw.
+    public var publishedLevels: [(region: Int, levels: RegionLevels, lastStrike: UInt64)] {
+        storageLock.withLock { _ in
+            storage.regions.indices.compactMap { index in storage.levels(index).map { (index, $0, storage.lastStrike(index)) } }
+        }
     }
+
+    /// Any thread but the render thread: makes `levels` (built for `request`, a request of this
+    /// program) the region's band-limited form, from the next note-on on it. Returns false, and
+    /// publishes nothing, when the region has its levels already (another builder was first) or
+    /// its withdrawn levels still wait for their voices (`reclaimWithdrawnLevels`).
+    @discardableResult
+    public func publishLevels(_ levels: RegionLevels, for request: LevelRequest) -> Bool {
+        storageLock.withLock { _ in storage.publish(levels, for: request) }
+    }
+
+    /// Any thread but the render thread: region `region` plays plain from the next note-on on;
+    /// notes sounding keep the levels they read, which the program lets go once the last of them
+    /// ends (`reclaimWithdrawnLevels`). Returns false if the region had no levels.
+    @discardableResult
+    public func withdrawLevels(region: Int) -> Bool {
+        storageLock.withLock { _ in storage.withdraw(region) }
+    }
+
+    /// Any thread but the render thread: lets go of withdrawn levels no voice reads any more (their
+    /// memory is freed when no other program holds them); returns how many still wait for voices.
+    @discardableResult
+    public func reclaimWithdrawnLevels() -> Int {
+        storageLock.withLock { _ in storage.reclaim() }
+    }
+
+    /// Any thread: the stamp of the last note-on on `region` (0: never struck). Stamps of one
+    /// instrument grow with time (its frame clock), so they order its strikes.
+    public func lastStrike(region: Int) -> UInt64 { storageLock.withLock { _ in storage.lastStrike(region) } }
+
+    /// Regions whose levels are still to be published (any thread).
+    public var regionsAwaitingLevels: Int { storage.awaiting.load(ordering: .relaxed) }
 
     /// The largest step (source frames per output frame) a zone's notes can ask for: its highest
     /// key, tunings, the layer's bend range and LFO depth, 2 semitones more (master and RPN
-    /// tuning), at an output rate of 44.1 kHz or more; and never less than 4 (+24 semitones at
-    /// the sample's own rate), so that a bend or an RPN range the preset does not foresee stays
-    /// alias-free up to two octaves. Levels are built up to it (beyond it a voice reads the top
-    /// level built and may alias).
+    /// tuning), at an output rate of 44.1 kHz or more. Levels are built up to it, and room
+    /// permitting to `guaranteedStep` (beyond the top level built a voice reads it and may alias).
     static func largestStep(_ zone: SamplerZone, _ layer: SamplerLayer, _ globals: SamplerGlobals) -> Double {
         let key = min(zone.maxKey, layer.maxKey) + layer.keyOffset
         var semitones = zone.pitchTracking ? Double(key - zone.rootKey) : 0
         semitones += (zone.tuneCents + layer.tuneCents + globals.tuneCents + (layer.lfo?.pitch.map { abs($0.amount) } ?? 0)) / 100
         semitones += max(layer.pitchBendRangeSemitones, 2) + 2
-        return max(exp2(semitones / 12) * zone.waveform.sampleRate / 44_100, guaranteedStep)
+        return exp2(semitones / 12) * zone.waveform.sampleRate / 44_100
     }
 
-    /// Every region is band-limited for steps up to this (+24 semitones).
+    /// Regions are band-limited for steps up to this (+24 semitones at the sample's own rate) when
+    /// the level budget has room, so that a bend or an RPN range the preset does not foresee stays
+    /// alias-free up to two octaves.
     static let guaranteedStep = 4.0
 
     /// A one-layer program playing `waveform` across the keyboard (tests, the built-in sine).
@@ -190,7 +195,7 @@ public final class SamplerProgram: @unchecked Sendable {
     }
 
     /// Number of playback regions: one per distinct (waveform, loop) pair, however many zones share
-    /// it. Each region holds its band-limited levels (`BandLimitedLevels`): up to 13 floats per source frame.
+    /// it. Each region holds its band-limited levels (`LevelLayout`): up to 13 floats per source frame.
     public var storedRegionCount: Int { regionTable.count }
 
     deinit {

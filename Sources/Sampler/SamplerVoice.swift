@@ -33,6 +33,11 @@ struct VoiceRenderContext {
     var volumeGain: Float
     var expressionGain: Float
     var controllerPan: Double
+    /// Whether those are still ramping, and where to (what a voice started mid-ramp plays at).
+    var gainsRamping: Bool
+    var volumeTarget: Float
+    var expressionTarget: Float
+    var panTarget: Double
 }
 
 /// How far a voice's LFO moves each destination at full swing (cents, cents, dB, pan positions).
@@ -64,6 +69,8 @@ struct SamplerVoice {
     var bankID = 0
 
     var region: PlaybackRegion?
+    /// The cell whose published levels `region` reads (counted there as a reader), nil for a plain form.
+    var heldCell: UnsafePointer<RegionCell>?
     var phase: UInt64 = 0
     var sourceRateRatio = 1.0
     var fixedCents = 0.0
@@ -98,6 +105,12 @@ struct SamplerVoice {
     var lastPanGains: (left: Float, right: Float) = (0, 0)
     /// Set at note-on: the first chunk starts at its control gains instead of ramping up from 0.
     var startsFresh = true
+    /// Started while the part's gains were ramping: plays at their targets until the ramp ends.
+    var followsTarget = false
+    /// Frequency of the zone's root key (Hz): with the voice's cents, its fundamental, which
+    /// silences it above the Nyquist frequency (`isAboveNyquist`, updated with the step).
+    var rootHertz = 440.0
+    var isAboveNyquist = false
     var filter: VoiceFilter
 
     init(sampleRate: Double) {
@@ -122,6 +135,14 @@ struct SamplerVoice {
         lfo = LowFrequencyOscillator(sampleRate: lfo.sampleRate, settings: settings.oscillator, seed: seed)
         lfoPendingFrames = 0
         lfoValue = lfo.current
+    }
+
+    /// Stops holding its region's published levels (the voice has ended or is being replaced),
+    /// so the loading side may free them once withdrawn.
+    mutating func releaseRegion() {
+        guard let cell = heldCell else { return }
+        cell.pointee.levels.release()
+        heldCell = nil
     }
 
     /// Fades out in `seconds` and stops counting toward polyphony.
@@ -154,11 +175,16 @@ struct SamplerVoice {
                 lfoCents: (depths.cutoff * Double(lfoStart), depths.cutoff * Double(lfoValue)))
             if filter.ranAway { isActive = false; return }  // VoiceGuard: stopped, nothing mixed
         }
+        if !context.gainsRamping { followsTarget = false }
+        let following = followsTarget
         var gain = staticGain
-        if respondsToVolume { gain *= context.volumeGain }
-        if respondsToExpression { gain *= context.expressionGain }
+        if respondsToVolume { gain *= following ? context.volumeTarget : context.volumeGain }
+        if respondsToExpression { gain *= following ? context.expressionTarget : context.expressionGain }
         if depths.gain != 0 { gain *= Float(Decibels.gain(depths.gain * Double(lfoValue))) }
-        let panGains = panGains(context: context, lfoPan: depths.pan * Double(lfoValue))
+        // Above Nyquist the read can only alias: the voice fades to silence over this chunk (and
+        // back when a bend brings it down), as FluidSynth's voices fall silent there.
+        if isAboveNyquist { gain = 0 }
+        let panGains = panGains(controllerPan: following ? context.panTarget : context.controllerPan, lfoPan: depths.pan * Double(lfoValue))
         let target = (left: gain * panGains.left, right: gain * panGains.right)
         mix(into: output, stereo: region.isStereo, controlGains: target, context: context)
         if reachedEnd || envelope.isIdle { isActive = false }
@@ -189,7 +215,8 @@ struct SamplerVoice {
         return depths
     }
 
-    /// 32.32 step for this chunk from the fixed tuning, pitch bend and the LFO.
+    /// 32.32 step for this chunk from the fixed tuning, pitch bend and the LFO; sets
+    /// `isAboveNyquist` from the same cents.
     private mutating func phaseIncrement(context: VoiceRenderContext, lfoCents: Double) -> UInt64 {
         let bendRange = context.bendRangeOverrideCents.isNaN ? bendRangeCents : context.bendRangeOverrideCents
         var cents = fixedCents + context.tuningCents + context.bend * bendRange
@@ -202,13 +229,14 @@ struct SamplerVoice {
             let wanted = sourceRateRatio * RealTimeMath.exp2(cents / 1200)
             let ratio = wanted.isNaN ? 1 : min(max(wanted, 1.0 / 65_536), 65_536)  // UInt64(NaN) would trap
             lastIncrement = UInt64(ratio * 4_294_967_296)
+            isAboveNyquist = !(rootHertz * RealTimeMath.exp2(cents / 1200) < 0.5 * context.outputSampleRate)
         }
         return lastIncrement
     }
 
     /// Equal-power pan gains, recomputed only when the pan position moved.
-    private mutating func panGains(context: VoiceRenderContext, lfoPan: Double) -> (left: Float, right: Float) {
-        let position = pan + (respondsToPan ? context.controllerPan : 0) + lfoPan
+    private mutating func panGains(controllerPan: Double, lfoPan: Double) -> (left: Float, right: Float) {
+        let position = pan + (respondsToPan ? controllerPan : 0) + lfoPan
         if position != lastPanPosition {
             lastPanPosition = position
             let gains = PanLaw.gains(pan: position)
@@ -297,7 +325,7 @@ struct SamplerVoice {
             if case .hermite = self { return 0 }
             let step = Double(increment) * 0x1p-32
             var level = 0
-            while level < BandLimitedLevels.count - 1 && step > steps[level] { level += 1 }
+            while level < LevelLayout.count - 1 && step > steps[level] { level += 1 }
             return level
         }
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,6 +9,9 @@ import Glibc
 ///
 /// The frames are copied once into raw storage, from which each (waveform, loop) pair a program
 /// plays gets its band-limited levels (`RegionStorage`); the voices read those, not this.
+///
+/// @unchecked Sendable: its frames are written in `init` and only read after; the looped copies
+/// are made under `loopedCopies`' lock and only read after.
 public final class SamplerWaveform: @unchecked Sendable {
     public let channelCount: Int
     /// Rate the frames were recorded at, Hz. The voice resamples to the output rate.
@@ -44,11 +49,40 @@ public final class SamplerWaveform: @unchecked Sendable {
     /// One allocation per channel: `guardFrames` zeros, the frames, `guardFrames` zeros, so an
     /// unlooped region's plain form reads them in place (`RegionStorage`).
     private let storage: [UnsafeMutablePointer<Float>]
-    static let guardFrames = BandLimitedLevels.guardFrames
+    static let guardFrames = LevelLayout.guardFrames
 
     /// Frame 0 of `channel` (guarded by zeros either side). Any thread.
     func frames(channel: Int) -> UnsafePointer<Float> {
         UnsafePointer(storage[min(channel, channelCount - 1)] + Self.guardFrames)
+    }
+
+    /// Channel `channel` as a region with `loop` plays it (valid while this waveform lives). Any thread.
+    public func played(channel: Int, loop: SamplerLoop?) -> PlayedChannel {
+        PlayedChannel(frames: frames(channel: channel), frameCount: frameCount, loop: loop)
+    }
+
+    private struct CopyKey: Hashable {
+        var channel: Int
+        var loop: SamplerLoop
+        var frames: Int
+    }
+
+    /// Guarded copies of the frames as looped regions play them (`loopedCopy`), by channel and loop.
+    private let loopedCopies = Mutex<[CopyKey: UnsafeMutablePointer<Float>]>([:])
+
+    /// Frames −guard ..< `frames` + guard of `channel` as a region with `loop` plays them (the loop
+    /// again after its end), frame 0 returned: a looped region's plain form. Made once per
+    /// waveform, so the regions of every program that plays it with this loop share it; valid
+    /// while the waveform lives. Control side (~1 instruction per frame, the first time).
+    func loopedCopy(channel: Int, loop: SamplerLoop, frames: Int) -> UnsafePointer<Float> {
+        let key = CopyKey(channel: min(channel, channelCount - 1), loop: loop, frames: frames)
+        return loopedCopies.withLock { copies in
+            if let copy = copies[key] { return UnsafePointer(copy + Self.guardFrames) }
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: frames + 2 * Self.guardFrames)
+            played(channel: key.channel, loop: loop).read(from: -Self.guardFrames, count: frames + 2 * Self.guardFrames, scale: 1, into: buffer)
+            copies[key] = buffer
+            return UnsafePointer(buffer + Self.guardFrames)
+        }
     }
 
     /// The frames of `channel` as an array (a copy, for inspection). Control thread.
@@ -58,6 +92,7 @@ public final class SamplerWaveform: @unchecked Sendable {
 
     deinit {
         for base in storage { base.deallocate() }
+        loopedCopies.withLock { copies in for buffer in copies.values { buffer.deallocate() } }
     }
 
     /// One looped cycle of a sine, `frames` long, whose declared sample rate makes it sound at

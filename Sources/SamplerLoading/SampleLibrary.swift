@@ -3,23 +3,22 @@ import Presets
 import Sampler
 
 /// The sample files of one preset, each resolved and decoded once (several waveform IDs or many
-/// zones may share a file). Control thread only.
+/// zones may share a file), and shared with other presets through `files`. Control thread only.
 struct SampleLibrary {
-    struct Loaded {
-        var waveform: SamplerWaveform
-        var metadata: SampleMetadata
-        /// As stored, e.g. "WAV PCM 16-bit, 44100 Hz, mono".
-        var formatDescription: String
+    typealias Loaded = SampleFiles.Decoded
+
+    let files: SampleFiles
+
+    init(files: SampleFiles) {
+        self.files = files
     }
 
     private var byWaveformID: [Int: Loaded] = [:]
     private var byPath: [String: Loaded] = [:]
-    /// Files other presets of the instrument decoded already.
-    let shared: SharedSamples?
-
-    init(shared: SharedSamples? = nil) { self.shared = shared }
     /// Memory per preset: samples (all channels) loaded so far, and the most one preset may hold.
     private var totalSamples = 0
+    /// What the reader tolerated in the files loaded so far, one line each.
+    private(set) var warnings: [String] = []
     static let maxTotalSamples = 1 << 28
     /// AU Lab's "Sine 440 Built-In", shared by every zone with `waveform −2`.
     let builtInSine = SamplerWaveform.sineCycle(frequencyHz: 440)
@@ -40,11 +39,7 @@ struct SampleLibrary {
     }
 
     private mutating func load(id: Int, reference: String, resolver: SamplePathResolver) -> SamplerSampleInfo.Status {
-        // The same reference from the same directory (with the instrument's search paths) resolves alike.
-        let key = resolver.presetPath.split(separator: "/").dropLast().joined(separator: "/") + "\n" + reference
-        let resolution = shared?.resolved[key] ?? resolver.resolve(reference)
-        shared?.resolved[key] = resolution
-        switch resolution {
+        switch resolver.resolve(reference) {
         case .notFound(let tried):
             return .notFound(tried: tried)
         case .found(let path, let how):
@@ -59,10 +54,19 @@ struct SampleLibrary {
     }
 
     private mutating func loadOnce(path: String) throws(LoadFailure) -> Loaded {
-        if let loaded = byPath[path] ?? shared?.decoded[path] {
-            byPath[path] = loaded
-            return loaded
+        if let loaded = byPath[path] { return loaded }
+        let loaded = try files.file(at: path) { () throws(LoadFailure) in try Self.decode(path: path) }
+        totalSamples += loaded.waveform.frameCount * loaded.waveform.channelCount
+        guard totalSamples <= Self.maxTotalSamples else {
+            throw LoadFailure(
+                description: "the preset's samples exceed \(Self.maxTotalSamples) samples (1 GB) in all; not loaded")
         }
+        byPath[path] = loaded
+        warnings += loaded.warnings
+        return loaded
+    }
+
+    private static func decode(path: String) throws(LoadFailure) -> Loaded {
         let audio: DecodedAudio
         do {
             audio = try AudioFileReader.read(path: path)
@@ -74,10 +78,9 @@ struct SampleLibrary {
                 description: "\(audio.channels.count) channels; the sampler plays mono or stereo samples "
                     + "(mix it down, e.g. `sox in.wav -c 2 out.wav`)")
         }
-        totalSamples += audio.frameCount * audio.channels.count
-        guard totalSamples <= Self.maxTotalSamples else {
+        guard audio.frameCount * audio.channels.count <= maxTotalSamples else {
             throw LoadFailure(
-                description: "the preset's samples exceed \(Self.maxTotalSamples) samples (1 GB) in all; not loaded")
+                description: "the preset's samples exceed \(maxTotalSamples) samples (1 GB) in all; not loaded")
         }
         let waveform: SamplerWaveform
         do {
@@ -87,10 +90,7 @@ struct SampleLibrary {
         }
         var metadata = audio.metadata
         metadata.loops = metadata.loops.filter { $0.startFrame >= 0 && $0.endFrame <= audio.frameCount && $0.lengthFrames >= 2 }
-        let loaded = Loaded(waveform: waveform, metadata: metadata, formatDescription: audio.formatDescription)
-        byPath[path] = loaded
-        shared?.decoded[path] = loaded
-        return loaded
+        return Loaded(waveform: waveform, metadata: metadata, formatDescription: audio.formatDescription, warnings: audio.warnings)
     }
 
     private func facts(_ loaded: Loaded) -> SamplerSampleInfo.FileFacts {
@@ -101,7 +101,5 @@ struct SampleLibrary {
             loop: loaded.metadata.sustainLoop.map { SamplerLoop(startFrame: $0.startFrame, endFrame: $0.endFrame) })
     }
 
-    private struct LoadFailure: Error {
-        var description: String
-    }
+    typealias LoadFailure = SampleFiles.LoadFailure
 }

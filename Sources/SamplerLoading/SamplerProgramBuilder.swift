@@ -1,6 +1,7 @@
 import AudioFiles
 import Presets
 import Sampler
+import SamplerLevels
 
 /// Builds a playable `SamplerProgram` from a decoded `.aupreset`: finds and loads every sample
 /// the enabled zones use (each file once), maps zones, layers, connections and globals, and
@@ -17,8 +18,9 @@ public enum SamplerProgramBuilder {
     ///   - searchDirectories: extra roots for the TN2283 `/Sounds/` fallback (`--sample-path`).
     ///   - sampleRate: the output rate the program will play at, Hz.
     ///   - userDirectories: last-resort roots; nil = `SamplePathResolver.defaultUserDirectories()`.
-    ///   - levels: build the band-limited levels now, or leave them to be built by need.
-    ///   - sharing: decoded samples and regions shared with the instrument's other presets.
+    ///   - levels: build the band-limited levels now (as far as the level budget holds them: a
+    ///     warning says what did not fit), or leave them to be built by need.
+    ///   - sampleFiles: where decoded sample files are shared between presets (by device and inode).
     /// - Throws: `SamplerLoadError.noZones` / `.noPlayableZone` (naming every sample and every
     ///   path tried) when nothing can play. Zones whose sample is missing are dropped with a warning.
     ///
@@ -26,13 +28,14 @@ public enum SamplerProgramBuilder {
     /// key but the root is a rate change), and loop points stay exact in the file's frames.
     public static func build(
         preset: AUPreset, presetPath: String, searchDirectories: [String], sampleRate: Double,
-        userDirectories: [String]? = nil, levels: SamplerProgram.LevelBuilding = .atLoad, sharing: SharedSamples? = nil
+        userDirectories: [String]? = nil, levels: SamplerProgram.LevelBuilding = .atLoad, sampleFiles: SampleFiles = .shared
     ) throws(SamplerLoadError) -> SamplerLoadResult {
         let resolver = SamplePathResolver(
             presetPath: presetPath, searchDirectories: searchDirectories, userDirectories: userDirectories)
         var warnings = preset.warnings
-        var library = SampleLibrary(shared: sharing)
+        var library = SampleLibrary(files: sampleFiles)
         let samples = library.load(preset: preset, resolver: resolver)
+        warnings += library.warnings
         var mapping = PresetLayerMapping()
         let layers = preset.layers.enumerated().map { mapping.map($0.element, index: $0.offset) }
         warnings += mapping.warnings
@@ -59,8 +62,8 @@ public enum SamplerProgramBuilder {
             tuneCents: preset.globals.coarseTuneSemitones * 100 + preset.globals.fineTuneCents,
             voiceCount: max(1, preset.voiceCount))
         do {
-            let program = try SamplerProgram(
-                layers: layers, zones: zones, globals: globals, levels: levels, regions: sharing?.regions ?? RegionStorage())
+            let program = try SamplerProgram(layers: layers, zones: zones, globals: globals)
+            if levels == .atLoad, let warning = program.buildAllLevels().warning { warnings.append(warning) }
             return SamplerLoadResult(program: program, warnings: warnings, samples: samples)
         } catch {
             throw .invalidProgram(preset: presetPath, reason: error.description)

@@ -90,6 +90,8 @@ private func execute(_ plan: fftwf_plan) { fftwf_execute(plan) }
 
 /// A pthread mutex for FFTW's planner and other control-thread state (never taken while
 /// rendering). A plain lock/unlock pair because the plans it guards are not `Sendable`.
+///
+/// `@unchecked Sendable`: the mutex is the synchronisation; its pointer never changes.
 public final class PlannerLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 

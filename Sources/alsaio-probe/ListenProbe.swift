@@ -8,7 +8,7 @@ import Glibc
 /// Runs the real client and prints every `SequencerInput`, with what `SourceNoteTracker`
 /// would release when a source goes.
 enum ListenProbe {
-    /// The tracker lives on the sequencer thread (the sink's thread), so it needs no lock.
+    /// `@unchecked Sendable`: the tracker is used only on the sequencer's reader thread (the sink's), so it needs no lock.
     final class TrackerBox: @unchecked Sendable {
         var tracker = SourceNoteTracker()
     }

@@ -8,6 +8,7 @@ import MIDI
 import Presets
 import Sampler
 import SamplerLoading
+import SoundFont
 
 /// One entry point per outside format. Each must return normally for any bytes: a trap, a hang or
 /// an unbounded allocation is a finding (libFuzzer reports it with the input that caused it).
@@ -24,6 +25,9 @@ enum FuzzTarget: String, CaseIterable {
     case audioFile = "audio-file"
     /// `--set name=value` / control-socket `set` parameter parser.
     case parameter
+    /// SoundFont (SF2/SF3) loader, the combination rules for every preset, and every sample read
+    /// (SF3 streams decoded), as `soundfont list --verify` does.
+    case soundfont
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -33,11 +37,12 @@ enum FuzzTarget: String, CaseIterable {
         case .instrument: Self.instrument(bytes)
         case .audioFile: Self.audioFile(bytes)
         case .parameter: _ = try? Self.parameters.apply(assignment: String(decoding: bytes, as: UTF8.self))
+        case .soundfont: Self.soundFont(bytes)
         }
     }
 
     /// Built once: the table's shape never changes, and values are re-validated on every set.
-    nonisolated(unsafe) static let parameters = try! AudioEngine(configuration: EngineConfiguration(maxFrames: 64)).parameters
+    static let parameters = try! AudioEngine(configuration: EngineConfiguration(maxFrames: 64)).parameters
     nonisolated(unsafe) static let sampler = SamplerInstrument(sampleRate: 48_000, maxFrames: 64, maxVoices: 8)
     nonisolated(unsafe) static let block = StereoBuffer(capacity: 64)
     static let scratchFile = NSTemporaryDirectory() + "audiograph-fuzz-\(getpid())"
@@ -84,6 +89,16 @@ enum FuzzTarget: String, CaseIterable {
     static func instrument(_ bytes: [UInt8]) {
         guard let file = try? InstrumentFile.decode(bytes, path: "fuzz.json") else { return }
         for (name, value) in file.parameters ?? [:] { try? parameters.set(name, text: value.text) }
+    }
+
+    static func soundFont(_ bytes: [UInt8]) {
+        guard let font = try? SoundFontFile.parse(bytes: bytes, path: "fuzz.sf2") else { return }
+        let report = SoundFontReport(font, verifySamples: true)
+        precondition(report.playablePresets <= font.presets.count)
+        for index in font.samples.indices {
+            guard let frames = try? font.sampleFrames(index) else { continue }
+            precondition(frames.count <= SoundFontSample.maxFrames)
+        }
     }
 
     static func audioFile(_ bytes: [UInt8]) {

@@ -1,2 +1,2 @@
 import AudioGraphApp
-AudioGraphCommand.main()
+AudioGraphCommand.mainEscapingOutsideText()

@@ -36,6 +36,21 @@ import Testing
         }
     }
 
+    /// A SysEx event's bytes (as the sequencer delivers them, `F0` … `F7`): ours become messages,
+    /// anything else (an identity request, a fragment without `F0`) nothing.
+    @Test func sysExBytesTranslate() {
+        func message(_ bytes: [UInt8]) -> MIDIMessage? {
+            bytes.withUnsafeBytes { SequencerEventTranslator.message(sysex: $0) }
+        }
+        #expect(message([0xF0, 0x7E, 0x7F, 0x09, 0x01, 0xF7]) == .system(.reset(.generalMIDI)))
+        #expect(message(SystemExclusive.rhythmPart(channel: 15, map: 1).bytes) == .system(.rhythmPart(channel: 15, map: 1)))
+        #expect(message(SystemExclusive.masterVolume(100).bytes) == .system(.masterVolume(100)))
+        #expect(message([0xF0, 0x7E, 0x7F, 0x06, 0x01, 0xF7]) == nil)
+        #expect(message([0x7E, 0x7F, 0x09, 0x01, 0xF7]) == nil)
+        #expect(message([]) == nil)
+        #expect(SequencerEventTranslator.fields(for: .system(.reset(.gs))).type == SequencerEventType.sysex)
+    }
+
     @Test func outOfRangeDataIsMaskedNotTrapped() {
         #expect(
             SequencerEventTranslator.message(from: Fields(type: SequencerEventType.noteOn, channel: 0xF2, note: 200, velocity: 255))

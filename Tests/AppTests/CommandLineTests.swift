@@ -2,6 +2,10 @@ import AudioTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The `audiograph` executable as a user meets it: exit status and what it prints.
 @Suite struct CommandLineTests {
     /// The test bundle sits beside the built products (`.build/<config>/`).
@@ -11,9 +15,11 @@ import Testing
 
     struct Outcome { var status: Int32; var output: String }
 
-    func run(_ arguments: [String], environment: [String: String] = [:], directory: String = repository) throws -> Outcome {
+    func run(
+        _ arguments: [String], environment: [String: String] = [:], directory: String = repository, executable: String = binary
+    ) throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -46,7 +52,9 @@ import Testing
         (["status"], "AudioGraph is not running"),
     ])
     func mistakesExitNonZeroWithAClearMessage(arguments: [String], message: String) throws {
-        // A private control-socket directory, so no running instance on this machine can answer.
+        // A private control-socket directory (0700, as a runtime directory must be), so no running
+        // instance on this machine can answer.
+        chmod(scratch.path, 0o700)
         let r = try run(arguments, environment: ["XDG_RUNTIME_DIR": scratch.path])
         #expect(r.status != 0)
         #expect(r.output.contains(message), "\(r.output)")

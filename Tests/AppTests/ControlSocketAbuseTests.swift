@@ -1,5 +1,6 @@
 import AudioGraphApp
 import AudioTestSupport
+import LiveTestSupport
 import Engine
 import Foundation
 import MIDI
@@ -17,6 +18,7 @@ import Glibc
 /// note keeps its level and the parameters keep their values.
 @Suite(.serialized) struct ControlSocketAbuseTests {
     /// A live loop rendering in real time (128-frame periods, paced like a device) with a synth note held.
+    /// `@unchecked Sendable`: `thread` is set and read only on the test's thread; the rest is atomic or thread-safe.
     final class LiveRig: @unchecked Sendable {
         let engine: EngineController
         let probe: LiveLoopProbe
@@ -29,7 +31,7 @@ import Glibc
         init() throws {
             var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
             loader.assignments = ["synth.sustain=1", "synth.attack=0.001"]
-            probe = LiveLoopProbe(engine: try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 128)),
+            probe = try LiveLoopProbe(engine: try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 128)),
                                   periodFrames: 128, input: nil)
             engine = probe.controller
             try probe.startControlSocket(path: socketPath)
@@ -144,9 +146,10 @@ import Glibc
             ("set master.gain=nan", "master.gain needs a number in dB (got 'nan')"),
             ("set master.gain=inf", "master.gain needs a number in dB (got 'inf')"),
             ("set master.gain=-1e400", "master.gain needs a number in dB"),
-            ("set master.gain=1e308", "master.gain must be between -60 dB and 12 dB (got 1e+308 dB)"),
+            ("set master.gain=1e308", "master.gain must be between -60 dB and 12 dB (got 1e308 dB)"),
             ("set master.gain=13", "must be between -60 dB and 12 dB (got 13 dB)"),
             ("set master.gain=loud", "needs a number in dB (got 'loud')"),
+            ("set master.gain=-20 master.gain=loud", "needs a number in dB (got 'loud')"),  // all or none: -20 not applied
             ("set master.gain=", "needs a number in dB (got '')"),
             ("set master.gain", "expected name=value, got 'master.gain'"),
             ("set", "set needs name=value"),

@@ -1,4 +1,4 @@
-import AudioGraphApp
+import LiveLoop
 import Foundation
 import Testing
 

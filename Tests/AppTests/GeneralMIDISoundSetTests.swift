@@ -5,6 +5,7 @@ import DSP
 import Engine
 import Foundation
 import MIDI
+import SamplerLevels
 import Testing
 
 /// The bundled General MIDI sound set through the default instrument, as a song plays it: the

@@ -25,7 +25,7 @@ import Glibc
         let renderer = OfflineRenderer(engine: engine, blockFrames: 256)
         configure(renderer)
         var left: [Float] = []
-        let summary = try renderer.render(midi: events, input: input) { b throws(AudioFileError) in
+        let summary = try renderer.render(midi: events, input: input.map(DecodedInput.init)) { b throws(AudioFileError) in
             left.append(contentsOf: UnsafeBufferPointer(start: b.left, count: b.frames))
         }
         return (left, summary)

@@ -1,7 +1,9 @@
 import AudioGraphApp
 import Engine
 import Foundation
+import LiveTestSupport
 import Sampler
+import SamplerLevels
 import Testing
 
 /// Live, the band-limited levels are built in the background after start (notes on a region
@@ -12,12 +14,13 @@ import Testing
         var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
         loader.levels = .byNeed
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
-        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: nil)
+        let probe = try LiveLoopProbe(engine: engine, periodFrames: 64, input: nil)
         let before = try awaiting(probe)
         #expect(before > 0, "the default instrument's regions start without levels")
         #expect(probe.controlRequest("status").contains("levels building for \(before) regions"))
         let bank = try #require(probe.controller.programBank)
         let publisher = LevelPublisher.start(bank)
+        defer { publisher.stop() }
         let deadline = Date().addingTimeInterval(60)
         while publisher.regionsAwaitingLevels > 0, Date() < deadline { usleep(10_000) }
         #expect(try awaiting(probe) == 0)

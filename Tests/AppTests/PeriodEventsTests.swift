@@ -1,5 +1,5 @@
-import AudioGraphApp
 import AudioTestSupport
+import LiveLoop
 import MIDI
 import Testing
 
@@ -8,15 +8,16 @@ import Testing
 @Suite struct PeriodEventsTests {
     /// A live ring, a song ring and the collector, with messages stamped in nanoseconds.
     final class Rig {
-        let live = EventRing<StampedMessage>(capacity: 1 << 18, filler: .placeholder)
-        let song = EventRing<StampedMessage>(capacity: 64, filler: .placeholder)
+        let rings = MIDIRings(liveCapacity: 1 << 18, songCapacity: 64)
+        var live: EventRing<StampedMessage> { rings.live }
+        var song: EventRing<StampedMessage> { rings.song }
         let events: PeriodEvents
         var period: UInt64 = 0
         static let periodNanoseconds: UInt64 = 1_000_000
 
         /// Periods of 100 frames; a note-on refills every 50 frames (2 a period).
         init(budget: Int = 8, noteOnBurst: Int = 4) {
-            events = PeriodEvents(budget: budget, noteOnBurst: noteOnBurst, noteOnFrames: 50, staleNanoseconds: 3 * Self.periodNanoseconds)
+            events = PeriodEvents(rings: rings, budget: budget, noteOnBurst: noteOnBurst, noteOnFrames: 50, staleNanoseconds: 3 * Self.periodNanoseconds)
         }
 
         func send(_ messages: [MIDIMessage], at nanos: UInt64 = 0, song toSong: Bool = false) {
@@ -27,7 +28,7 @@ import Testing
         func collect() -> [TimedMIDIMessage] {
             let start = period * Self.periodNanoseconds
             period += 1
-            return Array(events.collect(live: live, song: song, arrivedBefore: start + Self.periodNanoseconds, periodStart: start, periodFrames: 100))
+            return Array(events.collect(arrivedBefore: start + Self.periodNanoseconds, periodStart: start, periodFrames: 100))
         }
     }
 
@@ -114,6 +115,20 @@ import Testing
         #expect(rig.events.coalesced.load(ordering: .relaxed) == 0)
     }
 
+    /// A SysEx acts on every channel: each one is applied, in order, and no controller value on
+    /// any channel is coalesced across it (a reset between two CC7 values must not lose the first).
+    @Test func nothingIsCoalescedAcrossASysEx() {
+        let rig = Rig(budget: 64)
+        let sent: [MIDIMessage] = [
+            Self.cc(0, 7, 50), Self.cc(5, 10, 0), .system(.reset(.generalMIDI)), Self.cc(0, 7, 60), Self.cc(5, 10, 127),
+            .system(.masterVolume(100)), .system(.masterVolume(200)), .system(.rhythmPart(channel: 10, map: 1)), Self.cc(10, 7, 1),
+        ]
+        rig.send(sent)
+        #expect(rig.collect().map(\.message) == sent)
+        #expect(rig.events.coalesced.load(ordering: .relaxed) == 0)
+        #expect(Coalescing.key(.system(.masterVolume(1))) == nil)
+    }
+
     /// The song ring and the live ring are merged by arrival time.
     @Test func songAndLiveMessagesAreMergedByArrival() {
         let rig = Rig(budget: 64)
@@ -145,7 +160,7 @@ import Testing
             applied += rig.collect().map(\.message)
         }
         while applied.count < sent.count, rig.live.peek() != nil { applied += rig.collect().map(\.message) }
-        let ordered = { (list: [MIDIMessage]) in list.filter { PeriodEvents.coalescingKey($0) == nil } }
+        let ordered = { (list: [MIDIMessage]) in list.filter { Coalescing.key($0) == nil } }
         #expect(ordered(applied) == ordered(sent))
         #expect(Self.finalValues(applied) == Self.finalValues(sent))
         let coalesced = rig.events.coalesced.load(ordering: .relaxed)
@@ -169,7 +184,7 @@ import Testing
     /// The last message per channel and coalescing key.
     static func finalValues(_ list: [MIDIMessage]) -> [Int: MIDIMessage] {
         var last: [Int: MIDIMessage] = [:]
-        for m in list { if let key = PeriodEvents.coalescingKey(m) { last[Int(m.channel) * 1000 + key] = m } }
+        for m in list { if let key = Coalescing.key(m) { last[Int(m.channel) * 1000 + key] = m } }
         return last
     }
 }

@@ -27,7 +27,7 @@ import Testing
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: 256))
         let renderer = OfflineRenderer(engine: engine, blockFrames: 256)
         var left: [Float] = []
-        _ = try renderer.render(midi: events, input: input) { b throws(AudioFileError) in
+        _ = try renderer.render(midi: events, input: input.map(DecodedInput.init)) { b throws(AudioFileError) in
             left.append(contentsOf: UnsafeBufferPointer(start: b.left, count: b.frames))
         }
         return left

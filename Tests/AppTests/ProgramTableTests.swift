@@ -105,7 +105,7 @@ import Testing
     /// gain −6 dB is −6.0 dB; an exponential decay to silence over 1 s is −20.8 dB at 0.5 s; a
     /// 200 Hz low-pass takes 440 Hz down by its 12 dB/octave (−13.7 dB for the RBJ design at Q
     /// 0.707); `velocity: none` plays velocity 40 as loud as 127. The preset is read once and its
-    /// five programs share its one region.
+    /// five programs play its one waveform.
     @Test func programSettingsShapeThePresetTheyPlay() throws {
         let sine = "\(Self.root)/Presets/Sine.aupreset"
         let path = try instrument(#"""
@@ -118,7 +118,8 @@ import Testing
         loader.assignments = ["master.lowpass.enabled=off", "master.highpass.enabled=off"]
         loader.levels = .byNeed
         let bank = try #require(try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: 256)).programBank)
-        #expect(bank.programs.count == 5 && bank.programs.regionsAwaitingLevels == 1, "one preset, one shared region")
+        let waveforms = bank.programs.map { ObjectIdentifier($0.zones[0].waveform) }
+        #expect(bank.programs.count == 5 && Set(waveforms).count == 1, "one preset read, its waveform shared by the five programs")
         #expect(bank.name(of: bank.lookup(bank: 0, program: 4, isDrum: false) ?? .none) == "Flat sine")
         func level(program: UInt8, velocity: UInt8 = 100, at seconds: Double = 0.3) throws -> Double {
             let events = [

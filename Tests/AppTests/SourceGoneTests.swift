@@ -2,6 +2,7 @@ import AudioGraphApp
 import Engine
 import MIDI
 import Foundation
+import LiveTestSupport
 import Testing
 
 /// The default instrument (synth release 50 ms, sustain 1) in the live loop at 64 frames.
@@ -9,7 +10,7 @@ func synthLiveLoop(loseOutputAtPeriod: Int? = nil) throws -> LiveLoopProbe {
     var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
     loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
     let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
-    return LiveLoopProbe(engine: engine, periodFrames: 64, input: nil, loseOutputAtPeriod: loseOutputAtPeriod)
+    return try LiveLoopProbe(engine: engine, periodFrames: 64, input: nil, loseOutputAtPeriod: loseOutputAtPeriod)
 }
 
 /// When a MIDI source vanishes mid-chord (an rtpmidid session ends, a keyboard is unplugged),

@@ -27,6 +27,7 @@ import Testing
     func playTellsSystemdWhenItIsReadyAndWhenItStops(abstract: Bool) throws {
         let name = abstract ? "@audiograph-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" : scratch.file("notify.sock")
         let listener = try DatagramListener(name)
+        chmod(scratch.path, 0o700)  // a runtime directory, as the control socket requires
         let r = try cli.run(["play", "--device", "paced", "--duration", "1.5", "--rt-priority", "0", "--no-wait-for-device"],
                             environment: ["NOTIFY_SOCKET": name, "XDG_RUNTIME_DIR": scratch.path])
         #expect(r.status == 0, "\(r.output)")

@@ -4,6 +4,7 @@ import DSP
 import Engine
 import MIDI
 import Sampler
+import SamplerLevels
 import Testing
 
 /// The player's calibration measured on the engine's output, on the sampler (channel 1, a sine
@@ -15,6 +16,7 @@ import Testing
 
     func rig(_ settings: [String] = []) throws -> EngineRig {
         let program = SamplerProgram.single(.sineCycle(frequencyHz: 440, frames: 2048), rootKey: 69, globals: SamplerGlobals(voiceCount: 64))
+        program.buildAllLevels()
         return try EngineRig(content: EngineContent(samplerProgram: program), settings: ["synth.sustain=1"] + settings)
     }
 
@@ -103,6 +105,7 @@ import Testing
         var layer = SamplerLayer()
         layer.filter = SamplerFilterSettings(isEnabled: true, cutoffHz: 1000, resonanceDecibels: 0)
         let program = SamplerProgram.single(.sineCycle(frequencyHz: 440, frames: 2048), rootKey: 69, layer: layer)
+        program.buildAllLevels()
         func render(soft: Bool) throws -> [Float] {
             let rig = try EngineRig(content: EngineContent(samplerProgram: program))
             return rig.render(frames: 24000, events: [cc(0, MIDIController.reverbSend, 0), cc(0, MIDIController.softPedal, soft ? 127 : 0),

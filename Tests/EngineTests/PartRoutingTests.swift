@@ -3,6 +3,7 @@ import DSP
 import Engine
 import MIDI
 import Sampler
+import SamplerLevels
 import Testing
 
 /// The engine routes each channel's notes to what its part plays (a sampler program or the synth),
@@ -14,6 +15,7 @@ import Testing
         var layer = SamplerLayer()
         layer.ampEnvelope = EnvelopeSettings(attackSeconds: 0.005, holdSeconds: 0, decaySeconds: 0, sustainLevel: 1, releaseSeconds: 0.05)
         let program = SamplerProgram.single(.sineCycle(frequencyHz: 440), rootKey: 69, layer: layer)
+        program.buildAllLevels()
         let bank = ProgramBank(programs: [program], names: ["sine"], table: [0: [.sampler(0), .synth]])
         let rig = try EngineRig(content: EngineContent(programBank: bank),
                                 settings: ["master.lowpass.enabled=off", "master.highpass.enabled=off", "synth.attack=0.005", "fx.enabled=off"])

@@ -2,11 +2,13 @@ import AudioTestSupport
 import Engine
 import MIDI
 import Sampler
+import SamplerLevels
 import Testing
 
 @Suite struct SamplerBusTests {
     func rig(_ settings: [String]) throws -> EngineRig {
         let program = SamplerProgram.single(.sineCycle(frequencyHz: 440, frames: 2048), rootKey: 69, globals: SamplerGlobals(voiceCount: 64))
+        program.buildAllLevels()
         return try EngineRig(content: EngineContent(samplerProgram: program), settings: settings)
     }
 

@@ -63,11 +63,11 @@ import Testing
         }
         let pitch = try #require(Measure.frequency(both.left[seconds(1.6, 2.0)], sampleRate: rate, guess: 440))
         #expect(abs(Measure.cents(pitch, relativeTo: 440)) < 0.5)
-        // Channel 3 alone: CC7 30 is 40·log10(30/127) dB, CC10 0 is hard left, RPN 0 = 7 semitones,
+        // Channel 3 alone: CC7 30 is 40·log10(30/100) dB below GM's starting 100, CC10 0 is hard left, RPN 0 = 7 semitones,
         // the sostenuto pedal holds its note after note-off until the pedal lifts.
         let full = Measure.amplitude(only3.left[seconds(0.1, 0.5)], at: 220, sampleRate: rate)
         let quiet = Measure.amplitude(only3.left[seconds(0.6, 1.0)], at: 220, sampleRate: rate)
-        #expect(abs(Measure.decibels(quiet / full) - 40 * log10(30.0 / 127)) < 0.1)
+        #expect(abs(Measure.decibels(quiet / full) - 40 * log10(30.0 / 100)) < 0.1)
         #expect(Measure.peak(only3.right[seconds(1.05, 1.5)]) < 1e-4)
         let bent = 220 * pow(2, 7.0 / 12 * 8191 / 8192)
         let measured = try #require(Measure.frequency(only3.left[seconds(1.6, 2.0)], sampleRate: rate, guess: bent))

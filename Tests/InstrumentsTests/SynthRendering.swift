@@ -9,9 +9,11 @@ struct SynthRig {
     let blockFrames: Int
     static let rate = 48000.0
 
+    /// CC7 at full on every channel (General MIDI starts it at 100), so tests measure the voice's level.
     init(voices: Int = 32, blockFrames: Int = 64, envelope: EnvelopeSettings? = nil) {
         synth = SineSynth(sampleRate: Self.rate, maxFrames: blockFrames, maxVoices: voices)
         if let envelope { synth.envelope = envelope }
+        for channel in UInt8(0)..<16 { synth.handle(.controlChange(channel: channel, controller: MIDIController.volume, value: 127)) }
         buffer = StereoBuffer(capacity: blockFrames)
         self.blockFrames = blockFrames
     }

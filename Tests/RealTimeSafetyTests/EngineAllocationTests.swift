@@ -3,6 +3,7 @@ import Engine
 import Instruments
 import MIDI
 import Sampler
+import SamplerLevels
 import XCTest
 
 /// The render path allocates nothing: the full graph under load, ≥ 10,000 blocks, 0 mallocs.
@@ -24,11 +25,12 @@ final class EngineAllocationTests: XCTestCase {
         // A looped 400-cycle sine at 480 Hz: seamless, so 64 voices can sustain forever.
         let waveform = try SamplerWaveform(channels: [sine(480, frames: 40000)], sampleRate: rate,
                                            naturalLoop: SamplerLoop(startFrame: 0, endFrame: 40000))
+        let program = SamplerProgram.single(waveform, rootKey: 69, layer: articulatedLayer(), globals: SamplerGlobals(voiceCount: 64))
+        program.buildAllLevels()
         let content = EngineContent(
             loops: [.guitar: loop(220, channels: 2), .beat: loop(110, channels: 1), .file: loop(330, channels: 2)],
             controls: [ControlMapping(channel: 15, trigger: .controller(74), parameter: "master.lowpass.cutoff")],
-            samplerProgram: SamplerProgram.single(
-                waveform, rootKey: 69, layer: articulatedLayer(), globals: SamplerGlobals(voiceCount: 64)))
+            samplerProgram: program)
         let engine = try AudioEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: blockFrames), content: content)
         for s in ["loop.guitar.play=on", "loop.beat.play=on", "loop.file.play=on", "master.lowpass.enabled=on",
                   "master.highpass.enabled=on", "synth.voices=32", "synth.release=2", "synth.follow=on"] {
@@ -112,12 +114,15 @@ final class EngineAllocationTests: XCTestCase {
     }
 
     /// Sixteen parts sounding (sampler programs on 14, the synth on 2), with program changes, bank
-    /// selects, RPN bend ranges, pedals and pan arriving on a rotating channel every block.
+    /// selects, RPN bend ranges, pedals and pan arriving on a rotating channel every block, and
+    /// SysEx among them: a GS rhythm part and a master volume every block, a GM reset every 1000.
     func testSixteenPartsWithProgramChangesRenderWithoutAllocating() throws {
         func looped(_ frequency: Double) throws -> SamplerProgram {
             let waveform = try SamplerWaveform(channels: [sine(frequency, frames: 40000)], sampleRate: rate,
                                                naturalLoop: SamplerLoop(startFrame: 0, endFrame: 40000))
-            return SamplerProgram.single(waveform, rootKey: 69, globals: SamplerGlobals(gainDecibels: -30, voiceCount: 16))
+            let program = SamplerProgram.single(waveform, rootKey: 69, globals: SamplerGlobals(gainDecibels: -30, voiceCount: 16))
+            program.buildAllLevels()
+            return program
         }
         let row0: [PartProgram?] = (0..<128).map { $0 % 8 == 7 ? .synth : .sampler($0 % 3) }
         let row1: [PartProgram?] = (0..<128).map { $0 % 2 == 0 ? .sampler(2) : nil }
@@ -129,7 +134,7 @@ final class EngineAllocationTests: XCTestCase {
                                      content: EngineContent(programBank: bank))
         try engine.parameters.apply(assignment: "synth.voices=32")
         let output = StereoBuffer(capacity: blockFrames)
-        let events = UnsafeMutableBufferPointer<TimedMIDIMessage>.allocate(capacity: 16)
+        let events = UnsafeMutableBufferPointer<TimedMIDIMessage>.allocate(capacity: 20)
         defer { events.deallocate() }
         var count = 0
         func add(_ frame: Int, _ message: MIDIMessage) {
@@ -153,6 +158,9 @@ final class EngineAllocationTests: XCTestCase {
             add(40, .controlChange(channel: channel, controller: 7, value: UInt8(64 + n % 64)))
             add(50, .controlChange(channel: channel, controller: 66, value: n % 32 < 16 ? 127 : 0))
             add(60, .controlChange(channel: channel, controller: 64, value: n % 64 < 32 ? 127 : 0))
+            add(70, .system(.rhythmPart(channel: (channel + 3) % 16, map: UInt8(n % 2))))
+            add(80, .system(.masterVolume(UInt16(12_000 + n % 4000))))
+            if n % 1000 == 500 { add(90, .system(.reset(.generalMIDI))) }
             engine.render(output: output.block(frames: blockFrames), events: UnsafeBufferPointer(rebasing: events[0..<count]))
         }
         for n in 0..<2_000 { renderBlock(n) }  // warm up: every part has its 8 notes

@@ -1,14 +1,16 @@
 import AudioGraphApp
 import Engine
 import Foundation
+import LiveTestSupport
 import MIDI
 import Synchronization
 import XCTest
 
-/// The live loop's four threads at once, as `play` runs them: the audio thread rendering periods
-/// (and, after the device is lost, the control thread's outage recovery on the same object), the
-/// sequencer thread delivering notes, the main thread's control work, and the control socket
-/// answering `status`/`set`/`get` in a tight loop. Functionally it checks that the loss is
+/// The live loop's threads at once, as `play` runs them: the render thread rendering periods (and,
+/// after the device is lost, a second thread running the outage recovery on the same objects, as
+/// `play`'s control thread does, before the render thread takes over again), the sequencer thread
+/// delivering notes, the main thread's control work, and the control socket answering
+/// `status`/`set`/`get` in a tight loop. Functionally it checks that the loss is
 /// recovered and every request answered; its real purpose is `scripts/tsan-live`, which runs it
 /// under ThreadSanitizer, where any unsynchronised access between those threads is a report.
 final class LiveLoopRaceTests: XCTestCase {
@@ -19,7 +21,7 @@ final class LiveLoopRaceTests: XCTestCase {
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
         let input = (0..<4800).map { Float(0.3 * sin(2 * Double.pi * 220 * Double($0) / 48000)) }
         let periods = Int(ProcessInfo.processInfo.environment["LIVE_RACE_PERIODS"] ?? "") ?? 3000
-        let probe = LiveLoopProbe(engine: engine, periodFrames: 64, input: input, loseOutputAtPeriod: periods / 3)
+        let probe = try LiveLoopProbe(engine: engine, periodFrames: 64, input: input, loseOutputAtPeriod: periods / 3)
         let controller = probe.controller  // the other threads' view; the engine now belongs to the probe's loop
 
         let done = Atomic<Bool>(false)

@@ -2,6 +2,7 @@ import DSP
 import Engine
 import MIDI
 import Sampler
+import SamplerLevels
 import XCTest
 
 /// The send effects and the player's calibration on the render path allocate nothing: every part
@@ -16,6 +17,7 @@ final class SendEffectsAllocationTests: XCTestCase {
         let table = (0..<40000).map { Float(0.3 * sin(2 * Double.pi * 480 * Double($0) / rate)) }
         let waveform = try SamplerWaveform(channels: [table], sampleRate: rate, naturalLoop: SamplerLoop(startFrame: 0, endFrame: 40000))
         let program = SamplerProgram.single(waveform, rootKey: 69, globals: SamplerGlobals(voiceCount: 32))
+        program.buildAllLevels()
         let engine = try AudioEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: blockFrames),
                                      content: EngineContent(samplerProgram: program))
         let output = StereoBuffer(capacity: blockFrames)

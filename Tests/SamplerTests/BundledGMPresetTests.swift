@@ -42,7 +42,7 @@ import Testing
 
     static let melodic: [(name: String, key: Int)] = [("Bass", 43), ("Guitar", 57), ("Strings", 60), ("Organ", 60)]
 
-    /// Measured (dB relative to Keys at C4): see the README's table; the bound is ±2 dB.
+    /// Measured (dB relative to Keys at C4): see docs/PERFORMANCE.md and Presets/README.md; the bound is ±2 dB.
     @Test(arguments: melodic)
     func heldNoteSitsWithinTwoDecibelsOfKeys(preset: (name: String, key: Int)) throws {
         let keys = Self.heldLevel(Self.play(try Self.load("Keys").program, key: 60))

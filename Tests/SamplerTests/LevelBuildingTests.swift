@@ -2,6 +2,7 @@ import AudioTestSupport
 import Foundation
 import MIDI
 import Sampler
+import SamplerLevels
 import Synchronization
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
     }
 
     func deferredProgram() throws -> SamplerProgram {
-        try SamplerProgram(layers: [plainLayer()], zones: [SamplerZone(waveform: brightWaveform(), rootKey: rootKey)], levels: .byNeed)
+        try SamplerProgram(layers: [plainLayer()], zones: [SamplerZone(waveform: brightWaveform(), rootKey: rootKey)])
     }
 
     /// The largest component of `out` in dB relative to the 15 kHz sine heard at its root.
@@ -43,7 +44,7 @@ import Testing
     @Test func aNoteKeepsItsKernelAndTheNextOnePlaysBandLimited() throws {
         let program = try deferredProgram()
         #expect(program.regionsAwaitingLevels == 1)
-        let sampler = instrument(playing: program)
+        let sampler = instrument(playing: program, levels: .byNeed)
         // Started before the levels exist: the cubic on the original frames.
         _ = render(sampler, frames: 2_400, events: [At(0, noteOn(rootKey + 12))])
         program.buildAllLevels()
@@ -65,7 +66,7 @@ import Testing
             var a = SamplerZone(waveform: low, rootKey: 60), b = SamplerZone(waveform: high, rootKey: 60)
             a.maxKey = 63
             b.minKey = 64
-            return try SamplerProgram(layers: [plainLayer()], zones: [a, b], levels: .byNeed)
+            return try SamplerProgram(layers: [plainLayer()], zones: [a, b])
         }
         let row: [PartProgram?] = [.sampler(0), .sampler(1)]
         return ProgramBank(programs: [try program(), try program()], names: ["a", "b"], table: [0: row])
@@ -97,7 +98,8 @@ import Testing
     @Test func publisherBuildsEveryRegionInTheBackground() async throws {
         let bank = try bank()
         let done = Flag()
-        let publisher = LevelPublisher.start(bank) { done.value.store(true, ordering: .releasing) }
+        let publisher = LevelPublisher.start(bank) { _ in done.value.store(true, ordering: .releasing) }
+        defer { publisher.stop() }
         let deadline = Date().addingTimeInterval(30)
         while !done.value.load(ordering: .acquiring), Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
         let finished = done.value.load(ordering: .acquiring)
@@ -115,9 +117,10 @@ import Testing
     /// scripts/tsan-live under ThreadSanitizer). Every block stays finite and audible.
     @Test func notesStruckWhileLevelsArePublished() throws {
         let bank = try bank()
-        let sampler = instrument(playing: bank.programs[0])
+        let sampler = instrument(playing: bank.programs[0], levels: .byNeed)
         let done = Flag()
-        _ = LevelPublisher.start(bank) { done.value.store(true, ordering: .releasing) }
+        let publisher = LevelPublisher.start(bank) { _ in done.value.store(true, ordering: .releasing) }
+        defer { publisher.stop() }
         let deadline = Date().addingTimeInterval(30)
         var blocks = 0
         while !done.value.load(ordering: .acquiring), Date() < deadline {

@@ -4,6 +4,7 @@ import Glibc
 import AudioTestSupport
 import MIDI
 import Sampler
+import SamplerLevels
 import Testing
 
 /// The sampler as a 16-part sound module: each channel its own program and controllers, program
@@ -23,9 +24,13 @@ import Testing
     func off(_ channel: UInt8, _ key: UInt8) -> MIDIMessage { .noteOff(channel: channel, note: key, velocity: 64) }
     func cc(_ channel: UInt8, _ number: UInt8, _ value: UInt8) -> MIDIMessage { .controlChange(channel: channel, controller: number, value: value) }
 
-    func sampler(_ bank: ProgramBank, maxVoices: Int = 64) -> SamplerInstrument {
+    /// CC7 at full on every part (GM starts it at 100), so levels are the programs' own; sending
+    /// it adopts the bank, so a test of the hand-over itself asks for `fullVolume: false`.
+    func sampler(_ bank: ProgramBank, maxVoices: Int = 64, fullVolume: Bool = true) -> SamplerInstrument {
+        for program in bank.programs { program.buildAllLevels() }
         let s = SamplerInstrument(sampleRate: rate, maxFrames: 512, maxVoices: maxVoices)
         s.submit(bank)
+        if fullVolume { for channel in UInt8(0)..<16 { s.handle(cc(channel, MIDIController.volume, 127)) } }
         return s
     }
 
@@ -109,7 +114,9 @@ import Testing
     @Test func channel10IsTheDrumPart() throws {
         let bank = ProgramBank(programs: [sine(440), sine(660)], names: ["melodic", "kit"],
                                table: [0: [PartProgram?](repeating: .sampler(0), count: 128), 128: [.sampler(1)]])
-        let s = sampler(bank)
+        let s = sampler(bank, fullVolume: false)
+        #expect(s.partProgram(channel: 9) == nil, "a query: the bank is taken up at the block's start, not here")
+        s.adoptPendingBank()
         #expect(s.partProgram(channel: 9) == .sampler(1))
         #expect(s.partProgram(channel: 0) == .sampler(0))
         let out = render(s, frames: 24_000, events: [

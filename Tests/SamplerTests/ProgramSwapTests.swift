@@ -1,5 +1,6 @@
 import AudioTestSupport
 import Sampler
+import SamplerLevels
 import Testing
 
 /// Program hand-over through the mailbox: the swap happens on the render side, the old program's
@@ -11,11 +12,14 @@ import Testing
         weak var released: SamplerProgram?
         do {
             let first = SamplerProgram.single(.sineCycle(frequencyHz: 440), rootKey: 69, layer: layer)
+            first.buildAllLevels()
             released = first
             sampler.submit(first)
         }
         var out = render(sampler, frames: 4_800, events: [At(0, noteOn(69))])
-        sampler.submit(SamplerProgram.single(.sineCycle(frequencyHz: 660), rootKey: 69, layer: layer))
+        let second = SamplerProgram.single(.sineCycle(frequencyHz: 660), rootKey: 69, layer: layer)
+        second.buildAllLevels()
+        sampler.submit(second)
         #expect(released != nil)
         #expect(!sampler.collectGarbage())  // render side still uses the first program
         out.left += render(sampler, frames: 4_800).left

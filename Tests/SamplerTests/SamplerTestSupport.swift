@@ -1,6 +1,7 @@
 import DSP
 import MIDI
 import Sampler
+import SamplerLevels
 
 /// Rendering helpers for the sampler tests: run an instrument for a number of frames, applying
 /// MIDI messages at exact frames the way the engine does (by splitting blocks at event offsets).
@@ -72,11 +73,19 @@ func plainLayer(attackSeconds: Double = 0, releaseSeconds: Double = 0.05) -> Sam
     return layer
 }
 
-/// An instrument with `program` already submitted (adopted at the first note or block).
-func instrument(playing program: SamplerProgram, maxVoices: Int = 64, quality: InterpolationQuality = .realtime) -> SamplerInstrument {
+/// An instrument with `program` already submitted (adopted at the first note or block), its
+/// band-limited levels built first as a loader's `.atLoad` builds them (`.byNeed`: left to the test).
+/// CC7 at full on every part (General MIDI starts it at 100, −4.2 dB), so a test measures the
+/// program's own gain.
+func instrument(
+    playing program: SamplerProgram, maxVoices: Int = 64, quality: InterpolationQuality = .realtime,
+    levels: SamplerProgram.LevelBuilding = .atLoad
+) -> SamplerInstrument {
+    if levels == .atLoad { program.buildAllLevels() }
     let instrument = SamplerInstrument(sampleRate: testSampleRate, maxFrames: 512, maxVoices: maxVoices)
     instrument.quality = quality
     instrument.submit(program)
+    for channel in UInt8(0)..<16 { instrument.handle(.controlChange(channel: channel, controller: MIDIController.volume, value: 127)) }
     return instrument
 }
 

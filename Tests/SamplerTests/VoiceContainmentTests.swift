@@ -2,6 +2,7 @@ import AudioTestSupport
 import DSP
 import MIDI
 import Sampler
+import SamplerLevels
 import Testing
 
 /// The voice filter at its worst settings stays bounded, and a voice that still goes bad stops alone.
@@ -26,6 +27,7 @@ import Testing
     /// notes' render and the healthy one alone, and the instrument.
     func play(_ bad: SamplerProgram) throws -> (both: Rendered, alone: Rendered, sampler: SamplerInstrument) {
         let bank = ProgramBank(programs: [bad, try program(layer: "")], names: ["bad", "healthy"], table: [0: [.sampler(0), .sampler(1)]])
+        bad.buildAllLevels()
         func run(_ events: [At]) -> (Rendered, SamplerInstrument) {
             let sampler = SamplerInstrument(sampleRate: testSampleRate, maxFrames: 512)
             sampler.submit(bank)

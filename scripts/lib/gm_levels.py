@@ -14,7 +14,7 @@ Levels are relative: with the gains in effect, "offset" = ours - FluidSynth per 
 suggested gain moves each program onto the median offset (so the whole set keeps its loudness and
 only the balance between programs changes). --write puts the suggestions into
 Instruments/default.json (the "gain" of each program and kit) and Sources/make-sounds/DrumLevels.swift
-(each piece's level in its kit; rerun make-sounds afterwards). --markdown prints the tables as
+(each piece's level in its kit; then `swift run -c release make-sounds`, which rebuilds it with them). --markdown prints the tables as
 docs/GM-BALANCE.md keeps them."""
 import json
 import os

@@ -38,7 +38,7 @@ struct GraphBenchmark {
 
     /// Mean nanoseconds per block over `seconds` of audio, with the synth voices held.
     func nanosecondsPerBlock(seconds: Double) -> Double {
-        let blocks = Int(seconds * engine.configuration.sampleRate) / blockFrames
+        let blocks = max(1, Int(seconds * engine.configuration.sampleRate) / blockFrames)
         startNotes()
         let start = MonotonicClock.nanoseconds()
         renderBlocks(blocks)
@@ -73,7 +73,7 @@ struct GraphBenchmark {
     static func idleNanosecondsPerBlock(loader: InstrumentLoader, sampleRate: Double, blockFrames: Int, seconds: Double) throws -> Double {
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: sampleRate, maxFrames: blockFrames))
         let out = StereoBuffer(capacity: blockFrames)
-        let blocks = Int(seconds * sampleRate) / blockFrames
+        let blocks = max(1, Int(seconds * sampleRate) / blockFrames)
         let start = MonotonicClock.nanoseconds()
         for _ in 0..<blocks { engine.render(output: out.block(frames: blockFrames)) }
         return Double(MonotonicClock.nanoseconds() - start) / Double(blocks)
@@ -86,7 +86,7 @@ struct GraphBenchmark {
             synth.envelope = EnvelopeSettings(attackSeconds: 0.001, decaySeconds: 0.001, sustainLevel: 1, releaseSeconds: 1)
             for v in 0..<n { synth.handle(.noteOn(channel: 0, note: UInt8(36 + v % 60), velocity: 100)) }
             let out = StereoBuffer(capacity: blockFrames)
-            let blocks = Int(seconds * sampleRate) / blockFrames
+            let blocks = max(1, Int(seconds * sampleRate) / blockFrames)
             let start = MonotonicClock.nanoseconds()
             for _ in 0..<blocks {
                 out.block(frames: blockFrames).clear()

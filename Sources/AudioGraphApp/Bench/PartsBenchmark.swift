@@ -48,7 +48,7 @@ struct PartsBenchmark {
             }
         }
         for n in 0..<100 { block(n) }
-        let blocks = Int(seconds * rate) / blockFrames
+        let blocks = max(1, Int(seconds * rate) / blockFrames)
         var voices = 0
         let begin = MonotonicClock.nanoseconds()
         for n in 0..<blocks {

@@ -16,27 +16,30 @@ struct BenchCommand: ParsableCommand {
     @Argument(help: "What to measure: all, graph, parts, synth, sampler, mic, fx.")
     var section: Section = .all
 
-    @Option(help: "Frames per block for the graph.")
+    @Option(parsing: .unconditional, help: "Frames per block for the graph (1…4096).")
     var block: Int = 64
 
-    @Option(help: "Synth voices held during the full-graph run.")
+    @Option(parsing: .unconditional, help: "Synth voices held during the full-graph run (1…1024).")
     var voices: Int = 32
 
-    @Option(name: .customLong("sampler-voices"), help: "Sampler voices held during the full-graph and sampler runs.")
+    @Option(name: .customLong("sampler-voices"), parsing: .unconditional,
+            help: "Sampler voices held during the full-graph and sampler runs (0…1024).")
     var samplerVoices: Int = 64
 
-    @Option(help: "Seconds of audio per trial.")
+    @Option(parsing: .unconditional, help: "Seconds of audio per trial (0.1…3600).")
     var seconds: Double = 5
 
-    @Option(help: "Trials (median and minimum are reported).")
+    @Option(parsing: .unconditional, help: "Trials; median and minimum are reported (1…1000).")
     var trials: Int = 5
 
-    @Option(name: .customLong("fx-render-blocks"),
-            help: ArgumentHelp("Only render this many 64-frame blocks of reverb + chorus (for valgrind --tool=callgrind).", visibility: .hidden))
+    @Option(name: .customLong("fx-render-blocks"), parsing: .unconditional,
+            help: ArgumentHelp("Only render this many 64-frame blocks of reverb + chorus, for valgrind --tool=callgrind (1…1000000000).",
+                               visibility: .hidden))
     var fxRenderBlocks: Int?
 
-    @Option(name: .customLong("graph-render-blocks"),
-            help: ArgumentHelp("Only render this many blocks of the busy full graph (for valgrind --tool=callgrind).", visibility: .hidden))
+    @Option(name: .customLong("graph-render-blocks"), parsing: .unconditional,
+            help: ArgumentHelp("Only render this many blocks of the busy full graph, for valgrind --tool=callgrind (1…1000000000).",
+                               visibility: .hidden))
     var graphRenderBlocks: Int?
 
     @Flag(name: .customLong("graph-without-sends"), help: ArgumentHelp("--graph-render-blocks with fx.enabled off.", visibility: .hidden))
@@ -48,6 +51,16 @@ struct BenchCommand: ParsableCommand {
     var fxUnit: SendEffectUnit = .both
 
     @OptionGroup var engineOptions: EngineOptions
+
+    func validate() throws {
+        try OptionRange.check(block, 1...4096, "--block", unit: "frames")
+        try OptionRange.check(voices, 1...1024, "--voices")
+        try OptionRange.check(samplerVoices, 0...1024, "--sampler-voices")
+        try OptionRange.check(seconds, 0.1...3600, "--seconds", unit: "s")
+        try OptionRange.check(trials, 1...1000, "--trials")
+        if let fxRenderBlocks { try OptionRange.check(fxRenderBlocks, 1...1_000_000_000, "--fx-render-blocks") }
+        if let graphRenderBlocks { try OptionRange.check(graphRenderBlocks, 1...1_000_000_000, "--graph-render-blocks") }
+    }
 
     func run() throws {
         if let blocks = fxRenderBlocks {
@@ -123,7 +136,7 @@ struct BenchCommand: ParsableCommand {
             print(String(format: "sampler (%@, %d looping voices at ±12 semitones): %.2f ns per voice-sample (median; min %.2f)",
                          kernel, samplerVoices, s.median, s.minimum))
         }
-        print("  instructions per voice-sample: run `sampler-bench` under valgrind --tool=callgrind (see README)")
+        print("  instructions per voice-sample: run `sampler-bench` under valgrind --tool=callgrind (scripts/bench-sampler-callgrind, docs/PERFORMANCE.md)")
     }
 
     private func mic(rate: Double) {

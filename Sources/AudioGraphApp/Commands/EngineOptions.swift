@@ -1,5 +1,6 @@
 import ArgumentParser
 import Engine
+import SamplerLevels
 
 /// Options shared by every command that builds the engine (`render`, `play`, `bench`).
 struct EngineOptions: ParsableArguments {
@@ -15,10 +16,17 @@ struct EngineOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: "Set a parameter, name=value (repeatable; see `audiograph params`).")
     var assignments: [String] = []
 
-    @Option(help: "Sample rate in Hz.")
+    @Option(parsing: .unconditional, help: "Sample rate in Hz (8000…192000).")
     var rate: Int = 48000
 
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Memory the sampler's band-limited levels may take, in MB (0…1048576; default: a quarter of physical memory).",
+        discussion: "Levels take ~52 bytes per sample; regions beyond the budget play without band-limiting."))
+    var levelMemory: Int?
+
+    /// The instrument loader for these options; sets the process's level budget (`--level-memory`).
     func loader() throws(InstrumentError) -> InstrumentLoader {
+        if let levelMemory { LevelStore.shared.budget.limitBytes = levelMemory << 20 }
         var loader = try InstrumentLoader(instrumentPath: instrument)
         loader.assignments = assignments
         loader.presetOverride = preset
@@ -26,7 +34,9 @@ struct EngineOptions: ParsableArguments {
         return loader
     }
 
-    func validateRate() throws {
-        guard (8000...192_000).contains(rate) else { throw ValidationError("--rate must be between 8000 and 192000 Hz") }
+    /// Run by ArgumentParser for every command that has these options.
+    func validate() throws {
+        try OptionRange.check(rate, 8000...192_000, "--rate", unit: "Hz")
+        if let levelMemory { try OptionRange.check(levelMemory, 0...1_048_576, "--level-memory", unit: "MB") }
     }
 }

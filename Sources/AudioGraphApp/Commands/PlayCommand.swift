@@ -13,10 +13,10 @@ struct LiveArguments: ParsableArguments {
     @Option(name: .customLong("input-file"), help: "Audio file looped into the mic/line bus instead of a capture device.")
     var inputFile: String?
 
-    @Option(help: "Frames per period.")
+    @Option(parsing: .unconditional, help: "Frames per period (16…8192).")
     var period = 256
 
-    @Option(help: "Periods in the ALSA buffer.")
+    @Option(parsing: .unconditional, help: "Periods in the ALSA buffer (2…32).")
     var periods = 3
 
     @Option(help: "Connect a MIDI source: client:port, a client name or a port name (repeatable).")
@@ -33,16 +33,24 @@ struct LiveArguments: ParsableArguments {
             help: "With --autoconnect: never take this port or client (same syntax; repeatable).")
     var autoconnectExclude: [String] = []
 
-    @Option(name: .customLong("rt-priority"), help: "SCHED_FIFO priority of the audio thread (0 = don't ask).")
+    @Option(name: .customLong("rt-priority"), parsing: .unconditional, help: "SCHED_FIFO priority of the audio thread (0…99; 0 = don't ask).")
     var realtimePriority: Int32 = 70
 
-    @Option(help: "Stop after this many seconds.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds (0.001…315360000).")
     var duration: Double?
 
+    @Option(help: "alsa (an ALSA PCM: --device) or jack (a native JACK client, ports AudioGraph:out_L/out_R; with PipeWire: pw-jack audiograph …).")
+    var driver = "alsa"
+
+    @Flag(name: .customLong("jack-connect"), help: "With --driver jack: connect the outputs to the JACK server's physical playback ports.")
+    var jackConnect = false
+
     func validate() throws {
-        guard (16...8192).contains(period) else { throw ValidationError("--period must be 16…8192 frames") }
-        guard (2...32).contains(periods) else { throw ValidationError("--periods must be 2…32") }
-        guard (0...99).contains(realtimePriority) else { throw ValidationError("--rt-priority must be 0…99") }
+        try OptionRange.check(period, 16...8192, "--period", unit: "frames")
+        try OptionRange.check(periods, 2...32, "--periods")
+        try OptionRange.check(realtimePriority, 0...99, "--rt-priority")
+        if let duration { try OptionRange.check(duration, 0.001...315_360_000, "--duration", unit: "s") }
+        guard LiveDriverKind(rawValue: driver) != nil else { throw ValidationError("--driver must be alsa or jack") }
         _ = try autoconnectPolicy()
     }
 
@@ -64,6 +72,8 @@ struct LiveArguments: ParsableArguments {
         if autoconnect { o.autoconnect = try? autoconnectPolicy() }  // validated in validate()
         o.realtimePriority = realtimePriority > 0 ? realtimePriority : nil
         o.durationSeconds = duration
+        o.driver = LiveDriverKind(rawValue: driver) ?? .alsa  // validated in validate()
+        o.jackConnect = jackConnect
         return o
     }
 }
@@ -83,13 +93,27 @@ struct PlayCommand: ParsableCommand {
     var waitForDevice = true
 
     func run() throws {
-        try engineOptions.validateRate()
         var options = live.options(rate: engineOptions.rate)
         options.songPath = midi
-        let session = LiveSession(loader: try engineOptions.loader(), options: options)
-        guard waitForDevice else { throw ExitCode(try session.run(try session.openOutput())) }
+        let loader = try engineOptions.loader()
+        if options.driver == .jack { throw ExitCode(try Self.runJACK(loader: loader, options: options, wait: waitForDevice)) }
+        let session = LiveSession(loader: loader, options: options)
+        guard waitForDevice else { throw ExitCode(try session.run(try session.devices.openOutput())) }
         guard let opened = session.waitForOutput() else { return }
         throw ExitCode(try session.run(opened))
+    }
+
+    /// `play --driver jack`: a JACK client (waited for like a missing card), run until stopped; again
+    /// at the new rate when the server changes its sample rate (the song is not started again).
+    static func runJACK(loader: InstrumentLoader, options: LiveOptions, wait: Bool) throws -> Int32 {
+        var options = options
+        while true {
+            let session = LiveSession(loader: loader, options: options)
+            guard let client = try session.openJACK(wait: wait) else { return 0 }
+            let status = try session.run(.jack(client))
+            guard status == LiveSession.restartForNewRate else { return status }
+            options.songPath = nil
+        }
     }
 }
 
@@ -106,20 +130,20 @@ struct DemoCommand: ParsableCommand {
     var out = "audiograph-demo.wav"
 
     func run() throws {
-        try engineOptions.validateRate()
-        let loader = try engineOptions.loader()
+        var loader = try engineOptions.loader()
+        loader.playsDemo = true
         guard let song = loader.demoPath else { throw ValidationError("the instrument names no demo song") }
         var options = live.options(rate: engineOptions.rate)
         options.songPath = song
         let session = LiveSession(loader: loader, options: options)
-        let opened: LiveSession.OpenedOutput
+        let opened: LiveDevices.OpenedOutput
         do {
-            opened = try session.openOutput()
+            opened = try session.devices.openOutput()
         } catch {
             // No sound card (or the device refuses): the demo is still worth hearing, offline.
-            LiveSession.log("\(error)")
-            LiveSession.log("cannot play live: rendering the demo through the full graph instead")
-            let summary = try RenderCommand.render(midiPath: song, outPath: out, inputPath: nil, block: 256,
+            LiveLog.line("\(error)")
+            LiveLog.line("cannot play live: rendering the demo through the full graph instead")
+            let summary = try RenderCommand.render(midiPath: nil, outPath: out, inputPath: nil, block: 256,
                                                    options: engineOptions, progressOnTerminal: true)
             let path = URL(fileURLWithPath: out).standardizedFileURL.path
             print(summary.line(outputPath: path))

@@ -1,16 +1,13 @@
 import ALSAIO
 import Synchronization
+import FileAccess
 import Foundation
 
 /// The local control channel between a running `play` and the `set`/`status` commands: a Unix
 /// stream socket in a user-only directory, one request line and one reply per connection.
 /// Replies start with "ok" or "error: ".
 enum ControlSocket {
-    /// `$XDG_RUNTIME_DIR/audiograph/control.sock`, else `/tmp/audiograph-<uid>/control.sock`.
-    static var defaultPath: String {
-        let base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].map { "\($0)/audiograph" } ?? "/tmp/audiograph-\(getuid())"
-        return "\(base)/control.sock"
-    }
+    static let fileName = "control.sock"
 
     static func address(_ path: String) -> sockaddr_un? {
         var addr = sockaddr_un()
@@ -24,8 +21,17 @@ enum ControlSocket {
         return addr
     }
 
-    /// Client side: sends `request`, returns the reply. Errors say plainly when nothing runs.
-    static func send(_ request: String, path: String = defaultPath) throws -> String {
+    /// Client side: sends `request`, returns the reply. Errors say plainly when nothing runs, and
+    /// refuse a directory someone else could have prepared or a server run by another user.
+    static func send(_ request: String, path given: String? = nil) throws -> String {
+        let path: String
+        if let given {
+            path = given
+        } else if let directory = try ControlDirectory.existing() {
+            path = directory + "/" + fileName
+        } else {
+            throw InstrumentError("AudioGraph is not running (no control socket in \(ControlDirectory.path())); start it with `audiograph play`")
+        }
         guard var addr = address(path) else { throw InstrumentError("control socket path too long: \(path)") }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw InstrumentError("socket(): \(String(cString: strerror(errno)))") }
@@ -35,6 +41,9 @@ enum ControlSocket {
         }
         guard connected == 0 else {
             throw InstrumentError("AudioGraph is not running (no control socket at \(path)); start it with `audiograph play`")
+        }
+        if let owner = peerUser(fd), owner != getuid() {
+            throw InstrumentError("will not talk to the control socket \(path): it is served by uid \(owner), not by you (uid \(getuid()))")
         }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -50,6 +59,21 @@ enum ControlSocket {
         }
         return String(decoding: reply, as: UTF8.self)
     }
+
+    /// The user at the other end of a connected Unix socket (as the kernel saw it), nil if unknown.
+    static func peerUser(_ fd: Int32) -> uid_t? {
+        var credentials = PeerCredentials()
+        var size = socklen_t(MemoryLayout<PeerCredentials>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0 else { return nil }
+        return credentials.uid
+    }
+
+    /// Linux's `struct ucred` (Glibc declares it only under _GNU_SOURCE, which Swift's module lacks).
+    private struct PeerCredentials {
+        var pid: pid_t = 0
+        var uid: uid_t = 0
+        var gid: gid_t = 0
+    }
 }
 
 /// Server side, on its own thread: one poll() loop over the listening socket and every open
@@ -57,6 +81,9 @@ enum ControlSocket {
 /// others (or the process: replies never raise SIGPIPE). Each connection gets one request line of
 /// at most `maxRequestBytes` within `requestTimeoutNanoseconds`; anything else gets a one-line
 /// error and is closed. Requests are answered in arrival order by `handle`, on this thread.
+///
+/// `@unchecked Sendable`: the connections live in `serve()` on the server's own thread; the rest is
+/// immutable or atomic.
 public final class ControlServer: @unchecked Sendable {
     public static let maxRequestBytes = 4096
     /// Connections open at once; the next one is told "busy" and closed.
@@ -68,36 +95,80 @@ public final class ControlServer: @unchecked Sendable {
     private let handle: @Sendable (String) -> String
     private let stopping = Atomic<Bool>(false)
 
-    init(path: String = ControlSocket.defaultPath, handle: @escaping @Sendable (String) -> String) throws {
+    /// Held (flock) while this instance serves: a second one is refused, not let take over.
+    private let lock: Int32
+    /// The socket file this instance bound, to remove on exit only if it is still that one.
+    private var socketIdentity: FileIdentity?
+
+    /// Another instance already serves in that directory.
+    struct AnotherInstance: Error, CustomStringConvertible {
+        var path: String
+        var description: String {
+            "another AudioGraph is running and answers on \(path); stop it first (`audiograph status` shows it)"
+        }
+    }
+
+    /// In the checked default directory (`ControlDirectory`).
+    public convenience init(handle: @escaping @Sendable (String) -> String) throws {
+        try self.init(path: ControlDirectory.prepare() + "/" + ControlSocket.fileName, handle: handle)
+    }
+
+    /// At `path`, whose directory exists. Refuses (`AnotherInstance`) when an instance holds the
+    /// directory's lock or answers on the socket; a stale socket file is replaced.
+    public init(path: String, handle: @escaping @Sendable (String) -> String) throws {
         self.path = path
         self.handle = handle
-        let dir = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        chmod(dir, 0o700)
-        unlink(path)
         guard var addr = ControlSocket.address(path) else { throw InstrumentError("control socket path too long: \(path)") }
+        let lockPath = (path as NSString).deletingPathExtension + ".lock"
+        lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard lock >= 0 else { throw InstrumentError("cannot open \(lockPath): \(String(cString: strerror(errno)))") }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0, !Self.answers(path) else {
+            close(lock)
+            throw AnotherInstance(path: path)
+        }
+        unlink(path)  // a socket left by an instance that died: nobody listens on it (checked above)
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw InstrumentError("socket(): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            close(lock)
+            throw InstrumentError("socket(): \(String(cString: strerror(errno)))")
+        }
+        // Only the owner may connect: umask while binding, so there is no moment of a wider mode.
+        let mask = umask(0o177)
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
+        umask(mask)
         guard bound == 0, listen(fd, 64) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
-            throw InstrumentError("cannot listen on \(path): \(reason) (is another AudioGraph running?)")
+            close(lock)
+            throw InstrumentError("cannot listen on \(path): \(reason)")
         }
-        chmod(path, 0o600)
+        socketIdentity = FileIdentity.of(path)
+    }
+
+    /// Whether something accepts connections on `path` now.
+    private static func answers(_ path: String) -> Bool {
+        guard var addr = ControlSocket.address(path) else { return false }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
     }
 
     /// Starts the poll loop on a detached thread.
-    func start() {
+    public func start() {
         Thread.detachNewThread { [self] in serve() }
     }
 
-    /// Stops the loop (within 50 ms) and removes the socket file.
-    func shutdown() {
+    /// Stops the loop (within 50 ms) and removes the socket file if it is still the one bound here.
+    public func shutdown() {
         stopping.store(true, ordering: .relaxed)
-        unlink(path)
+        if let socketIdentity, FileIdentity.of(path) == socketIdentity { unlink(path) }
+        socketIdentity = nil
+        close(lock)
     }
 
     private struct Connection {
@@ -142,7 +213,10 @@ public final class ControlServer: @unchecked Sendable {
                 let client = accept(fd, nil, nil)
                 guard client >= 0 else { break }
                 _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-                if connections.count < Self.maxClients {
+                if let peer = ControlSocket.peerUser(client), peer != getuid(), peer != 0 {
+                    Self.respond(client, "error: this instance belongs to another user")
+                    close(client)
+                } else if connections.count < Self.maxClients {
                     connections.append(Connection(fd: client, deadline: now + Self.requestTimeoutNanoseconds))
                 } else {
                     Self.respond(client, "error: busy (\(Self.maxClients) requests open); try again")

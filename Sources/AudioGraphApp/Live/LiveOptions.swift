@@ -20,4 +20,16 @@ struct LiveOptions: Sendable {
     /// Standard MIDI file to play into the instrument in real time (the demo).
     var songPath: String?
     var statusInterval = 0.25
+    /// Play through a native JACK client instead of an ALSA PCM.
+    var driver = LiveDriverKind.alsa
+    /// With the JACK driver: connect the outputs to the server's physical playback ports.
+    var jackConnect = false
+}
+
+/// `--driver`: how `play` reaches the speakers.
+enum LiveDriverKind: String, Sendable, CaseIterable {
+    /// An ALSA PCM (`--device`: a card, or the pipewire/pulse plugins), pushed by the render thread.
+    case alsa
+    /// A native JACK client (jackd, or PipeWire's JACK with pw-jack), called by JACK's process thread.
+    case jack
 }

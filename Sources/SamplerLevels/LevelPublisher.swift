@@ -1,0 +1,197 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Sampler
+import Synchronization
+
+/// Gives a bank's regions their band-limited levels while it plays (live use), within the store's
+/// budget, on one detached, low-priority (nice 10), non-real-time thread; the instrument is ready
+/// without them. The render thread never waits, allocates or locks for any of it: it reports each
+/// note-on in the region's cell (`SamplerProgram.struckLevelRequests`) and acquires the published
+/// levels at note-on (a release store each, `publishLevels`).
+///
+/// Each turn, the thread:
+/// 1. lets go of withdrawn levels no voice reads any more (`reclaimWithdrawnLevels`);
+/// 2. builds the levels of the regions struck since, the most recent first (a note struck before
+///    its region's levels are published plays the original frames with the 4-point cubic for its
+///    whole life; the next one on it plays band-limited); when they do not fit, withdraws the
+///    levels played least recently (never those played more recently than the struck region)
+///    until they do;
+/// 3. while nothing struck waits, builds the regions not struck yet that fit without withdrawing
+///    anything, the parts' start programs first (`finished` runs when that pass is over).
+///
+/// Then it sleeps `pollMilliseconds` if there was nothing to do. It runs until `stop()` (or the
+/// publisher goes).
+public final class LevelPublisher: Sendable {
+    public let programs: [SamplerProgram]
+    private let job: Job
+
+    /// Where the levels come from (and the budget they are charged to).
+    public var store: LevelStore { job.store }
+
+    /// Regions of the bank whose levels are not published (any thread).
+    public var regionsAwaitingLevels: Int { programs.regionsAwaitingLevels }
+
+    /// Control thread: starts the builder thread for `bank`. `finished` runs on it when every
+    /// region not struck yet has levels or no more fit without withdrawing any (with what that
+    /// pass did); `log` gets a line for each struck region whose levels can never fit the budget.
+    /// Builds on the calling thread, once, if no thread can be started.
+    @discardableResult
+    public static func start(
+        _ bank: ProgramBank, store: LevelStore = .shared, pollMilliseconds: Int = 5,
+        finished: @escaping @Sendable (LevelReport) -> Void = { _ in }, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) -> LevelPublisher {
+        var order: [Int] = []
+        for channel in 0..<ProgramBank.partCount {
+            if case .sampler(let index) = bank.startProgram(channel: channel), !order.contains(index) { order.append(index) }
+        }
+        order += bank.programs.indices.filter { !order.contains($0) }
+        let job = Job(programs: order.map { bank.programs[$0] }, store: store, poll: pollMilliseconds, log: log, finished: finished)
+        let context = Unmanaged.passRetained(job).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { raw in
+            let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
+            // On Linux a thread has its own nice value: this lowers the builder only.
+            _ = nice(10)
+            job.run()
+            return nil
+        }, context)
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<Job>.fromOpaque(context).release()
+            job.turn()
+            job.prefetchAll()
+        }
+        return LevelPublisher(programs: job.programs, job: job)
+    }
+
+    private init(programs: [SamplerProgram], job: Job) {
+        self.programs = programs
+        self.job = job
+    }
+
+    /// Any thread: ends the builder thread after the region it is building (it keeps the programs
+    /// alive until then).
+    public func stop() { job.stopped.store(true, ordering: .relaxed) }
+
+    deinit { stop() }
+
+    /// What the builder thread owns: the programs, the store, the callbacks and its own state.
+    /// @unchecked Sendable: `notedUnfit` and `prefetching` are touched by the builder thread only
+    /// (or the starting thread when there is none); the rest is immutable or atomic.
+    private final class Job: @unchecked Sendable {
+        let programs: [SamplerProgram]
+        let store: LevelStore
+        let poll: Int
+        let log: @Sendable (String) -> Void
+        let finished: @Sendable (LevelReport) -> Void
+        let stopped = Atomic<Bool>(false)
+        /// Struck regions already said not to fit (program index, region).
+        private var notedUnfit = Set<[Int]>()
+        private var prefetching = true
+        private var prefetchReport: LevelReport
+
+        init(programs: [SamplerProgram], store: LevelStore, poll: Int, log: @escaping @Sendable (String) -> Void,
+             finished: @escaping @Sendable (LevelReport) -> Void) {
+            self.programs = programs
+            self.store = store
+            self.poll = poll
+            self.log = log
+            self.finished = finished
+            prefetchReport = LevelReport(budgetBytes: store.budget.limitBytes)
+        }
+
+        func run() {
+            while !stopped.load(ordering: .relaxed) {
+                if !turn() { usleep(UInt32(max(1, poll)) * 1000) }
+            }
+        }
+
+        /// One turn; false when there was nothing to do.
+        @discardableResult
+        func turn() -> Bool {
+            for program in programs { program.reclaimWithdrawnLevels() }
+            if buildStruck() { return true }
+            guard prefetching else { return false }
+            if prefetchOne() { return true }
+            prefetching = false
+            finished(prefetchReport)
+            return false
+        }
+
+        /// Without a thread: every region that fits, at once.
+        func prefetchAll() {
+            while prefetching, prefetchOne() {}
+            if prefetching { finished(prefetchReport) }
+            prefetching = false
+        }
+
+        /// Builds (or shares) the levels of the struck regions, the most recently struck first
+        /// across all programs (so that an older strike never displaces a newer one); true if it
+        /// published any.
+        private func buildStruck() -> Bool {
+            var struck: [(program: Int, request: LevelRequest, stamp: UInt64)] = []
+            for (p, program) in programs.enumerated() {
+                for request in program.struckLevelRequests { struck.append((p, request, program.lastStrike(region: request.region))) }
+            }
+            var published = false
+            for (p, request, stamp) in struck.sorted(by: { $0.stamp > $1.stamp }) {
+                switch store.levels(for: request) {
+                case .levels(let levels):
+                    published = programs[p].publishLevels(levels, for: request) || published
+                case .doesNotFit(let bytes) where bytes > store.budget.limitBytes:
+                    if notedUnfit.insert([p, request.region]).inserted {
+                        log("band-limited levels: a region of \(request.waveform.frameCount) frames needs \(LevelBudget.describe(bytes)), "
+                            + "more than the whole \(LevelBudget.describe(store.budget.limitBytes)) level budget (--level-memory): "
+                            + "it plays without band-limiting")
+                    }
+                case .doesNotFit(let bytes):
+                    withdrawLeastRecent(freeing: bytes, olderThan: stamp)
+                }
+            }
+            return published
+        }
+
+        /// Withdraws levels played before `stamp`, least recently played first, until `bytes`
+        /// more than the budget's headroom are on their way out (freed once their voices end).
+        private func withdrawLeastRecent(freeing bytes: Int, olderThan stamp: UInt64) {
+            var groups: [ObjectIdentifier: (levels: RegionLevels, holders: [(SamplerProgram, Int)], lastStrike: UInt64)] = [:]
+            for program in programs {
+                for entry in program.publishedLevels {
+                    let id = ObjectIdentifier(entry.levels)
+                    var group = groups[id] ?? (entry.levels, [], 0)
+                    group.holders.append((program, entry.region))
+                    group.lastStrike = max(group.lastStrike, entry.lastStrike)
+                    groups[id] = group
+                }
+            }
+            var needed = bytes - (store.budget.limitBytes - store.budget.usedBytes)
+            for group in groups.values.sorted(by: { $0.lastStrike < $1.lastStrike }) where needed > 0 && group.lastStrike < stamp {
+                for (program, region) in group.holders { program.withdrawLevels(region: region) }
+                needed -= group.levels.byteCount
+            }
+            for program in programs { program.reclaimWithdrawnLevels() }
+        }
+
+        /// Builds the next region not struck yet whose levels fit without withdrawing any; false
+        /// when none is left.
+        private func prefetchOne() -> Bool {
+            for program in programs {
+                for request in program.levelRequests where store.cost(of: request) <= store.budget.limitBytes - store.budget.usedBytes {
+                    if case .levels(let levels) = store.levels(for: request), program.publishLevels(levels, for: request) {
+                        prefetchReport.count(levels, for: request)
+                        return true
+                    }
+                }
+            }
+            for program in programs { prefetchReport.unfit += program.regionsAwaitingLevels }
+            return false
+        }
+    }
+}
+
+extension Sequence<SamplerProgram> {
+    /// Regions of these programs whose band-limited levels are not published yet (any thread).
+    public var regionsAwaitingLevels: Int { reduce(0) { $0 + $1.regionsAwaitingLevels } }
+}

@@ -1,0 +1,82 @@
+import Sampler
+import Synchronization
+
+/// Builds levels under a budget and shares them: a region of the same waveform and loop in several
+/// programs (presets sharing a sample folder, a SoundFont's presets sharing its samples) gets one
+/// `RegionLevels`, built once. Any thread but the render thread.
+public final class LevelStore: Sendable {
+    /// The process's store, charging `LevelBudget.shared`.
+    public static let shared = LevelStore(budget: .shared)
+
+    public let budget: LevelBudget
+
+    private struct Key: Hashable {
+        var waveform: ObjectIdentifier
+        var loop: SamplerLoop?
+        var levelCount: Int
+    }
+
+    /// Levels alive, weakly: freed when the last program lets go (the waveform is kept too, weakly,
+    /// so that an identifier reused by a later waveform never matches).
+    private struct Entry {
+        weak var waveform: SamplerWaveform?
+        weak var levels: RegionLevels?
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
+
+    public init(budget: LevelBudget) {
+        self.budget = budget
+    }
+
+    /// The outcome of `levels(for:)`.
+    public enum Supply {
+        /// Built, or found already built for another program.
+        case levels(RegionLevels)
+        /// Neither `levelCount` nor `reachLevelCount` levels fit the budget: they would take `bytes`.
+        case doesNotFit(bytes: Int)
+    }
+
+    /// `request`'s levels: found alive (no cost), else built if they fit the budget, first with
+    /// `levelCount` levels, else with `reachLevelCount` (the bend margin left out).
+    public func levels(for request: LevelRequest) -> Supply {
+        let counts = request.reachLevelCount < request.levelCount ? [request.levelCount, request.reachLevelCount] : [request.levelCount]
+        for count in counts {
+            if let found = alive(request, levelCount: count) { return .levels(found) }
+        }
+        let frames = LevelBuilder.frames(for: request), channels = request.waveform.channelCount
+        for count in counts {
+            let bytes = RegionLevels.byteCount(frames: frames, levelCount: count, channelCount: channels)
+            guard budget.reserve(bytes) else { continue }
+            let budget = budget
+            let built = LevelBuilder.levels(for: request, levelCount: count) { budget.refund($0) }
+            let key = Key(waveform: ObjectIdentifier(request.waveform), loop: request.loop, levelCount: count)
+            // Two builders may have made the same levels at once: the first one stored is shared.
+            return .levels(entries.withLock { entries in
+                if let other = entries[key], other.waveform === request.waveform, let levels = other.levels { return levels }
+                entries[key] = Entry(waveform: request.waveform, levels: built)
+                return built
+            })
+        }
+        return .doesNotFit(bytes: RegionLevels.byteCount(frames: frames, levelCount: request.reachLevelCount, channelCount: channels))
+    }
+
+    /// The memory `request`'s levels would take if built now with `levelCount` levels (0 if alive already).
+    public func cost(of request: LevelRequest) -> Int {
+        if alive(request, levelCount: request.levelCount) != nil { return 0 }
+        return RegionLevels.byteCount(
+            frames: LevelBuilder.frames(for: request), levelCount: request.levelCount, channelCount: request.waveform.channelCount)
+    }
+
+    private func alive(_ request: LevelRequest, levelCount: Int) -> RegionLevels? {
+        let key = Key(waveform: ObjectIdentifier(request.waveform), loop: request.loop, levelCount: levelCount)
+        return entries.withLock { entries in
+            guard let entry = entries[key] else { return nil }
+            guard entry.waveform === request.waveform, let levels = entry.levels else {
+                entries[key] = nil  // freed: forget it
+                return nil
+            }
+            return levels
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import AudioFiles
+
+/// Reading sample data out of the mapped file, on need. Any thread (the storage is immutable);
+/// allocates, so never the render thread. The pages a sample was read from are given back to the
+/// kernel afterwards, so resident memory holds the Float copies the caller keeps, not the file.
+extension SoundFontFile {
+    /// The 16-bit pool's frame count (smpl bytes / 2). SF3 Vorbis samples index its bytes instead.
+    public var poolFrames: Int { sampleBytes.count / 2 }
+    /// Whether 24-bit data (sm24) is used for PCM samples.
+    public var has24BitSamples: Bool { sample24Bytes != nil }
+
+    /// The frames of `samples[index]` as Float: 16-bit points / 32768, 24-bit (with sm24) /
+    /// 8388608, Vorbis as libsndfile decodes it. `frameCount` of them, except that a damaged Vorbis
+    /// stream may decode to fewer (never more: decoding stops at `frameCount`), so loop and play
+    /// positions must be clamped into what is returned, as FluidSynth's voices clamp them. Throws,
+    /// naming the sample, for a dropped sample or a Vorbis stream that does not decode.
+    public func sampleFrames(_ index: Int) throws(SoundFontError) -> [Float] {
+        guard samples.indices.contains(index) else {
+            throw SoundFontError(path: path, chunk: "pdta/shdr", reason: "no sample \(index) (the font has \(samples.count))")
+        }
+        let sample = samples[index]
+        if case .dropped(let reason) = sample.playability {
+            throw SoundFontError(path: path, chunk: "pdta/shdr", reason: "sample \(index) '\(sample.name)' cannot play: \(reason)")
+        }
+        guard sample.isCompressed else {
+            defer {
+                storage.release(sampleBytes.lowerBound + 2 * sample.start..<sampleBytes.lowerBound + 2 * sample.end)
+                if let low = sample24Bytes { storage.release(low.lowerBound + sample.start..<low.lowerBound + sample.end) }
+            }
+            return [Float](unsafeUninitializedCapacity: sample.frameCount) { buffer, count in
+                pcmFrames(sample.start..<sample.end, into: buffer)
+                count = sample.frameCount
+            }
+        }
+        let streamBytes = sampleBytes.lowerBound + sample.start..<sampleBytes.lowerBound + sample.end
+        defer { storage.release(streamBytes) }
+        let stream = UnsafeRawBufferPointer(rebasing: storage.bytes[streamBytes])
+        do {
+            return try MemoryAudioDecoder.decodeMono(stream, maxFrames: sample.frameCount, label: "\(path): sample \(index) '\(sample.name)'")
+        } catch {
+            throw SoundFontError(
+                path: path, chunk: "sdta/smpl", byteOffset: sampleBytes.lowerBound + sample.start,
+                reason: "sample \(index) '\(sample.name)': Ogg Vorbis stream does not decode: \(error.reason)")
+        }
+    }
+
+    /// Pool frames `range` (16-bit, plus sm24's low bytes when present) as Float into
+    /// `destination`, which must hold `range.count`. The range must lie in `0..<poolFrames`.
+    public func pcmFrames(_ range: Range<Int>, into destination: UnsafeMutableBufferPointer<Float>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= poolFrames && destination.count >= range.count, "frames outside the sample pool")
+        let bytes = storage.bytes
+        let base = sampleBytes.lowerBound
+        if let low = sample24Bytes {
+            let scale = Float(1) / 8_388_608
+            for (i, frame) in range.enumerated() {
+                let high = Int32(Int16(bitPattern: UInt16(bytes[base + 2 * frame]) | UInt16(bytes[base + 2 * frame + 1]) << 8))
+                destination[i] = Float(high << 8 | Int32(bytes[low.lowerBound + frame])) * scale
+            }
+        } else {
+            let scale = Float(1) / 32_768
+            for (i, frame) in range.enumerated() {
+                destination[i] = Float(Int16(bitPattern: UInt16(bytes[base + 2 * frame]) | UInt16(bytes[base + 2 * frame + 1]) << 8)) * scale
+            }
+        }
+    }
+
+    /// Pool frames `range` as the file's 16-bit integers (no sm24), or nil outside the pool.
+    public func pcm16Frames(_ range: Range<Int>) -> [Int16]? {
+        guard range.lowerBound >= 0, range.upperBound <= poolFrames else { return nil }
+        let bytes = storage.bytes, base = sampleBytes.lowerBound
+        return range.map { Int16(bitPattern: UInt16(bytes[base + 2 * $0]) | UInt16(bytes[base + 2 * $0 + 1]) << 8) }
+    }
+}

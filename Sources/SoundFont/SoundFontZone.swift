@@ -1,0 +1,119 @@
+/// A key or velocity range, both ends included (0…127 in a font; `low > high` is an empty range,
+/// which a font can contain and which then matches nothing).
+public struct SoundFontRange: Sendable, Equatable, CustomStringConvertible {
+    public var low: Int
+    public var high: Int
+
+    public init(low: Int, high: Int) {
+        self.low = low
+        self.high = high
+    }
+
+    /// 0…127: every key or velocity.
+    public static let full = SoundFontRange(low: 0, high: 127)
+
+    /// From a range generator's amount: low byte first in the file, high byte second.
+    init(amount: Int16) {
+        let bits = UInt16(bitPattern: amount)
+        self.init(low: Int(bits & 0xFF), high: Int(bits >> 8))
+    }
+
+    public var isEmpty: Bool { low > high }
+    public func contains(_ value: Int) -> Bool { value >= low && value <= high }
+    /// The values in both ranges (possibly empty).
+    public func intersection(_ other: SoundFontRange) -> SoundFontRange {
+        SoundFontRange(low: max(low, other.low), high: min(high, other.high))
+    }
+
+    public var description: String { "\(low)–\(high)" }
+}
+
+/// The generators one zone sets, by id, with the file's raw 16-bit amounts; a generator the zone
+/// does not set reads as nil. Value type; any thread.
+public struct SoundFontGenerators: Sendable, Equatable {
+    private var amounts = [Int16](repeating: 0, count: SoundFontGenerator.idCount)
+    private var setMask: UInt64 = 0
+
+    public init() {}
+
+    /// The raw amount (a range's is low byte | high byte << 8; an index's is its unsigned bit pattern).
+    public subscript(_ generator: SoundFontGenerator) -> Int16? {
+        get { setMask & (1 << UInt64(generator.rawValue)) != 0 ? amounts[generator.rawValue] : nil }
+        set {
+            if let newValue {
+                amounts[generator.rawValue] = newValue
+                setMask |= 1 << UInt64(generator.rawValue)
+            } else {
+                setMask &= ~(1 << UInt64(generator.rawValue))
+            }
+        }
+    }
+
+    /// The generators set, in id order, with their amounts.
+    public var all: [(SoundFontGenerator, Int16)] {
+        SoundFontGenerator.allCases.compactMap { g in self[g].map { (g, $0) } }
+    }
+
+    public var count: Int { setMask.nonzeroBitCount }
+    public var isEmpty: Bool { setMask == 0 }
+
+    /// The keyRange generator's range, or nil when the zone does not set it.
+    public var keyRange: SoundFontRange? { self[.keyRange].map(SoundFontRange.init(amount:)) }
+    /// The velRange generator's range, or nil when the zone does not set it.
+    public var velocityRange: SoundFontRange? { self[.velocityRange].map(SoundFontRange.init(amount:)) }
+}
+
+/// One zone of a preset or instrument: the generators it sets and its modulators. The first zone
+/// of a preset or instrument may be its global zone (no `instrument` / `sampleID` generator), whose
+/// generators and modulators every other zone of it inherits unless it sets its own.
+public struct SoundFontZone: Sendable, Equatable {
+    public var generators: SoundFontGenerators
+    public var modulators: [SoundFontModulator]
+
+    public init(generators: SoundFontGenerators = SoundFontGenerators(), modulators: [SoundFontModulator] = []) {
+        self.generators = generators
+        self.modulators = modulators
+    }
+
+    /// The index into `SoundFontFile.instruments` of a preset zone (nil for a global zone).
+    public var instrumentIndex: Int? { generators[.instrument].map { Int(UInt16(bitPattern: $0)) } }
+    /// The index into `SoundFontFile.samples` of an instrument zone (nil for a global zone).
+    public var sampleIndex: Int? { generators[.sampleID].map { Int(UInt16(bitPattern: $0)) } }
+    public var isEmpty: Bool { generators.isEmpty && modulators.isEmpty }
+}
+
+/// A preset: what a bank and program number select. Its zones each name an instrument.
+public struct SoundFontPreset: Sendable, Equatable {
+    public var name: String
+    /// 0…127 melodic, 128 percussion (spec §7.2); other values are kept but no MIDI bank select reaches them.
+    public var bank: Int
+    /// The MIDI program, 0…127 (other values kept, unreachable).
+    public var program: Int
+    /// The global zone (empty when the preset has none).
+    public var global: SoundFontZone
+    /// The preset's zones, in file order, each with an `instrumentIndex`.
+    public var zones: [SoundFontZone]
+
+    public init(name: String, bank: Int, program: Int, global: SoundFontZone = SoundFontZone(), zones: [SoundFontZone] = []) {
+        self.name = name
+        self.bank = bank
+        self.program = program
+        self.global = global
+        self.zones = zones
+    }
+}
+
+/// An instrument: zones that each play a sample over a key and velocity range.
+public struct SoundFontInstrument: Sendable, Equatable {
+    public var name: String
+    /// The global zone (empty when the instrument has none).
+    public var global: SoundFontZone
+    /// The instrument's zones, in file order, each with a `sampleIndex`.
+    public var zones: [SoundFontZone]
+
+    public init(name: String, global: SoundFontZone = SoundFontZone(), zones: [SoundFontZone] = []) {
+        self.name = name
+        self.global = global
+        self.zones = zones
+    }
+}
