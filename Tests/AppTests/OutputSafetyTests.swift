@@ -37,7 +37,7 @@ import Glibc
         }
         let instrument = scratch.file("Instruments/default.json")
         let preset = scratch.file("Presets/Keys.aupreset")
-        let sample = scratch.file("Sounds/Keys/keys-60-hard.wav")  // opened by the instrument's Keys preset
+        let sample = scratch.file("Sounds/Piano/piano-60.wav")  // opened by program 0's preset (Piano), which every song loads
         let midi = try song(seconds: 1, name: "song.wav")  // a MIDI file may have any name
         let input = scratch.file("voice.wav")
         #expect(cli.runOK(["render", "--instrument", instrument, "--midi", midi, "--out", input, "--max-seconds", "1"]))
