@@ -171,17 +171,20 @@ def main():
             else:
                 print(f"{kit:3d} {key:3d} {piece:20s} {theirs[i]:7.1f} {ours[i]:7.1f} {offset:+6.1f}")
             if piece != "-" and theirs[i] > -70:
-                by_file.setdefault(piece, []).append(offset)
+                by_file.setdefault(piece, []).append((kit, offset))
             i += 1
-    anchor = reference if reference is not None else statistics.median([o for v in by_file.values() for o in v])
+    anchor = reference if reference is not None else statistics.median([o for v in by_file.values() for _, o in v])
     print(f"drum offsets against {'the melodic median' if reference is not None else 'their own median'} {anchor:+.1f} dB:")
     current = dict(re.findall(r'"([a-z0-9-]+)": (-?[0-9.]+)', open(DRUM_LEVELS).read()))
     levels = {}
     for piece in sorted(by_file):
-        offset = statistics.median(by_file[piece]) - anchor
+        # A standard-kit piece is set by the standard kit's keys (what most songs play; another
+        # kit's FluidR3 piece on that key may be a different sound); a kit's own piece by its kit.
+        standard = [o for kit, o in by_file[piece] if kit == 0]
+        offset = statistics.median(standard or [o for _, o in by_file[piece]]) - anchor
         levels[piece] = round(float(current.get(piece, 0)) - offset, 1)
         print(f"  {piece:20s} {offset:+6.1f} dB  → level {levels[piece]:+.1f}")
-    within = sum(abs(o - anchor) <= 3 for v in by_file.values() for o in v)
+    within = sum(abs(o - anchor) <= 3 for v in by_file.values() for _, o in v)
     print(f"{within} of {sum(len(v) for v in by_file.values())} drum keys within 3 dB")
     if write:
         text = open(DRUM_LEVELS).read()
