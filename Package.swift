@@ -18,6 +18,7 @@
 //   live loop    LiveLoop → Engine, ALSAIO, JACKIO              (one render path per period; the ALSA push and JACK drivers)
 //   live control LiveControl → LiveLoop                         (ControlService + StatusSnapshot: every front end's way in)
 //   measuring    Benchmarks → Sampler, SamplerLevels, MicEffects  (render cost of sampler, send and mic effects)
+//   panel        PanelProtocol (pure: messages, limits, page); PanelServer → PanelProtocol, Hummingbird (`audiograph` only)
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, session, control socket, offline)
 // The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine, and the live path's
 // ALSAIO, JACKIO and LiveLoop) are checked by the compiler (`realTimeChecked`); the first six link no file
@@ -42,6 +43,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        // The web panel's HTTP/WebSocket server: linked by `audiograph` alone, through PanelServer.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // C at the edge: one system-library target per C library.
@@ -83,15 +87,26 @@ let package = Package(
         // The live render path (one per period, for a push or a callback driver) and the ALSA push loop.
         .target(name: "LiveLoop", dependencies: ["ALSAIO", "JACKIO", "Engine", "DSP", "MIDI"], exclude: ["README.md"], swiftSettings: realTimeChecked),
         // What every front end of a running instrument uses: parameters, notes, the status snapshot.
-        .target(name: "LiveControl", dependencies: ["LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI"]),
+        .target(name: "LiveControl", dependencies: ["LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI", "DSP"]),
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "LiveLoop", "LiveControl", "Engine", "ALSAIO", "JACKIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "LiveLoop", "LiveControl", "PanelProtocol", "Engine", "ALSAIO", "JACKIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
                 "SoundFont",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp"]),
+        // The web panel: its messages, validation, limits and page (no networking, unit-tested), and
+        // the Hummingbird server around them, which only the `audiograph` executable links.
+        .target(name: "PanelProtocol"),
+        .target(
+            name: "PanelServer",
+            dependencies: [
+                "PanelProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ]),
+        .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp", "PanelProtocol", "PanelServer"]),
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
         .executableTarget(name: "make-sounds", dependencies: ["AudioFiles", "MIDI", "DSP"]),
         // Times the sampler render loop; `--render-only` runs it under valgrind --tool=callgrind.
@@ -125,6 +140,7 @@ let package = Package(
         .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "Benchmarks", "AudioTestSupport"]),
         .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "AudioTestSupport"]),
         .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO"]),
+        .testTarget(name: "PanelProtocolTests", dependencies: ["PanelProtocol"]),
         .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "SamplerLevels", "LiveLoop", "LiveControl", "LiveTestSupport", "AudioTestSupport"]),
         // Counts mallocs across rendered blocks; its counters are process-wide, so the suite is serialized.
         .testTarget(

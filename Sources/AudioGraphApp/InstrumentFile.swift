@@ -24,6 +24,8 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
     public var controls: [Control]?
     /// Parameter values by dotted name (see `audiograph params`): numbers, or words for toggles and choices.
     public var parameters: [String: Value]?
+    /// `play`'s web panel, `[ADDR:]PORT` as `--panel` takes it (docs/PANEL.md); absent: no panel.
+    public var panel: String?
 
     /// `demo`: a song path, or `{"song": …, "loops": {…}, "controls": […]}` whose loops and control
     /// mappings are added only while the demo plays, so they take no MIDI channel from other songs.

@@ -29,6 +29,14 @@ public struct LevelMeter {
         meanSquare = ms < 1e-20 ? 0 : ms
     }
 
+    /// `frames` of silence, without a buffer of zeros (a bus that rendered nothing this block).
+    @_noAllocation
+    public mutating func processSilence(frames: Int) {
+        peak *= powf(peakFallPerFrame, Float(frames))
+        meanSquare *= powf(1 - rmsCoefficient, Float(frames))
+        if meanSquare < 1e-20 { meanSquare = 0 }
+    }
+
     public var rms: Float { @_noAllocation get { RealTimeMath.sqrt(meanSquare) } }
     public var peakDecibels: Double { @_noAllocation get { Decibels.fromGain(Double(peak)) } }
     public var rmsDecibels: Double { @_noAllocation get { Decibels.fromGain(Double(rms)) } }

@@ -27,6 +27,8 @@ public final class PeakLimiter {
     public private(set) var ceiling: Double
     /// Off: the envelope releases to unity and the signal passes through the delay only.
     public var isEnabled = true
+    /// The deepest gain reduction applied in the last block, 0…1 (1 − gain): for meters.
+    public private(set) var blockReduction = 0.0
 
     private let delayLeft: UnsafeMutablePointer<Float>
     private let delayRight: UnsafeMutablePointer<Float>
@@ -86,10 +88,13 @@ public final class PeakLimiter {
         var idle = !isLimiting ? minimumWindow.isUnity : false
         if idle, isEnabled { idle = Double(blockPeak(block)) <= limit }
         if idle {
+            blockReduction = 0
             delay(block)
             minimumWindow.skip(block.frames)
             return
         }
+        var deepest = 0.0
+        defer { blockReduction = deepest }
         for i in 0..<block.frames {
             let left = block.left[i], right = block.right[i]
             let peak = Double(max(abs(left), abs(right)))
@@ -103,6 +108,7 @@ public final class PeakLimiter {
                 if held - envelope < 1e-8 { envelope = held }
             }
             let reduction = secondAverage.push(firstAverage.push(1 - envelope))
+            deepest = max(deepest, reduction)
             let outLeft = delayLeft[delayIndex], outRight = delayRight[delayIndex]
             delayLeft[delayIndex] = left
             delayRight[delayIndex] = right
@@ -147,6 +153,7 @@ public final class PeakLimiter {
         firstAverage.reset()
         secondAverage.reset()
         envelope = 1
+        blockReduction = 0
     }
 }
 

@@ -65,9 +65,10 @@ extension AudioEngine {
         }
     }
 
-    /// Publishes each part's voices, program and peak (block end).
+    /// Publishes each part's voices, program and peak (block end); each part's level falls by
+    /// `levelFall` (a gain) unless the block's peak is higher.
     @_noAllocation
-    func publishPartMeters() {
+    func publishPartMeters(levelFall: Float) {
         let counts = partVoiceCounts
         counts.update(repeating: 0, count: PartMeters.partCount)
         synth { $0.addVoiceCounts(to: counts) }
@@ -75,7 +76,7 @@ extension AudioEngine {
         for c in 0..<PartMeters.partCount {
             let synthPeak = synth { $0.takeChannelPeak(channel: c) }
             let (samplerPeak, program) = sampler { ($0.takePartPeak(channel: c), $0.partProgram(channel: c)) }
-            partMeterCells { $0.publish(channel: c, voices: counts[c], program: program, peak: max(synthPeak, samplerPeak)) }
+            partMeterCells { $0.publish(channel: c, voices: counts[c], program: program, peak: max(synthPeak, samplerPeak), levelFall: levelFall) }
         }
     }
 
@@ -172,6 +173,8 @@ extension AudioEngine {
             outputMeters { $0.countNonFiniteBlock() }
         }
         let levels = master { $0.meters }
+        let reduction = master { $0.limiterReduction }
+        for index in 0..<BusID.count { buses[index].meter(frames: out.frames) }
         let voices = synth { $0.activeVoiceCount } + sampler { $0.activeVoiceCount }
         let idle = isIdle
         let runaway = sampler { $0.runawayVoiceCount }
@@ -181,7 +184,13 @@ extension AudioEngine {
                 voices: voices)
             $0.publish(idle: idle)
             $0.publish(runawayVoices: runaway)
+            $0.publish(limiterReductionDecibels: -Decibels.fromGain(1 - reduction))
         }
-        publishPartMeters()
+        for index in 0..<BusID.count {
+            let level = buses[index].postFaderDecibels
+            outputMeters { $0.publish(bus: index, peak: level.peak, rms: level.rms) }
+        }
+        // Part levels fall at 20 dB/s, as the output's peak meter does.
+        publishPartMeters(levelFall: RealTimeMath.powf(10, -Float(out.frames) / Float(sampleRate)))
     }
 }

@@ -94,6 +94,7 @@ public final class AudioEngine {
     var velocityCurve = VelocityCurve.linear
     let scratchBlock: StereoBlock
     let maxFrames: Int
+    let sampleRate: Double
     /// Meters already show silence (set while idle blocks are skipped).
     var publishedSilence = false
 
@@ -101,6 +102,7 @@ public final class AudioEngine {
     public init(configuration: EngineConfiguration, content: EngineContent = EngineContent()) throws(ParameterError) {
         let rate = configuration.sampleRate, frames = configuration.maxFrames
         maxFrames = frames
+        sampleRate = rate
         let builder = ParameterTableBuilder()
         let ids = EngineParameters(table: builder, maxSynthVoices: configuration.maxSynthVoices, maxSamplerVoices: configuration.maxSamplerVoices)
         let parameters = builder.seal()
@@ -171,8 +173,9 @@ public final class AudioEngine {
                 outputMeters {
                     $0.publish(peak: (-160, -160), rms: (-160, -160), voices: 0)
                     $0.publish(idle: true)
+                    $0.publishSilentBusesAndLimiter()
                 }
-                publishPartMeters()
+                publishPartMeters(levelFall: 0)
                 publishedSilence = true
             }
             return

@@ -8,6 +8,14 @@ public final class EngineMeters: Sendable {
     private let outputPeak: AtomicCellsView
     private let outputRMSStorage = AtomicCells(count: 2, repeating: 0)
     private let outputRMS: AtomicCellsView
+    /// dBFS by `BusID.rawValue`, after each bus's fader.
+    private let busPeakStorage = AtomicCells(count: BusID.count, repeating: 0)
+    private let busPeak: AtomicCellsView
+    private let busRMSStorage = AtomicCells(count: BusID.count, repeating: 0)
+    private let busRMS: AtomicCellsView
+    /// The master limiter's deepest gain reduction in the last block, dB (≥ 0).
+    private let limiterStorage = AtomicCells(count: 1, repeating: 0)
+    private let limiter: AtomicCellsView
     private let voices = Atomic<Int>(0)
     private let nonFinite = Atomic<Int>(0)
     private let runaway = Atomic<Int>(0)
@@ -16,7 +24,40 @@ public final class EngineMeters: Sendable {
     init() {
         outputPeak = outputPeakStorage.view
         outputRMS = outputRMSStorage.view
+        busPeak = busPeakStorage.view
+        busRMS = busRMSStorage.view
+        limiter = limiterStorage.view
+        for bus in 0..<BusID.count {
+            busPeak.store(bus, -160.0)
+            busRMS.store(bus, -160.0)
+        }
     }
+
+    /// Render thread, block end: one bus's level after its fader.
+    @_noAllocation
+    func publish(bus: Int, peak: Double, rms: Double) {
+        busPeak.store(bus, peak)
+        busRMS.store(bus, rms)
+    }
+
+    /// Render thread, block end.
+    @_noAllocation
+    func publish(limiterReductionDecibels: Double) { limiter.store(0, limiterReductionDecibels) }
+
+    /// Render thread: the engine went idle (every bus silent, the limiter at rest).
+    @_noAllocation
+    func publishSilentBusesAndLimiter() {
+        limiter.store(0, 0.0)
+        for bus in 0..<BusID.count { publish(bus: bus, peak: -160, rms: -160) }
+    }
+
+    /// A bus's peak and RMS after its fader, dBFS.
+    public func busDecibels(_ bus: BusID) -> (peak: Double, rms: Double) {
+        (busPeak.loadDouble(bus.rawValue), busRMS.loadDouble(bus.rawValue))
+    }
+
+    /// The master limiter's gain reduction in the last block, dB (0 when it is not limiting).
+    public var limiterReductionDecibels: Double { limiter.loadDouble(0) }
 
     /// Render thread: a block held NaN or infinity and was silenced (its unit reset).
     @_noAllocation

@@ -14,6 +14,8 @@ final class MasterStage {
     let limiter: PeakLimiter
     private let limiterRef: RenderRef<PeakLimiter>
     var meters: (left: LevelMeter, right: LevelMeter)
+    /// The limiter's deepest gain reduction in the last block, 0…1.
+    private(set) var limiterReduction = 0.0
     let scratch: StereoBuffer
     private let scratchBlock: StereoBlock
     private let ringOutFrames: Int
@@ -76,8 +78,10 @@ final class MasterStage {
             }
             if !volume.isUnity { volume.apply(to: block) }
             limiterRef { $0.process(block) }
+            limiterReduction = limiterRef { $0.blockReduction }
         } else {
             volume.skip(frames: block.frames)
+            limiterReduction = 0
         }
         meters.left.process(block.left, frames: block.frames)
         meters.right.process(block.right, frames: block.frames)

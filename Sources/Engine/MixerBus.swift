@@ -33,9 +33,12 @@ struct MixerBus {
     private var rightGain: LinearSmoother
     /// Set when a source wrote into the buffer this block.
     var isActive = false
+    /// The buffer's level before the fader; `postFaderDecibels` applies the fader and pan.
+    private var meters: (left: LevelMeter, right: LevelMeter)
 
     init(sampleRate: Double, buffer: StereoBuffer) {
         whole = buffer.block(frames: buffer.capacity)
+        meters = (LevelMeter(sampleRate: sampleRate), LevelMeter(sampleRate: sampleRate))
         leftGain = LinearSmoother(value: 1, sampleRate: sampleRate)
         rightGain = LinearSmoother(value: 1, sampleRate: sampleRate)
     }
@@ -50,6 +53,28 @@ struct MixerBus {
         if snap {
             leftGain.snap(to: leftGain.target)
             rightGain.snap(to: rightGain.target)
+        }
+    }
+
+    /// Block end: meters the buffer (or `frames` of silence when nothing wrote to it).
+    @_noAllocation
+    mutating func meter(frames: Int) {
+        if isActive {
+            meters.left.process(whole.left, frames: frames)
+            meters.right.process(whole.right, frames: frames)
+        } else {
+            meters.left.processSilence(frames: frames)
+            meters.right.processSilence(frames: frames)
+        }
+    }
+
+    /// Peak and RMS after the fader and pan, dBFS, of the louder side.
+    var postFaderDecibels: (peak: Double, rms: Double) {
+        @_noAllocation get {
+            let l = Double(leftGain.current), r = Double(rightGain.current)
+            let peak = max(Double(meters.left.peak) * l, Double(meters.right.peak) * r)
+            let rms = max(Double(meters.left.rms) * l, Double(meters.right.rms) * r)
+            return (Decibels.fromGain(peak), Decibels.fromGain(rms))
         }
     }
 

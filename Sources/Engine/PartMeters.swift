@@ -27,6 +27,9 @@ public final class PartMeters: Sendable {
     /// Highest sample since start, as Float bits.
     private let peaksStorage = AtomicCells(count: 16, repeating: 0)
     private let peaks: AtomicCellsView
+    /// The part's recent peak (falling at 20 dB/s), as Float bits.
+    private let levelsStorage = AtomicCells(count: 16, repeating: 0)
+    private let levels: AtomicCellsView
 
     init() {
         voices = voicesStorage.view
@@ -34,6 +37,7 @@ public final class PartMeters: Sendable {
         ignored = ignoredStorage.view
         programs = programsStorage.view
         peaks = peaksStorage.view
+        levels = levelsStorage.view
     }
 
     // MARK: Render thread
@@ -46,7 +50,8 @@ public final class PartMeters: Sendable {
     }
 
     @_noAllocation
-    func publish(channel: Int, voices count: Int, program: PartProgram?, peak: Float) {
+    func publish(channel: Int, voices count: Int, program: PartProgram?, peak: Float, levelFall: Float) {
+        levels.store(channel, Int(max(peak, level(channel: channel) * levelFall).bitPattern))
         voices.store(channel, count)
         let code: Int
         switch program {
@@ -73,5 +78,7 @@ public final class PartMeters: Sendable {
         return code >= 0 ? .sampler(code) : code == -1 ? .synth : .none
     }
     /// Highest sample of the part's sub-mix (before its bus and the master stage) since start.
+    /// The part's recent peak (its sub-mix, falling at 20 dB/s), as a gain.
+    public func level(channel: Int) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: levels.load(channel & 15))) }
     public func peak(channel: Int) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: peaks.load(channel & 15))) }
 }

@@ -1,3 +1,4 @@
+import DSP
 import Engine
 import Foundation
 import Sampler
@@ -39,6 +40,14 @@ public struct StatusSnapshot: Codable, Sendable {
     public var sampler: String
     /// Channels with sounding voices or a program other than the default.
     public var parts: [PartStatus]
+    /// Each mixer bus's level after its fader.
+    public var buses: [BusStatus]
+    /// The master limiter's gain reduction in the last period, dB (0: not limiting).
+    public var limiterReductionDecibels: Double
+    /// Every parameter's current value, by name (as `audiograph get` reads them).
+    public var parameters: [String: Double]
+    /// The web panel's address and, when it needs one, its token; nil without `--panel`.
+    public var panel: String?
 
     /// The one-line live status: meters, pitch, voices, xruns, DSP load.
     public var line: String {
@@ -67,17 +76,36 @@ public struct StatusSnapshot: Codable, Sendable {
     }
 }
 
-/// One part in `status`: channel (1-based), sounding voices, what it plays.
+/// One part in `status`: channel (1-based), sounding voices, what it plays, notes received
+/// (played or ignored) and its recent peak.
 public struct PartStatus: Codable, Sendable {
     public var channel: Int
     public var voices: Int
     public var program: String
+    public var notes: Int
+    public var levelDecibels: Double
 
     /// All 16 parts.
     public static func collect(_ engine: EngineController) -> [PartStatus] {
-        (0..<PartMeters.partCount).map { c in
-            PartStatus(channel: c + 1, voices: engine.partMeters.voices(channel: c),
-                       program: engine.programName(of: engine.partMeters.program(channel: c)))
+        let meters = engine.partMeters
+        return (0..<PartMeters.partCount).map { c in
+            let ignored = PartMeters.IgnoredReason.allCases.reduce(0) { $0 + meters.notesIgnored(channel: c, reason: $1) }
+            return PartStatus(channel: c + 1, voices: meters.voices(channel: c), program: engine.programName(of: meters.program(channel: c)),
+                              notes: meters.notesPlayed(channel: c) + ignored, levelDecibels: Decibels.fromGain(Double(meters.level(channel: c))))
+        }
+    }
+}
+
+/// One mixer bus in `status`: its name and level after the fader, dBFS.
+public struct BusStatus: Codable, Sendable {
+    public var name: String
+    public var peakDecibels: Double
+    public var rmsDecibels: Double
+
+    public static func collect(_ engine: EngineController) -> [BusStatus] {
+        BusID.allCases.map { bus in
+            let level = engine.meters.busDecibels(bus)
+            return BusStatus(name: bus.name, peakDecibels: level.peak, rmsDecibels: level.rms)
         }
     }
 }

@@ -12,8 +12,11 @@ public struct DeviceDescriptions: Sendable, Equatable {
     public var realtime: String
     /// The sampler preset's file name, or "none".
     public var sampler: String
+    /// The web panel's address (and token, when it needs one); nil without a panel.
+    public var panel: String?
 
-    public init(playback: String, capture: String?, realtime: String, sampler: String) {
+    public init(playback: String, capture: String?, realtime: String, sampler: String, panel: String? = nil) {
+        self.panel = panel
         self.playback = playback
         self.capture = capture
         self.realtime = realtime
@@ -67,6 +70,11 @@ public final class StatusSource: Sendable {
             regionsAwaitingLevels: engine.programBank?.programs.reduce(0) { $0 + $1.regionsAwaitingLevels } ?? 0,
             playback: devices.playback, capture: devices.capture, realtime: devices.realtime,
             sampler: devices.sampler,
-            parts: PartStatus.collect(engine))
+            parts: PartStatus.collect(engine), buses: BusStatus.collect(engine),
+            limiterReductionDecibels: m.limiterReductionDecibels,
+            parameters: Dictionary(uniqueKeysWithValues: engine.parameters.descriptors.indices.map {
+                (engine.parameters.descriptors[$0].name, engine.parameters.value($0))
+            }),
+            panel: devices.panel)
     }
 }

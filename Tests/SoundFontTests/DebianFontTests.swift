@@ -49,7 +49,8 @@ struct DebianFontTests {
     /// FluidSynth's own load warnings for the same file (stderr of a one-note render), to show we
     /// give no more than it does.
     static func fluidSynthWarnings(_ font: String) throws -> [String] {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sf-warn-\(getpid())")
+        // One directory per call: the parameterised tests run this concurrently in one process.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sf-warn-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let track: [UInt8] = [0x00, 0x90, 0x3C, 0x64, 0x60, 0x80, 0x3C, 0x00, 0x00, 0xFF, 0x2F, 0x00]

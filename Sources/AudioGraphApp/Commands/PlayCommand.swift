@@ -92,10 +92,14 @@ struct PlayCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "When the playback device is absent at start, wait for it (retrying with back-off) instead of exiting.")
     var waitForDevice = true
 
+    @Option(help: "Serve the web panel at [ADDR:]PORT (127.0.0.1 when ADDR is left out; other addresses need the token, docs/PANEL.md).")
+    var panel: String?
+
     func run() throws {
         var options = live.options(rate: engineOptions.rate)
         options.songPath = midi
         let loader = try engineOptions.loader()
+        options.panel = panel ?? loader.file.panel
         if options.driver == .jack { throw ExitCode(try Self.runJACK(loader: loader, options: options, wait: waitForDevice)) }
         let session = LiveSession(loader: loader, options: options)
         guard waitForDevice else { throw ExitCode(try session.run(try session.devices.openOutput())) }

@@ -18,7 +18,8 @@ public enum ControlProtocol {
             }
             return "ok \(words[1]) = \(value)"
         case "status":
-            return words.contains("--json") ? "ok\n" + service.status().json() : "ok " + service.status().line
+            let status = service.status()
+            return words.contains("--json") ? "ok\n" + status.json() : "ok " + status.line + (status.panel.map { "\npanel: \($0)" } ?? "")
         default:
             return "error: unknown request '\(ParameterError.excerpt(request))' (set, get, status)"
         }

@@ -24,6 +24,8 @@ struct LiveOptions: Sendable {
     var driver = LiveDriverKind.alsa
     /// With the JACK driver: connect the outputs to the server's physical playback ports.
     var jackConnect = false
+    /// `--panel [ADDR:]PORT` or the instrument file's `"panel"`: serve the web panel there.
+    var panel: String?
 }
 
 /// `--driver`: how `play` reaches the speakers.

@@ -103,7 +103,13 @@ final class LiveSession {
             LiveLog.line("control socket unavailable (\(error)): `audiograph set/status` will not reach this instance")
         }
         server?.start()
-        if let age = ProcessAge.seconds() { LiveLog.line(String(format: "ready in %.0f ms (exec → MIDI port and PCM open)", age * 1000)) }
+        let age = ProcessAge.seconds()
+        if let age { LiveLog.line(String(format: "ready in %.0f ms (exec → MIDI port and PCM open)", age * 1000)) }
+        let panel = try options.panel.map { spec in
+            let backend = ServicePanelBackend(service: service, midiSources: midiSourceNames, startupMilliseconds: age.map { $0 * 1000 })
+            return try PanelLauncher.start(spec, backend: backend) { LiveLog.line($0) }
+        }
+        if let panel { status.update { $0.panel = panel.description } }
         stop.install()
         let song = try options.songPath.map { path throws in try SongFeeder(path: path, inbox: renderer.inbox) }
         song?.start()
@@ -120,6 +126,7 @@ final class LiveSession {
         sequencer?.stop()
         server?.shutdown()
         levelPublisher?.stop()
+        panel?.server.stop()
         if isTerminal { print() }
         LiveLog.line("stopped: \(status.snapshot().line)")
         if let jack = driver as? JACKDriver, jack.newSampleRate != nil { return Self.restartForNewRate }
@@ -131,6 +138,11 @@ final class LiveSession {
     /// The engine's block for the JACK driver: above any buffer size JACK is run with live
     /// (a larger one is rendered in pieces); costs under a megabyte more than a 256-frame engine.
     static let jackMaxFrames = 4096
+
+    /// What the panel lists as MIDI in: the ports asked for, and autoconnect when it is on.
+    private var midiSourceNames: [String] {
+        options.connect + (options.autoconnect != nil ? ["autoconnect (local sources)"] : [])
+    }
 
     /// The engine at the device's rate and period, ready without band-limited levels (a background
     /// thread builds and publishes them), warmed up, in its renderer.
