@@ -3,6 +3,7 @@ import FileAccess
 import Foundation
 import Sampler
 import SamplerLevels
+import SamplerLoading
 
 /// Builds the `ProgramBank` from an instrument file's program table, banks, `preset` and
 /// `channels`: every preset the table names is loaded now (control thread), once, so that program
@@ -19,6 +20,7 @@ struct ProgramTableLoader {
         var rows: [Int: [PartProgram?]] = [:]
         var programs: [SamplerProgram] = [], names: [String] = [], indexByPath: [String: Int] = [:]
         var indexBySettings: [ProgramSettings: Int] = [:]
+        let resolutions = SampleResolutions()
 
         func sound(_ entry: ProgramEntry, key: String) throws(InstrumentError) -> PartProgram {
             switch entry {
@@ -47,7 +49,7 @@ struct ProgramTableLoader {
         func load(_ preset: String, key: String) throws(InstrumentError) -> Int {
             if let index = indexByPath[preset] { return index }
             try checkExists(preset, key: key)
-            let loaded = try loader.loadPreset(path: preset, sampleRate: sampleRate)
+            let loaded = try loader.loadPreset(path: preset, sampleRate: sampleRate, resolutions: resolutions)
             for w in loaded.warnings { loader.warn("\((preset as NSString).lastPathComponent): \(w)") }
             programs.append(loaded.program)
             names.append(((preset as NSString).lastPathComponent as NSString).deletingPathExtension)

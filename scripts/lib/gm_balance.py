@@ -41,7 +41,12 @@ def main():
     missing = [s for s in songs if not os.path.exists(s)]
     if missing:
         sys.exit(f"missing {missing[0]} (scripts/install-deps installs openttd-openmsx and planetblupi-music-midi)")
-    work = tempfile.mkdtemp()
+    with tempfile.TemporaryDirectory() as work:
+        report(songs, work)
+
+
+def report(songs, work):
+    """Prints every part of `songs`, rendered in `work`, and the share within 3 and 6 dB."""
     errors = []
     for song in songs:
         name = os.path.basename(song)

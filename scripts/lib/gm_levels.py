@@ -112,7 +112,12 @@ def main():
     drums_only = "--drums" in sys.argv
     markdown = "--markdown" in sys.argv
     table = json.load(open(INSTRUMENT))
-    work = tempfile.mkdtemp()
+    with tempfile.TemporaryDirectory() as work:
+        report(work, table, write, drums_only, markdown)
+
+
+def report(work, table, write, drums_only, markdown):
+    """Measures in `work` and prints (and with `write`, applies) the tables."""
     offsets = {}
     if not drums_only:
         midi = os.path.join(work, "melodic.mid")

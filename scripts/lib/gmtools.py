@@ -123,9 +123,12 @@ def render_fluidsynth(midi, wav):
                     "-F", wav, SOUNDFONT, midi], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def read_audio(wav):
-    """Stereo float frames (n, 2) at the file's rate."""
+def read_audio(wav, remove=True):
+    """Stereo float frames (n, 2) at the file's rate; the file is deleted once read (a song's
+    float WAV is tens of MB, and a report renders hundreds)."""
     raw = subprocess.run(["sox", wav, "-t", "f32", "-c", "2", "-"], check=True, capture_output=True).stdout
+    if remove:
+        os.remove(wav)
     return np.frombuffer(raw, dtype=np.float32).reshape(-1, 2).astype(np.float64)
 
 
