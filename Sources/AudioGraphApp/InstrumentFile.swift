@@ -27,19 +27,23 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
     /// `play`'s web panel, `[ADDR:]PORT` as `--panel` takes it (docs/PANEL.md); absent: no panel.
     public var panel: String?
 
-    /// `demo`: a song path, or `{"song": …, "loops": {…}, "controls": […]}` whose loops and control
-    /// mappings are added only while the demo plays, so they take no MIDI channel from other songs.
+    /// `demo`: a song path, or `{"song": …, "loops": {…}, "controls": […], "start": {…}}` whose loops,
+    /// control mappings and channel starts are added only while the demo plays, so they take no
+    /// MIDI channel from other songs.
     public struct Demo: Codable, Sendable, Equatable {
         public var song: String
         public var loops: [String: String]?
         public var controls: [Control]?
+        /// Channel → starting program number, `synth` or `none`, over `channels.start`.
+        public var start: [String: Value]?
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case song, loops, controls }
+        enum CodingKeys: String, CodingKey, CaseIterable { case song, loops, controls, start }
 
-        public init(song: String, loops: [String: String]? = nil, controls: [Control]? = nil) {
+        public init(song: String, loops: [String: String]? = nil, controls: [Control]? = nil, start: [String: Value]? = nil) {
             self.song = song
             self.loops = loops
             self.controls = controls
+            self.start = start
         }
 
         public init(from decoder: Decoder) throws {
@@ -50,12 +54,13 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
             let any = try decoder.container(keyedBy: Channels.AnyKey.self)
             for key in any.allKeys where CodingKeys(stringValue: key.stringValue) == nil {
                 throw DecodingError.dataCorruptedError(
-                    forKey: key, in: any, debugDescription: "unknown key '\(key.stringValue)' (use song, loops, controls)")
+                    forKey: key, in: any, debugDescription: "unknown key '\(key.stringValue)' (use song, loops, controls, start)")
             }
             let c = try decoder.container(keyedBy: CodingKeys.self)
             self.init(
                 song: try c.decode(String.self, forKey: .song), loops: try c.decodeIfPresent([String: String].self, forKey: .loops),
-                controls: try c.decodeIfPresent([Control].self, forKey: .controls))
+                controls: try c.decodeIfPresent([Control].self, forKey: .controls),
+                start: try c.decodeIfPresent([String: Value].self, forKey: .start))
         }
     }
 

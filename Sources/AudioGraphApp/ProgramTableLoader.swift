@@ -137,17 +137,22 @@ struct ProgramTableLoader {
         for c in try oneBased(channels?.synth ?? [], key: "channels.synth") where !(channels?.sampler ?? []).contains(c + 1) {
             setups[c].startOverride = .synth
         }
-        for (name, value) in (channels?.start ?? [:]).sorted(by: { $0.key < $1.key }) {
-            let key = "channels.start.\"\(name)\""
+        // The demo's own starts (its pads on the synth) are checked always, applied only while it plays.
+        let starts = (channels?.start ?? [:]).map { ("channels.start", $0.key, $0.value) }
+            + (loader.file.demo?.start ?? [:]).map { ("demo.start", $0.key, $0.value) }
+        for (section, name, value) in starts.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
+            let key = "\(section).\"\(name)\""
             guard let channel = Int(name), (1...16).contains(channel) else { throw InstrumentError("\(path): \(key): a channel is 1–16") }
+            var setup = setups[channel - 1]
             switch value {
-            case .text("synth"): setups[channel - 1].startOverride = .synth
-            case .text("none"): setups[channel - 1].startOverride = PartProgram.none
+            case .text("synth"): setup.startOverride = .synth
+            case .text("none"): setup.startOverride = PartProgram.none
             case .number(let n) where n == n.rounded() && (0...127).contains(n):
-                setups[channel - 1].program = Int(n)
-                setups[channel - 1].startOverride = nil
+                setup.program = Int(n)
+                setup.startOverride = nil
             default: throw InstrumentError("\(path): \(key): a program number 0–127, \"synth\" or \"none\"")
             }
+            if section == "channels.start" || loader.playsDemo { setups[channel - 1] = setup }
         }
         return setups
     }

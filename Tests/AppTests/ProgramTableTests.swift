@@ -18,8 +18,9 @@ import Testing
         try scratch.write(#"{"name": "t", "samplePaths": ["\#(Self.root)/Sounds"], \#(body)}"#, to: "t.json")
     }
 
-    func engine(_ path: String) throws -> AudioEngine {
+    func engine(_ path: String, playsDemo: Bool = false) throws -> AudioEngine {
         var loader = try InstrumentLoader(instrumentPath: path)
+        loader.playsDemo = playsDemo
         loader.assignments = ["master.lowpass.enabled=off", "master.highpass.enabled=off"]
         return try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: 256))
     }
@@ -75,7 +76,10 @@ import Testing
         #expect(name(1, drum: true) == "Standard Kit" && name(127, drum: true) == "Standard Kit", "other kits fall back to Standard")
         #expect(bank.name(of: bank.startProgram(channel: 9)) == "Standard Kit", "channel 10 is the drum part")
         #expect(bank.startProgram(channel: 0) == bank.lookup(bank: 0, program: 0, isDrum: false), "channel 1 starts on program 0")
-        #expect(bank.startProgram(channel: 1) == .synth, "channel 2 plays the synth (the demo's pads)")
+        #expect(bank.startProgram(channel: 1) == bank.startProgram(channel: 0), "channel 2 starts on program 0 as any GM part")
+        let demoBank = try #require(try engine(OfflineRenderTests.defaultInstrument, playsDemo: true).programBank)
+        #expect(demoBank.startProgram(channel: 1) == .synth, "the demo's channel 2 plays the synth (its pads)")
+        #expect(demoBank.startProgram(channel: 0) == bank.startProgram(channel: 0))
     }
 
     /// Measured in the output: program 33 on channel 3 plays the table's "32-39" preset (here the
@@ -173,6 +177,7 @@ import Testing
         (#""banks": {"128": {"0-127": "Nope.aupreset"}}"#, #"banks."128"."0-127": preset "#),
         (#""channels": {"start": {"17": 0}}"#, #"channels.start."17": a channel is 1–16"#),
         (#""channels": {"start": {"3": "piano"}}"#, #"channels.start."3": a program number 0–127, "synth" or "none""#),
+        (#""demo": {"song": "d.mid", "start": {"2": "pads"}}"#, #"demo.start."2": a program number 0–127, "synth" or "none""#),
         (#""channels": {"play": [0]}"#, "channels.play: MIDI channel 0 is not 1–16"),
         (#""channels": {"drums": [10, 17]}"#, "channels.drums: MIDI channel 17 is not 1–16"),
         (#""channels": {"drum": [10]}"#, "channels.drum: unknown key 'drum'"),
