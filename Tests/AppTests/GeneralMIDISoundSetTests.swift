@@ -149,10 +149,13 @@ import Testing
         func level(_ key: Int) -> Double { Measure.decibels(Measure.rms(hits[key]!.prefix(Int(1.0 * rate)))) }
         let snare = level(38)
         #expect(snare > -45, "level floor: snare \(snare) dBFS")
+        var report: [String] = []
         for (key, reference) in Self.fluidR3KitBalance.sorted(by: { $0.key < $1.key }) {
             let relative = level(key) - snare
+            report.append("\(key): \((relative * 10).rounded() / 10) dB (FluidR3_GM \(reference))")
             #expect(abs(relative - reference) <= 3, "key \(key): \(relative) dB against the snare, FluidR3_GM \(reference) dB")
         }
+        print("against the snare: " + report.joined(separator: ", "))
     }
 
     /// The GS kits: the keys whose pieces the kit replaces (GS kit map) sound measurably different
