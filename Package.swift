@@ -12,12 +12,14 @@
 //                MicEffects → DSP, Spectral                     (mic chain)
 //   loading      SamplerLevels → Sampler, Spectral              (band-limited levels, FFT-filtered, by need)
 //                SamplerLoading → SamplerLevels, Presets, AudioFiles  (.aupreset + samples → SamplerProgram)
+//                SoundFontLoading → SoundFont, SamplerLevels, Sampler  (SF2/SF3 presets → SamplerPrograms, program table)
 //   graph        Engine → Instruments, Sampler, MicEffects      (buses, master stage, parameters, render)
 //   devices      ALSAIO → MIDI                                  (PCM, sequencer; knows nothing of Engine)
 //                JACKIO → CJACK                                 (a native JACK client; knows nothing of Engine)
 //   live loop    LiveLoop → Engine, ALSAIO, JACKIO              (one render path per period; the ALSA push and JACK drivers)
 //   live control LiveControl → LiveLoop                         (ControlService + StatusSnapshot: every front end's way in)
 //   measuring    Benchmarks → Sampler, SamplerLevels, MicEffects  (render cost of sampler, send and mic effects)
+//                SoundFontFidelity → SoundFont, AudioFiles, Spectral  (SoundFont notes and songs against FluidSynth's)
 //   panel        PanelProtocol (pure: messages, limits, page); PanelServer → PanelProtocol, Hummingbird (`audiograph` only)
 //   app          AudioGraphApp + `audiograph`                   (composition root, CLI, session, control socket, offline)
 // The real-time targets (DSP, Spectral, Instruments, Sampler, MicEffects, Engine, and the live path's
@@ -73,6 +75,8 @@ let package = Package(
         .target(name: "SamplerLevels", dependencies: ["Sampler", "Spectral", "DSP", "MIDI"], exclude: ["README.md"]),
         // Builds a SamplerProgram from an .aupreset and its sample files (control thread, file I/O).
         .target(name: "SamplerLoading", dependencies: ["Sampler", "SamplerLevels", "DSP", "Presets", "AudioFiles"]),
+        // A SoundFont's presets as SamplerPrograms and a FluidSynth-style program table (control thread).
+        .target(name: "SoundFontLoading", dependencies: ["SoundFont", "SamplerLevels", "Sampler", "MIDI"]),
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"], swiftSettings: realTimeChecked),
         .target(
             name: "Engine",
@@ -88,11 +92,14 @@ let package = Package(
         .target(name: "LiveLoop", dependencies: ["ALSAIO", "JACKIO", "Engine", "DSP", "MIDI"], exclude: ["README.md"], swiftSettings: realTimeChecked),
         // What every front end of a running instrument uses: parameters, notes, the status snapshot.
         .target(name: "LiveControl", dependencies: ["LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI", "DSP"]),
+        // Renders notes and songs through FluidSynth and AudioGraph with one font and compares them
+        // (scripts/soundfont-fidelity, the fidelity tests).
+        .target(name: "SoundFontFidelity", dependencies: ["SoundFont", "MIDI", "AudioFiles", "Spectral"]),
         .target(
             name: "AudioGraphApp",
             dependencies: [
                 "LiveLoop", "LiveControl", "PanelProtocol", "Engine", "ALSAIO", "JACKIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
-                "SoundFont",
+                "SoundFont", "SoundFontLoading", "DSP", "Instruments", "MIDI", "MicEffects", "Sampler",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The web panel: its messages, validation, limits and page (no networking, unit-tested), and
@@ -106,9 +113,11 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ]),
-        .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp", "PanelProtocol", "PanelServer"]),
+        .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp", "PanelServer"]),
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
         .executableTarget(name: "make-sounds", dependencies: ["AudioFiles", "MIDI", "DSP"]),
+        // Compares a font's notes and songs with FluidSynth's renders (scripts/soundfont-fidelity).
+        .executableTarget(name: "soundfont-fidelity", dependencies: ["SoundFontFidelity", "SoundFont", "MIDI"]),
         // Times the sampler render loop; `--render-only` runs it under valgrind --tool=callgrind.
         .executableTarget(name: "sampler-bench", dependencies: ["Benchmarks", "Sampler", "DSP", "MIDI"]),
         // Drives ALSAIO against real ALSA inside the alsa-vm rig (Tests/alsa-vm/alsaio-smoke.sh).
@@ -131,22 +140,34 @@ let package = Package(
         .testTarget(name: "MIDITests", dependencies: ["MIDI"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioTestSupport"]),
         // libsamplerate only as the reference the resampler quality test measures libsoxr against.
-        .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "AudioTestSupport", "CSampleRate"]),
+        .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "CSndFile", "AudioTestSupport", "CSampleRate"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
         .testTarget(name: "SoundFontTests", dependencies: ["SoundFont"]),
-        .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "AudioTestSupport"]),
-        .testTarget(name: "SamplerTests", dependencies: ["Sampler", "SamplerLevels", "SamplerLoading", "AudioTestSupport"]),
+        // Presets of TimGM6mb and FluidR3Mono_GM against FluidSynth (runs the built `audiograph`).
+        .testTarget(name: "SoundFontFidelityTests", dependencies: ["SoundFontFidelity", "SoundFont"]),
+        .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "DSP", "MIDI", "AudioTestSupport"]),
+        .testTarget(
+            name: "SamplerTests",
+            dependencies: [
+                "Sampler", "SamplerLevels", "SamplerLoading", "AudioFiles", "Presets", "DSP", "MIDI", "AudioTestSupport",
+            ]),
         .testTarget(name: "SpectralTests", dependencies: ["Spectral", "AudioTestSupport"]),
-        .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "Benchmarks", "AudioTestSupport"]),
-        .testTarget(name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "AudioTestSupport"]),
-        .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO"]),
+        .testTarget(name: "MicEffectsTests", dependencies: ["MicEffects", "Spectral", "DSP", "Benchmarks", "AudioTestSupport"]),
+        .testTarget(
+            name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "Instruments", "MicEffects", "DSP", "MIDI", "AudioTestSupport"]),
+        .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO", "MIDI"]),
         .testTarget(name: "PanelProtocolTests", dependencies: ["PanelProtocol"]),
-        .testTarget(name: "AppTests", dependencies: ["AudioGraphApp", "SamplerLevels", "LiveLoop", "LiveControl", "LiveTestSupport", "AudioTestSupport"]),
+        .testTarget(
+            name: "AppTests",
+            dependencies: [
+                "AudioGraphApp", "Engine", "Sampler", "SamplerLevels", "MicEffects", "AudioFiles", "CSndFile", "DSP", "MIDI", "LiveLoop", "LiveControl",
+                "LiveTestSupport", "AudioTestSupport",
+            ]),
         // Counts mallocs across rendered blocks; its counters are process-wide, so the suite is serialized.
         .testTarget(
             name: "RealTimeSafetyTests",
             dependencies: [
-                "Engine", "Sampler", "SamplerLevels", "Instruments", "AudioGraphApp", "LiveTestSupport",
+                "Engine", "Sampler", "SamplerLevels", "Instruments", "MicEffects", "DSP", "MIDI", "AudioGraphApp", "LiveTestSupport",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
     ]

@@ -8,6 +8,9 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
     public var name: String
     /// The preset every melodic part starts on (.aupreset), unless `channels.start` says otherwise.
     public var preset: String?
+    /// A SoundFont (.sf2, .sf3) whose presets fill every bank first, as FluidSynth would play
+    /// them; `programs` and `banks` then replace single entries.
+    public var soundfont: String?
     /// The program table of bank 0: General MIDI program numbers → sounds.
     public var programs: ProgramTable?
     /// Further banks (CC0 bank select; 128 = the General MIDI percussion bank drum parts use).
@@ -74,7 +77,8 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
 
     /// Program numbers → sounds: `["a.aupreset", "b.aupreset"]` (programs 0, 1, …) or
     /// `{"0-7": "Keys.aupreset", "32": "synth", "33-39": "none"}`. A sound is a preset path,
-    /// `synth`, `none`, or a preset with settings (`ProgramEntry`).
+    /// a SoundFont preset `FILE.sf2#bank:program`, `synth`, `none`, or a preset with settings
+    /// (`ProgramEntry`).
     public enum ProgramTable: Codable, Sendable, Equatable {
         case list([ProgramEntry])
         case ranges([String: ProgramEntry])
@@ -168,6 +172,9 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
             }
         }
     }
+
+    /// An instrument with only a name: every other key absent.
+    public init(name: String) { self.name = name }
 
     /// Instrument files are a few kB; a larger one is refused before it is read.
     public static let maxFileBytes = 1 << 20

@@ -19,6 +19,10 @@ public struct InstrumentLoader: Sendable {
     public var assignments: [String] = []
     /// `--preset` override for the sampler bus.
     public var presetOverride: String?
+    /// `--soundfont`: every part plays this font's presets (the file's programs are not loaded).
+    public var soundFontOverride: String?
+    /// The song a render will play: a SoundFont then builds only what it plays (`SoundFontSongPlan`).
+    public var song: [MIDIMessage]?
     /// `--sample-path` directories, searched before the file's.
     public var extraSamplePaths: [String] = []
     /// `render --solo`: only this channel (0-based) plays, whatever the file's `channels.play`.
@@ -38,6 +42,13 @@ public struct InstrumentLoader: Sendable {
         }
         self.instrumentPath = path
         file = try InstrumentFile.load(path: path)
+    }
+
+    /// An instrument with nothing but its sound set, for `--soundfont` without `--instrument`:
+    /// every part a General MIDI part of the font, unity levels, no loops, controls or filters.
+    public init(soundFontModule: Void) {
+        instrumentPath = FileManager.default.currentDirectoryPath + "/(SoundFont module)"
+        file = InstrumentFile(name: "SoundFont")
     }
 
     var baseDirectory: String { (instrumentPath as NSString).deletingLastPathComponent }

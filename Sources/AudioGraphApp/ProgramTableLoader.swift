@@ -12,10 +12,11 @@ struct ProgramTableLoader {
     let loader: InstrumentLoader
     let sampleRate: Double
 
-    private var path: String { loader.instrumentPath }
+    var path: String { loader.instrumentPath }
 
     /// nil when the file names no preset and no program table (every part plays the synth).
     func bank() throws(InstrumentError) -> ProgramBank? {
+        if let font = loader.soundFontOverride { return try soundFontBank(path: font, key: "--soundfont") }
         let file = loader.file
         var rows: [Int: [PartProgram?]] = [:]
         var programs: [SamplerProgram] = [], names: [String] = [], indexByPath: [String: Int] = [:]
@@ -26,6 +27,21 @@ struct ProgramTableLoader {
             switch entry {
             case .sound("synth"): return .synth
             case .sound("none"): return .none
+            case .sound(let value) where Self.isSoundFontPath(value.split(separator: "#").first.map(String.init) ?? value):
+                guard let reference = SoundFontReference(value, relativeTo: loader.baseDirectory) else {
+                    throw InstrumentError("\(path): \(key): a SoundFont sound is FILE.sf2#bank:program (the whole font: the \"soundfont\" key)")
+                }
+                if let index = indexByPath[value] { return .sampler(index) }
+                let font = try loadSoundFont(
+                    reference.path, selection: .preset(bank: reference.bank, program: reference.program), firstProgram: programs.count,
+                    parts: PartSetup.generalMIDI, key: key)
+                guard let program = font.programs.first else {
+                    throw InstrumentError("\(path): \(key): \(reference.path) has no preset \(reference.bank):\(reference.program)")
+                }
+                programs.append(program)
+                names.append(font.names[0])
+                indexByPath[value] = programs.count - 1
+                return .sampler(programs.count - 1)
             case .sound(let value): return .sampler(try load(InstrumentLocator.resolve(value, relativeTo: loader.baseDirectory), key: key))
             case .preset(var settings):
                 settings.preset = InstrumentLocator.resolve(settings.preset, relativeTo: loader.baseDirectory)
@@ -80,6 +96,16 @@ struct ProgramTableLoader {
             return row
         }
 
+        if let font = file.soundfont {
+            let path = InstrumentLocator.resolve(font, relativeTo: loader.baseDirectory)
+            guard FileManager.default.fileExists(atPath: path) else { throw InstrumentError("\(self.path): soundfont: \(path) not found") }
+            let drums = try oneBased(file.channels?.drums ?? [10], key: "channels.drums")
+            let whole = try loadSoundFont(
+                path, selection: .wholeFont, firstProgram: 0, parts: (0..<16).map { PartSetup(isDrum: drums.contains($0)) }, key: "soundfont")
+            programs = whole.programs
+            names = whole.names
+            rows = whole.table
+        }
         if let table = file.programs { rows[0] = try row(table, bank: 0, key: "programs") }
         for (name, table) in (file.banks ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let number = Int(name), (0...ProgramBank.percussionBank).contains(number) else {

@@ -18,7 +18,7 @@ public enum MicEffectsBenchmark {
         let source = testSignal(frames: blocks * blockFrames, sampleRate: sampleRate)
         let io = StereoBuffer(capacity: blockFrames)
         var results: [(effect: String, shareOf64FrameBlock: Double)] = []
-        let cases: [(String, MicEffectKind, Bool)] = MicEffectKind.allCases.map { ("\($0)", $0, false) }
+        let cases: [(String, MicEffectKind, Bool)] = MicEffectKind.allCases.map { ($0.name, $0, false) }
             + [("off + pitch tracking", .off, true)]
         for (name, kind, tracking) in cases {
             let chain = MicChain(sampleRate: sampleRate, maxFrames: blockFrames)

@@ -123,6 +123,32 @@ public struct SendTarget {
     }
 }
 
+extension SendTarget {
+    /// Adds signals already scaled by their own send levels (voices with per-voice sends, such
+    /// as SoundFont zones): `reverb` to the reverb bus and `chorus` to the chorus bus, at unity.
+    @_noAllocation
+    public func addScaled(reverb: StereoBlock, chorus: StereoBlock, at offset: Int) {
+        let whole = state.pointee.blockFrames
+        let frames = min(reverb.frames, whole - offset)
+        guard frames > 0 else { return }
+        addUnity(reverb, frames: frames, into: self.reverb, at: offset, blockFrames: whole, active: &state.pointee.reverbActive)
+        addUnity(chorus, frames: frames, into: self.chorus, at: offset, blockFrames: whole, active: &state.pointee.chorusActive)
+    }
+}
+
+@_noAllocation
+private func addUnity(_ source: StereoBlock, frames: Int, into bus: StereoBlock, at offset: Int, blockFrames: Int, active: inout Bool) {
+    if !active {
+        bus.slice(from: 0, count: blockFrames).clear()
+        active = true
+    }
+    let l = bus.left + offset, r = bus.right + offset
+    for i in 0..<frames {
+        l[i] += source.left[i]
+        r[i] += source.right[i]
+    }
+}
+
 /// One send of `SendBus.add` (a free function: naming the class type for a static member is a
 /// metadata access the real-time checks reject).
 @_noAllocation

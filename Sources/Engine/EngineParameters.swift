@@ -1,4 +1,5 @@
 import DSP
+import MicEffects
 
 /// Every parameter the engine exposes, registered into a `ParameterTableBuilder`, with the indices the
 /// render thread reads at block start. Names are dotted and carry their unit in the descriptor.
@@ -26,8 +27,8 @@ struct EngineParameters {
         var averagePoints = 0, lowpassCutoff = 0, pitchShift = 0
     }
 
-    /// Names of `mic.effect`'s choices, in the order the mic chain numbers them.
-    static let micEffectNames = ["off", "ringmod", "delay", "average", "lowpass", "fft", "pitchshift"]
+    /// Names of `mic.effect`'s choices, in the order the mic chain numbers them (its raw values).
+    static let micEffectNames = MicEffectKind.allCases.map(\.name)
 
     init(table t: ParameterTableBuilder, maxSynthVoices: Int, maxSamplerVoices: Int) {
         for bus in BusID.allCases {

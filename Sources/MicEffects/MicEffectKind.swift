@@ -14,4 +14,8 @@ public enum MicEffectKind: Int, CaseIterable, Sendable {
     case fft
     /// Phase-locked STFT pitch shift, ±12 semitones.
     case pitchshift
+
+    /// The word `mic.effect` takes for it (its case name): parameter choices, `params`, help and
+    /// tests all read it from here.
+    public var name: String { String(describing: self) }
 }

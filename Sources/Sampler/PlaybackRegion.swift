@@ -14,7 +14,7 @@ struct PlaybackLevel {
 /// Two forms: the plain region (`isPlain`: one level, the frames as they play, unfiltered, read
 /// with the 4-point kernel), ready as soon as the program exists, and the band-limited one, built
 /// later by need on the loading side (`SamplerLevels`) and published through `cell`.
-/// A voice takes whichever exists at its note-on (`current()`) and keeps it for its whole life, so
+/// A voice takes whichever exists at its note-on (`strike(stamp:)`) and keeps it for its whole life, so
 /// no note ever switches kernels mid-way.
 ///
 /// Each level holds the region as it plays: for a looped region, the frames up to the loop end

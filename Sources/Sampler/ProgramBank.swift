@@ -30,12 +30,14 @@ struct ProgramTables {
     var zones: UnsafeMutableBufferPointer<ZonePlayback>
     var regions: UnsafeMutableBufferPointer<PlaybackRegion>
     var layers: UnsafeMutableBufferPointer<SamplerLayer>
+    var soundFontZones: UnsafeMutableBufferPointer<SF2ZoneTables>
     var voiceCount: Int
 
     init(_ program: SamplerProgram) {
         zones = program.zonePlayback
         regions = program.regionTable
         layers = program.layerTable
+        soundFontZones = program.soundFontStorage.table
         voiceCount = program.globals.voiceCount
     }
 }

@@ -23,10 +23,15 @@ extension SamplerInstrument {
             controlChange(channel: channel, controller, value: value)
         case .pitchBend(_, let value):
             parts[channel].controllers.setBend(value)
+            parts[channel].modulationEpoch &+= 1
         case .programChange(_, let program):
             programChange(channel: channel, program: Int(program))
-        case .polyPressure, .channelPressure:
-            break
+        case .polyPressure(_, let note, let value):
+            soundFontMemory.polyPressure(channel: channel)[Int(note & 127)] = value
+            parts[channel].modulationEpoch &+= 1
+        case .channelPressure(_, let value):
+            parts[channel].channelPressure = value
+            parts[channel].modulationEpoch &+= 1
         }
     }
 
@@ -66,6 +71,7 @@ extension SamplerInstrument {
     private func controlChange(channel: Int, _ controller: UInt8, value: UInt8) {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         parts[channel].controllerValues[Int(controller & 0x7F)] = value
+        parts[channel].modulationEpoch &+= 1
         // Nothing sounds on the part: a value holds from this frame, not after a ramp from the old one.
         let silent = !hasVoices(on: channel)
         switch parts[channel].controllers.apply(controller: controller, value: value) {
@@ -118,10 +124,16 @@ extension SamplerInstrument {
     private func noteOn(channel: Int, key: Int, velocity: Int) {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         guard let program = parts[channel].tables else { return }
-        // Re-strike: the same key's old voices fade quickly instead of stacking up.
+        // Re-strike: the same key's old voices fade quickly instead of stacking up; SoundFont
+        // voices enter their release, pedals or not (FluidSynth's same-note rule).
         for slot in 0..<voiceSlots where isSounding(slot, on: channel) && voices[slot].key == key {
-            voices[slot].steal(fadeSeconds: SamplerConstants.stealFadeSeconds)
+            if voices[slot].isSoundFont {
+                releaseRestruck(slot)
+            } else {
+                voices[slot].steal(fadeSeconds: SamplerConstants.stealFadeSeconds)
+            }
         }
+        noteOnCounter &+= 1
         for zoneIndex in 0..<program.zones.count {
             let zone = program.zones[zoneIndex]
             let layer = program.layers[zone.layer]
@@ -129,8 +141,11 @@ extension SamplerInstrument {
             let shiftedKey = key + layer.keyOffset
             guard shiftedKey >= zone.minKey, shiftedKey <= zone.maxKey,
                   velocity >= zone.minVelocity, velocity <= zone.maxVelocity else { continue }
-            start(channel: channel, zone: zone, region: program.regions[zone.region], layer: layer, key: key, velocity: velocity,
-                  partLimit: program.voiceCount)
+            let slot = start(
+                channel: channel, zone: zone, region: program.regions[zone.region],
+                regionAfterRelease: zone.releaseRegion >= 0 ? program.regions[zone.releaseRegion] : nil, layer: layer, key: key,
+                velocity: velocity, partLimit: program.voiceCount)
+            if zone.soundFont >= 0 { startSoundFont(slot: slot, tables: program.soundFontZones[zone.soundFont], velocity: velocity) }
         }
     }
 
@@ -148,8 +163,7 @@ extension SamplerInstrument {
         if parts[voices[slot].channel].controllers.sustainDown {
             voices[slot].isHeldBySustain = true
         } else if !voices[slot].isHeldBySostenuto {
-            voices[slot].envelope.noteOff()
-            voices[slot].filter.noteOff()
+            voices[slot].enterRelease(minimumFrames: minimumNoteFrames)
         }
     }
 
@@ -163,14 +177,18 @@ extension SamplerInstrument {
             if !controllers.sostenutoDown { voices[slot].isHeldBySostenuto = false }
             if !controllers.sustainDown { voices[slot].isHeldBySustain = false }
             let voice = voices[slot]
-            if !voice.isKeyDown && !voice.isHeldBySustain && !voice.isHeldBySostenuto && !voice.isOneShot && !voice.envelope.isReleasing {
-                voices[slot].envelope.noteOff()
-                voices[slot].filter.noteOff()
+            if !voice.isKeyDown && !voice.isHeldBySustain && !voice.isHeldBySostenuto && !voice.isOneShot && !voice.isReleasing {
+                voices[slot].enterRelease(minimumFrames: minimumNoteFrames)
             }
         }
     }
 
-    private func start(channel: Int, zone: ZonePlayback, region: PlaybackRegion, layer: SamplerLayer, key: Int, velocity: Int, partLimit: Int) {
+    /// Starts one voice of `zone` reading `region` (and, for a sample-mode-3 SoundFont zone, going
+    /// on in `regionAfterRelease` once released); returns its slot.
+    private func start(
+        channel: Int, zone: ZonePlayback, region: PlaybackRegion, regionAfterRelease: PlaybackRegion?, layer: SamplerLayer, key: Int,
+        velocity: Int, partLimit: Int
+    ) -> Int {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         // Two budgets: the part's program's own voice count, then the pool shared by all parts.
         var counted = 0, countedOnPart = 0
@@ -188,9 +206,17 @@ extension SamplerInstrument {
         let slot = freeSlot()
         voices[slot].releaseRegion()  // a fading voice whose slot is taken over
         var voice = voices[slot]
-        // The band-limited form if published (held until the voice ends), else the plain one.
-        let (form, held) = region.strike(stamp: frameClock &+ 1)
+        // The band-limited forms if published (each held until the voice stops reading it), else the plain ones.
+        let stamp = frameClock &+ 1
+        let (form, held) = region.strike(stamp: stamp)
         voice.heldCell = held
+        voice.regionAfterRelease = nil
+        voice.heldCellAfterRelease = nil
+        if let regionAfterRelease {
+            let struck = regionAfterRelease.strike(stamp: stamp)
+            voice.regionAfterRelease = struck.region
+            voice.heldCellAfterRelease = struck.held
+        }
         voice.isActive = true
         voice.channel = channel
         voice.startFrame = frameClock
@@ -202,6 +228,8 @@ extension SamplerInstrument {
         voice.isStolen = false
         voice.isOneShot = zone.isOneShot
         voice.bankID = bankID
+        voice.noteID = noteOnCounter
+        voice.isSoundFont = false
         voice.region = form
         voice.phase = 0
         voice.sourceRateRatio = form.sampleRate / sampleRate
@@ -228,6 +256,7 @@ extension SamplerInstrument {
         voice.filter.start(layer.filter, modulation: layer.filterModulation, key: key, velocity: velocity)
         if parts[channel].controllers.softPedalDown { voice.filter.shiftCutoff(cents: SamplerConstants.softPedalCutoffCents) }
         voices[slot] = voice
+        return slot
     }
 
     private func nextAge() -> UInt64 {
@@ -250,7 +279,7 @@ extension SamplerInstrument {
             let other = voices[current]
             if rank != bestRank {
                 if rank > bestRank { best = slot; bestRank = rank }
-            } else if rank == 2 ? voice.envelope.output * voice.staticGain < other.envelope.output * other.staticGain : voice.age < other.age {
+            } else if rank == 2 ? voice.loudness < other.loudness : voice.age < other.age {
                 best = slot
             }
         }
@@ -260,7 +289,7 @@ extension SamplerInstrument {
     /// 2: key up and not pedalled (or already releasing), 1: held, 0: just started (protected).
     private func stealRank(_ voice: SamplerVoice) -> Int {
         if frameClock &- voice.startFrame < protectionFrames { return 0 }
-        let released = voice.envelope.isReleasing || (!voice.isKeyDown && !voice.isHeldBySustain && !voice.isHeldBySostenuto)
+        let released = voice.isReleasing || (!voice.isKeyDown && !voice.isHeldBySustain && !voice.isHeldBySostenuto)
         return released ? 2 : 1
     }
 
@@ -277,9 +306,9 @@ extension SamplerInstrument {
                 idle = idle ?? slot
             } else if voices[slot].isStolen {
                 fading += 1
-                if voices[slot].envelope.output < quietestLevel {
+                if voices[slot].fadingLevel < quietestLevel {
                     quietest = slot
-                    quietestLevel = voices[slot].envelope.output
+                    quietestLevel = voices[slot].fadingLevel
                 }
             }
         }

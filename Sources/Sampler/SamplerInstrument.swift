@@ -67,13 +67,17 @@ public final class SamplerInstrument {
     private let controllerBlock: UnsafeMutablePointer<UInt8>
     let parts: UnsafeMutablePointer<SamplerPart>
     /// Per-part render contexts, refreshed per chunk.
-    private let contexts: UnsafeMutablePointer<VoiceRenderContext>
+    let contexts: UnsafeMutablePointer<VoiceRenderContext>
     /// Per-part sub-mix of one chunk (left, right), so each part's peak can be measured.
     private let partMix: StereoBuffer
     /// `partMix` whole, as a plain view (calling the object would retain it).
     private let partMixBlock: StereoBlock
     /// Highest sub-mix sample of each part since `takePartPeak`.
     private let partPeaks: UnsafeMutablePointer<Float>
+    /// What SoundFont voices share per part (poly pressure, send sums, modulator scratch).
+    let soundFontMemory: SF2PartMemory
+    /// FluidSynth's minimum note length (`synth.min-note-length`, 10 ms) for SoundFont voices, frames.
+    let minimumNoteFrames: Int
     /// The control thread's end of the bank hand-over.
     public let bankInbox = SamplerBankInbox()
     /// The render thread's end of `bankInbox`'s mailbox (plain pointers; the inbox keeps it alive).
@@ -91,6 +95,8 @@ public final class SamplerInstrument {
 
     /// Note-on counter; a voice's `age` is its value at start (smaller = older).
     var ageCounter: UInt64 = 0
+    /// Counts note-on messages (`SamplerVoice.noteID`).
+    var noteOnCounter: UInt64 = 0
     /// Frames rendered so far (the clock of `stealProtectionSeconds`).
     var frameClock: UInt64 = 0
 
@@ -119,13 +125,16 @@ public final class SamplerInstrument {
         partMixBlock = partMix.block(frames: SamplerConstants.chunkFrames * SamplerConstants.partCount)
         partPeaks = .allocate(capacity: SamplerConstants.partCount)
         partPeaks.initialize(repeating: 0, count: SamplerConstants.partCount)
+        soundFontMemory = SF2PartMemory(parts: SamplerConstants.partCount, chunkFrames: SamplerConstants.chunkFrames)
+        minimumNoteFrames = Int(0.010 * sampleRate)
         for c in 0..<SamplerConstants.partCount {
             (parts + c).initialize(to: SamplerPart(sampleRate: sampleRate, controllerValues: controllerBlock + 128 * c))
             (contexts + c).initialize(to: VoiceRenderContext(
                 scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp,
                 controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, offline: tables.offline, levelSteps: tables.levelSteps, quality: quality,
                 outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0,
-                volumeGain: 1, expressionGain: 1, controllerPan: 0, gainsRamping: false, volumeTarget: 1, expressionTarget: 1, panTarget: 0))
+                volumeGain: 1, expressionGain: 1, controllerPan: 0, gainsRamping: false, volumeTarget: 1, expressionTarget: 1, panTarget: 0,
+                soundFont: soundFontMemory.context(channel: c, minimumNoteFrames: minimumNoteFrames)))
         }
     }
 
@@ -144,6 +153,7 @@ public final class SamplerInstrument {
         parts.deinitialize(count: SamplerConstants.partCount).deallocate()
         contexts.deinitialize(count: SamplerConstants.partCount).deallocate()
         partPeaks.deallocate()
+        soundFontMemory.deallocate()
     }
 
     // MARK: Bank hand-over
@@ -229,14 +239,18 @@ public final class SamplerInstrument {
         while offset < block.frames {
             let frames = min(SamplerConstants.chunkFrames, block.frames - offset)
             var touched: UInt16 = 0
+            // Parts with AUSampler voices in this chunk: only their mix takes the part's CC91/CC93
+            // sends (SoundFont voices send by themselves, per zone).
+            var sendsWholeMix: UInt16 = 0
             for slot in 0..<voiceSlots where voices[slot].isActive {
                 let c = voices[slot].channel
                 let mix = partBlock(c, frames: frames)
                 if touched & (1 << c) == 0 {
                     touched |= 1 << c
                     mix.clear()
-                    prepareContext(channel: c, frames: frames)
+                    prepareContext(channel: c, frames: frames, sends: sends != nil)
                 }
+                if !voices[slot].isSoundFont { sendsWholeMix |= 1 << c }
                 voices[slot].render(into: mix, context: contexts[c])
                 if !voices[slot].isActive { voices[slot].releaseRegion() }
             }
@@ -251,7 +265,16 @@ public final class SamplerInstrument {
                         peak = max(max(peak, abs(mix.left[i])), abs(mix.right[i]))  // what the variadic max does, without its array
                     }
                     partPeaks[c] = peak
-                    if let sends { sends.add(mix, at: sendOffset + offset, levels: &parts[c].sends) } else { parts[c].sends.advance(frames: frames) }
+                    if let sends, sendsWholeMix & (1 << c) != 0 {
+                        sends.add(mix, at: sendOffset + offset, levels: &parts[c].sends)
+                    } else {
+                        parts[c].sends.advance(frames: frames)
+                    }
+                    let soundFont = contexts[c].soundFont
+                    if let sends, soundFont.sent.pointee {
+                        sends.addScaled(reverb: soundFont.reverb.slice(from: 0, count: frames), chorus: soundFont.chorus.slice(from: 0, count: frames),
+                                        at: sendOffset + offset)
+                    }
                 } else {
                     parts[c].gains.advance(frames: frames)
                     parts[c].sends.advance(frames: frames)
@@ -264,7 +287,7 @@ public final class SamplerInstrument {
     }
 
     /// Moves part `channel`'s smoothers on by `frames` and fills its render context.
-    private func prepareContext(channel c: Int, frames: Int) {
+    private func prepareContext(channel c: Int, frames: Int, sends: Bool) {
         parts[c].gains.advance(frames: frames)
         let part = parts[c]
         contexts[c].quality = quality
@@ -279,6 +302,16 @@ public final class SamplerInstrument {
         contexts[c].volumeTarget = part.gains.volume.target
         contexts[c].expressionTarget = part.gains.expression.target
         contexts[c].panTarget = Double(part.gains.pan.target)
+        contexts[c].soundFont.modulationEpoch = part.modulationEpoch
+        contexts[c].soundFont.channelPressure = Int(part.channelPressure)
+        contexts[c].soundFont.pitchWheel = Int(min(max(part.controllers.bend * 8192 + 8192, 0), 16_383))
+        contexts[c].soundFont.bendSensitivity = part.controllers.bendRangeSemitones ?? 2
+        contexts[c].soundFont.hasSends = sends
+        contexts[c].soundFont.sent.pointee = false
+        if sends {
+            contexts[c].soundFont.reverb.slice(from: 0, count: frames).clear()
+            contexts[c].soundFont.chorus.slice(from: 0, count: frames).clear()
+        }
     }
 
     /// Render thread: the highest sample part `channel` produced (before bus and master gains)

@@ -13,6 +13,10 @@ struct SamplerPart {
     let controllerValues: UnsafeMutablePointer<UInt8>
     var programNumber = 0
     var isDrum = false
+    /// Bumped on every controller, bend or pressure change: SoundFont voices re-evaluate their
+    /// modulators when theirs is older (`SF2ChannelContext.modulationEpoch`).
+    var modulationEpoch: UInt32 = 0
+    var channelPressure: UInt8 = 0
     var program: PartProgram = .none
     /// Tables of `program` when it is `.sampler` (valid while the bank is retained).
     var tables: ProgramTables?
@@ -40,6 +44,8 @@ struct SamplerPart {
     mutating func resetControllers() {
         controllers = ChannelControllerState()
         resetControllerValues()
+        channelPressure = 0
+        modulationEpoch &+= 1
         gains.setVolume(Int(controllers.volume))
         gains.setExpression(Int(controllers.expression))
         gains.setPan(Int(controllers.pan))

@@ -23,6 +23,10 @@ struct ZonePlayback {
     /// Zone + global pan, −1…1 before CC10.
     var pan: Double
     var isOneShot: Bool
+    /// Index into the program's SoundFont zone tables (−1: an AUSampler zone).
+    var soundFont = -1
+    /// Sample mode 3: the unlooped region the voice continues in after its release (−1: none).
+    var releaseRegion = -1
 }
 
 /// An immutable, ready-to-play instrument: playback regions, zones, layers and globals.
@@ -45,6 +49,8 @@ public final class SamplerProgram: @unchecked Sendable {
     public let globals: SamplerGlobals
 
     private let storage = RegionStorage()
+    /// The SoundFont zones' generators and modulators (empty for an .aupreset program).
+    let soundFontStorage = SF2ArticulationStorage()
     /// Render-side copies in raw memory so the render thread touches no Swift arrays (no ARC).
     let zonePlayback: UnsafeMutableBufferPointer<ZonePlayback>
     let regionTable: UnsafeMutableBufferPointer<PlaybackRegion>
@@ -62,6 +68,8 @@ public final class SamplerProgram: @unchecked Sendable {
             let layer = layers[zone.layerIndex]
             let reach = Self.largestStep(zone, layer, globals)
             storage.reach(zone.waveform, loop: zone.isOneShot || layer.isOneShot ? nil : zone.loop, step: reach, withFloor: max(reach, Self.guaranteedStep))
+            // Sample mode 3: the voice goes on in the unlooped region after its release.
+            if zone.soundFont?.loopsUntilRelease == true { storage.reach(zone.waveform, loop: nil, step: reach, withFloor: max(reach, Self.guaranteedStep)) }
         }
         var playback: [ZonePlayback] = []
         for (index, zone) in zones.enumerated() {
@@ -76,6 +84,11 @@ public final class SamplerProgram: @unchecked Sendable {
             let oneShot = zone.isOneShot || layer.isOneShot
             let region = storage.region(for: zone.waveform, loop: oneShot ? nil : zone.loop)
             let gainDecibels = zone.gainDecibels + layer.gainDecibels + globals.gainDecibels
+            var soundFont = -1, releaseRegion = -1
+            if let articulation = zone.soundFont {
+                soundFont = soundFontStorage.add(articulation, frameCount: zone.waveform.frameCount)
+                if articulation.loopsUntilRelease && zone.loop != nil && !oneShot { releaseRegion = storage.region(for: zone.waveform, loop: nil) }
+            }
             playback.append(ZonePlayback(
                 minKey: zone.minKey, maxKey: zone.maxKey,
                 minVelocity: zone.minVelocity, maxVelocity: zone.maxVelocity,
@@ -83,8 +96,9 @@ public final class SamplerProgram: @unchecked Sendable {
                 pitchTracking: zone.pitchTracking,
                 fixedCents: zone.tuneCents + layer.tuneCents + globals.tuneCents,
                 gain: Float(Decibels.gain(gainDecibels)),
-                pan: zone.pan + globals.pan, isOneShot: oneShot))
+                pan: zone.pan + globals.pan, isOneShot: oneShot, soundFont: soundFont, releaseRegion: releaseRegion))
         }
+        soundFontStorage.seal()
         self.layers = layers
         self.zones = zones
         self.globals = globals
@@ -114,7 +128,10 @@ public final class SamplerProgram: @unchecked Sendable {
             let answers = keys.contains { key in
                 key >= layer.minKey && key <= layer.maxKey && key + layer.keyOffset >= zone.minKey && key + layer.keyOffset <= zone.maxKey
             }
-            if answers { wanted.insert(zone.region) }
+            if answers {
+                wanted.insert(zone.region)
+                if zone.releaseRegion >= 0 { wanted.insert(zone.releaseRegion) }
+            }
         }
         return storageLock.withLock { _ in wanted.sorted().compactMap { storage.request($0) } }
     }

@@ -27,6 +27,11 @@ public struct SamplerZone: Sendable {
     public var layerIndex: Int = 0
     /// Disabled zones are kept (for inspection) but never sound.
     public var isEnabled: Bool = true
+    /// A SoundFont zone: its generators and modulators drive the voice (envelopes, LFOs, filter,
+    /// level, pan, pitch from `soundFont.rootKey`), and the layer's articulation, `gainDecibels`,
+    /// `pan`, `tuneCents` and `pitchTracking` are not used. `rootKey`/`tuneCents` still tell level
+    /// building how far notes transpose.
+    public var soundFont: SF2ZoneArticulation?
 
     public init(waveform: SamplerWaveform, layerIndex: Int = 0, rootKey: Int = 60) {
         self.waveform = waveform

@@ -38,6 +38,8 @@ struct VoiceRenderContext {
     var volumeTarget: Float
     var expressionTarget: Float
     var panTarget: Double
+    /// What SoundFont voices read besides (`SamplerVoice+SoundFont`).
+    var soundFont: SF2ChannelContext
 }
 
 /// How far a voice's LFO moves each destination at full swing (cents, cents, dB, pan positions).
@@ -67,6 +69,8 @@ struct SamplerVoice {
     var isHeldBySostenuto = false
     /// Which bank's memory the region points into (its object address).
     var bankID = 0
+    /// The note-on that started the voice (voices of one note-on share it: exclusive classes spare them).
+    var noteID: UInt64 = 0
 
     var region: PlaybackRegion?
     /// The cell whose published levels `region` reads (counted there as a reader), nil for a plain form.
@@ -112,6 +116,16 @@ struct SamplerVoice {
     var rootHertz = 440.0
     var isAboveNyquist = false
     var filter: VoiceFilter
+    /// A SoundFont zone's voice: `sf` drives pitch, level, filter and sends instead of the
+    /// layer's envelope, LFO and filter (`SamplerVoice+SoundFont`); reading and mixing are shared.
+    var isSoundFont = false
+    var sf = SF2Voice()
+    /// Sample mode 3: the unlooped region the voice continues in after its release, struck at
+    /// note-on with the voice's region, and the cell it is held in (nil for a plain form). A
+    /// voice holds at most these two forms; at the release the first is let go and this one
+    /// becomes `region`/`heldCell`.
+    var regionAfterRelease: PlaybackRegion?
+    var heldCellAfterRelease: UnsafePointer<RegionCell>?
 
     init(sampleRate: Double) {
         envelope = Envelope(sampleRate: sampleRate)
@@ -137,25 +151,53 @@ struct SamplerVoice {
         lfoValue = lfo.current
     }
 
-    /// Stops holding its region's published levels (the voice has ended or is being replaced),
-    /// so the loading side may free them once withdrawn.
+    /// Stops holding the published forms it counted itself a reader of (the voice has ended or is
+    /// being replaced), so the loading side may free them once withdrawn: its region's and, for a
+    /// sample-mode-3 voice not yet released, the region it would go on in.
     mutating func releaseRegion() {
-        guard let cell = heldCell else { return }
-        cell.pointee.levels.release()
+        heldCell?.pointee.levels.release()
         heldCell = nil
+        heldCellAfterRelease?.pointee.levels.release()
+        heldCellAfterRelease = nil
+        regionAfterRelease = nil
     }
+
+    /// Key released and no pedal holds it: the envelopes (and a SoundFont voice's loop) release.
+    mutating func enterRelease(minimumFrames: Int) {
+        if isSoundFont {
+            releaseSoundFont(minimumFrames: minimumFrames)
+        } else {
+            envelope.noteOff()
+            filter.noteOff()
+        }
+    }
+
+    /// In (or committed to) its release.
+    var isReleasing: Bool { isSoundFont ? sf.isReleasing : envelope.isReleasing }
+
+    /// How loud the voice is now, for choosing what to steal (AUSampler voices: their envelope
+    /// × zone gain, the measure stealing has always used; SoundFont voices: their channel gains).
+    var loudness: Float { isSoundFont ? max(sf.lastGains.left, sf.lastGains.right) : envelope.output * staticGain }
+
+    /// The level of a voice fading out, to pick the quietest (envelope only, for AUSampler voices).
+    var fadingLevel: Float { isSoundFont ? max(sf.lastGains.left, sf.lastGains.right) : envelope.output }
 
     /// Fades out in `seconds` and stops counting toward polyphony.
     mutating func steal(fadeSeconds: Double) {
         isStolen = true
         isHeldBySustain = false
         isHeldBySostenuto = false
-        envelope.fastRelease(seconds: fadeSeconds)
+        if isSoundFont {
+            sf.fade(seconds: fadeSeconds, sampleRate: filter.sampleRate)
+        } else {
+            envelope.fastRelease(seconds: fadeSeconds)
+        }
     }
 
     /// Renders `frames` (≤ the chunk size) and ADDS them to `output`; clears `isActive` when the
     /// envelope or a one-shot sample has ended.
     mutating func render(into output: StereoBlock, context: VoiceRenderContext) {
+        if isSoundFont { return renderSoundFont(into: output, context: context) }
         guard let region else { isActive = false; return }
         let frames = output.frames
         // The LFO at this chunk's start and end: pitch takes the start, the other destinations
@@ -248,7 +290,7 @@ struct SamplerVoice {
     /// Interpolates `frames` into the scratch buffers from the level for this chunk's step, segment
     /// by segment: up to the end (unlooped) or the wrap point, then back one loop length. Returns
     /// true when a non-looped region ran out (the rest is silence).
-    private mutating func read(
+    mutating func read(
         _ region: PlaybackRegion, frames: Int, increment: UInt64, kernel: Kernel, context: VoiceRenderContext
     ) -> Bool {
         let level = region.levels[kernel.level(for: increment, steps: context.levelSteps)]
@@ -305,7 +347,7 @@ struct SamplerVoice {
 
     /// The kernel for this chunk, by quality: live and offline read band-limited levels, the
     /// legacy cubic (and every plain region) reads level 0.
-    private enum Kernel {
+    enum Kernel {
         case cubicMOMS
         case offline(ResamplingKernel)
         case hermite(UnsafePointer<SIMD4<Float>>)

@@ -24,7 +24,7 @@ struct VoiceFilter {
     private var controllerCents = Double.nan
     private var byEnvelope = SamplerModulationAmount(atOne: 0)
     private var designedCents = Double.nan
-    private let sampleRate: Double
+    let sampleRate: Double
     /// Set by `process` when its chunk ran away (see `VoiceGuard`): the chunk was silenced, the
     /// state cleared, and the voice must stop.
     private(set) var ranAway = false
@@ -135,10 +135,15 @@ struct StereoStateVariableFilter {
     mutating func reset() { state = (0, 0, 0, 0) }
 
     mutating func design(_ kind: BiquadCoefficients.Kind, cutoffHz: Double, resonanceDecibels: Double, sampleRate: Double) {
+        design(kind, cutoffHz: cutoffHz, q: BiquadCoefficients.q(resonanceDecibels: resonanceDecibels), sampleRate: sampleRate)
+    }
+
+    /// The same with a linear Q (the RBJ cookbook's).
+    mutating func design(_ kind: BiquadCoefficients.Kind, cutoffHz: Double, q: Double, sampleRate: Double) {
         self.kind = kind
         let f = min(max(cutoffHz, 1), sampleRate * 0.49)
         let g = RealTimeMath.tan(Double.pi * f / sampleRate)
-        k = 1 / BiquadCoefficients.q(resonanceDecibels: resonanceDecibels)
+        k = 1 / q
         a1 = 1 / (1 + g * (g + k))
         a2 = g * a1
         a3 = g * a2

@@ -1,5 +1,7 @@
 import AudioTestSupport
+import Engine
 import Foundation
+import MicEffects
 import Testing
 
 #if canImport(Glibc)
@@ -13,23 +15,12 @@ import Glibc
         .appendingPathComponent("audiograph").path
     static let repository = OfflineRenderTests.repository
 
-    struct Outcome { var status: Int32; var output: String }
+    typealias Outcome = Subprocess.Outcome
 
     func run(
         _ arguments: [String], environment: [String: String] = [:], directory: String = repository, executable: String = binary
     ) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        try Subprocess.run(executable, arguments, environment: environment, directory: directory)
     }
 
     let scratch = TemporaryDirectory()
@@ -67,11 +58,23 @@ import Glibc
         #expect(r.output.contains("keys-60-hard.wav") && r.output.contains("loop 33600–91392"))
     }
 
-    @Test func paramsListsEveryParameterWithItsRange() throws {
+    /// One line per parameter of the engine's table, each with its range and default; the ranges
+    /// of one parameter of each kind spelled out (numbers with units, toggles, choices).
+    @Test func paramsListsEveryParameterWithItsRangeAndDefault() throws {
         let r = try run(["params"])
         #expect(r.status == 0)
-        for name in ["bus.sampler.gain", "master.highpass.resonance", "mic.lowpass.cutoff", "synth.release", "sampler.voices"] {
-            #expect(r.output.contains(name))
+        let lines = r.output.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        let names = try AudioEngine(configuration: EngineConfiguration(maxFrames: 64)).parameters.descriptors.map(\.name)
+        #expect(lines.count == names.count)
+        for name in names {
+            let line = lines.first { $0.hasPrefix(name + " ") } ?? ""
+            #expect((line.contains(" … ") || line.contains("|")) && line.contains(" default "), "\(name): '\(line)'")
+        }
+        for expected in ["master.gain -60 dB … 12 dB default 0 dB", "synth.release 0.005 s … 10 s default 0.3 s",
+                         "mic.lowpass.cutoff 20 Hz … 4000 Hz default 1000 Hz", "sampler.voices 0 … 128 default 0",
+                         "master.lowpass.enabled on|off default off",
+                         "mic.effect " + MicEffectKind.allCases.map(\.name).joined(separator: "|") + " default off"] {
+            #expect(lines.contains { $0.hasPrefix(expected + " — ") }, "\(expected)")
         }
     }
 }

@@ -5,6 +5,7 @@ import DSP
 import Engine
 import Foundation
 import MIDI
+import MicEffects
 import Testing
 
 #if canImport(Glibc)
@@ -193,7 +194,7 @@ import Glibc
 
     @Test func paramsShowsEveryChoice() throws {
         let r = try cli.run(["params"])
-        #expect(r.output.contains("off|ringmod|delay|average|lowpass|fft|pitchshift"), "\(r.output)")
+        #expect(r.output.contains(MicEffectKind.allCases.map(\.name).joined(separator: "|")), "\(r.output)")
     }
 
     @Test func maxSecondsIsValidated() throws {

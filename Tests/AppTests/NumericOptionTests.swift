@@ -17,7 +17,7 @@ import Glibc
     /// Options and arguments that take text (names, paths, choices), not numbers.
     static let textual: Set<String> = [
         "device", "input", "input-file", "connect", "autoconnect-include", "autoconnect-exclude", "instrument", "preset", "sample-path",
-        "set", "midi", "out", "quality", "to", "effect", "fx-unit", "section", "assignments", "files", "file", "subcommands", "driver", "panel",
+        "set", "midi", "out", "quality", "to", "effect", "fx-unit", "section", "assignments", "files", "file", "subcommands", "driver", "panel", "soundfont",
     ]
     /// Where a positional value under test goes ("{}"), with valid values around it.
     static let templates: [String: [[String]]] = [

@@ -47,13 +47,22 @@ import Testing
 }
 
 @Suite struct BandPassTests {
-    /// The constant-peak band-pass: 0 dB at its centre, −3 dB at the band edges given by Q.
-    @Test func peaksAtZeroDecibelsAndFallsOffAtTheBandEdges() {
-        let rate = 48000.0, centre = 3000.0, q = 2.0
+    /// The constant-peak band-pass: 0 dB at its centre, −3 dB at the band edges given by Q, zeros
+    /// at DC and Nyquist. The edges are the analog prototype's (Ω − 1/Ω = ±1/Q, geometric about
+    /// the centre) carried through the bilinear transform's warping, tan(ω/2) = Ω·tan(ω₀/2).
+    @Test(arguments: [(3000.0, 2.0), (200.0, 0.707), (12_000.0, 8.0)])
+    func peaksAtZeroDecibelsAndIsThreeDecibelsDownAtTheBandEdges(centre: Double, q: Double) {
+        let rate = 48000.0
         let c = BiquadCoefficients.design(.bandPass, cutoffHz: centre, q: q, sampleRate: rate)
         #expect(abs(Measure.decibels(c.magnitude(atHz: centre, sampleRate: rate))) < 1e-9)
+        let warpedCentre = tan(Double.pi * centre / rate)
+        for sign in [-1.0, 1.0] {
+            let edge = (sign / q + (1 / (q * q) + 4).squareRoot()) / 2
+            let edgeHz = atan(edge * warpedCentre) * rate / Double.pi
+            let level = Measure.decibels(c.magnitude(atHz: edgeHz, sampleRate: rate))
+            #expect(abs(level - 10 * log10(0.5)) < 1e-6, "\(edgeHz) Hz: \(level) dB")
+        }
         #expect(c.magnitude(atHz: 0, sampleRate: rate) < 1e-12)
         #expect(c.magnitude(atHz: rate / 2, sampleRate: rate) < 1e-9)
-        #expect(Measure.decibels(c.magnitude(atHz: 300, sampleRate: rate)) < -12)
     }
 }

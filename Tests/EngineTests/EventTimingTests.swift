@@ -26,8 +26,8 @@ import Testing
     }
 
     /// An instrument restricted to channels 1 and 2: a note on channel 10 is silent, counted as
-    /// ignored (and why), and the idle graph stays idle. Unrestricted, the same note sounds.
-    @Test func restrictedChannelsStaySilentCountTheirNotesAndIdleCostsNothing() throws {
+    /// ignored (and why), and the graph stays idle (it skips its DSP). Unrestricted, the same note sounds.
+    @Test func restrictedChannelsStaySilentCountTheirNotesAndLeaveTheGraphIdle() throws {
         let note: [(Int, MIDIMessage)] = [(0, .noteOn(channel: 9, note: 60, velocity: 100))]
         let rig = try EngineRig(content: EngineContent(routing: ChannelRouting(playing: [0, 1])))
         let out = rig.render(frames: 4800, events: note)

@@ -1,4 +1,5 @@
 import Engine
+import MicEffects
 import Testing
 
 /// Issue 10 case 1: numbers beyond Int's range, infinities and NaN give a clear error, never a trap.
@@ -12,7 +13,7 @@ import Testing
         ("synth.voices=1e308", "synth.voices must be between 1 and"),
         ("synth.voices=-9.3e18", "synth.voices must be between 1 and"),
         ("master.gain=1e300", "master.gain must be between -60 dB and 12 dB (got 1e300 dB)"),
-        ("mic.effect=1e308", "mic.effect is one of off, ringmod, delay, average, lowpass, fft, pitchshift"),
+        ("mic.effect=1e308", "mic.effect is one of " + MicEffectKind.allCases.map(\.name).joined(separator: ", ")),
         ("synth.bendrange=inf", "synth.bendrange needs a number"),
         ("master.gain=nan", "master.gain needs a number"),
     ])

@@ -2,6 +2,7 @@ import DSP
 import Engine
 import Instruments
 import MIDI
+import MicEffects
 import Sampler
 import SamplerLevels
 import XCTest
@@ -67,7 +68,7 @@ final class EngineAllocationTests: XCTestCase {
         let voice = sine(196, frames: blockFrames * 100)
         let events = UnsafeMutableBufferPointer<TimedMIDIMessage>.allocate(capacity: 8)
         defer { events.deallocate() }
-        let effects = ["off", "ringmod", "delay", "average", "lowpass", "fft", "pitchshift"].map { "mic.effect=\($0)" }
+        let effects = MicEffectKind.allCases.map { "mic.effect=\($0.name)" }
         var effectIndex = 0
         var quietestBlockPeak: Float = .infinity  // every measured block must carry sound
         func renderBlock(_ n: Int) {

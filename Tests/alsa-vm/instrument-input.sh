@@ -9,6 +9,7 @@ AG=${1:?usage: instrument-input.sh /path/to/audiograph}
 source "$(dirname "$0")/guest-lib.sh"
 num() { sed -n "s/.*\"$2\" : \([-0-9.]*\).*/\1/p" "$1" | head -1; }
 rm -f -- *.txt capture.wav
+cp tone330.wav /dev/shm/  # played from RAM: a read waiting on the 9p share would gap the tone
 
 "$AG" play --device hw:Loopback,0,0 --input hw:Loopback,1,1 --period 1024 --periods 3 --instrument test.json \
     --set mic.effect=pitchshift --set mic.pitchshift.semitones=12 --set bus.sampler.mute=on > ag.txt 2>&1 &
@@ -20,7 +21,7 @@ format=$(sed -n 's/^format: //p' /proc/asound/card0/pcm0p/sub0/hw_params)
 arecord -q -D hw:Loopback,1,0 -f "$format" -r 48000 -c 2 /dev/shm/capture.wav 2> arecord.txt &
 rec=$!
 until_true 200 pcm_running card0/pcm1c/sub0 || failc "arecord did not start"
-aplay -q -D plughw:Loopback,0,1 tone330.wav &
+aplay -q -D plughw:Loopback,0,1 /dev/shm/tone330.wav &
 player=$!
 nap 1.5
 "$AG" status --json > status.json 2>&1; cat status.json

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Engine
 import SamplerLevels
 
@@ -9,6 +10,9 @@ struct EngineOptions: ParsableArguments {
 
     @Option(help: "Sampler preset (.aupreset) every melodic part starts on, instead of the instrument file's.")
     var preset: String?
+
+    @Option(help: "SoundFont (.sf2, .sf3) every part plays as a GM module, instead of the instrument's programs ('default': default-GM.sf2).")
+    var soundfont: String?
 
     @Option(name: .customLong("sample-path"), help: "Directory to search for samples (repeatable).")
     var samplePaths: [String] = []
@@ -27,11 +31,23 @@ struct EngineOptions: ParsableArguments {
     /// The instrument loader for these options; sets the process's level budget (`--level-memory`).
     func loader() throws(InstrumentError) -> InstrumentLoader {
         if let levelMemory { LevelStore.shared.budget.limitBytes = levelMemory << 20 }
-        var loader = try InstrumentLoader(instrumentPath: instrument)
+        // A SoundFont alone is a plain General MIDI module: none of the default instrument's loops,
+        // controls, bus levels or master filters (an --instrument file given with it keeps its own).
+        var loader = try soundfont != nil && instrument == nil ? InstrumentLoader(soundFontModule: ()) : InstrumentLoader(instrumentPath: instrument)
         loader.assignments = assignments
         loader.presetOverride = preset
+        loader.soundFontOverride = try soundfont.map { name throws(InstrumentError) in name == "default" ? try Self.systemDefaultSoundFont() : name }
         loader.extraSamplePaths = samplePaths
         return loader
+    }
+
+    /// The font Debian's alternatives point `default-GM` at (fluid-soundfont-gm, timgm6mb-soundfont,
+    /// fluidr3mono-gm-soundfont, …), SF2 first.
+    static func systemDefaultSoundFont() throws(InstrumentError) -> String {
+        for path in ["/usr/share/sounds/sf2/default-GM.sf2", "/usr/share/sounds/sf3/default-GM.sf3"] where FileManager.default.fileExists(atPath: path) {
+            return path
+        }
+        throw InstrumentError("--soundfont default: no General MIDI SoundFont installed (sudo apt install fluid-soundfont-gm, or timgm6mb-soundfont)")
     }
 
     /// Run by ArgumentParser for every command that has these options.

@@ -65,13 +65,18 @@ struct RenderCommand: ParsableCommand {
         loader.playsDemo = midiPath == nil
         loader.soloChannel = solo
         loader.levels = .byNeed  // the renderer builds what the song plays (`LevelBuildPlan`)
+        let rate = Double(options.rate)
+        // The song first: a SoundFont reads only the presets, zones and samples it plays, and the
+        // program table loads only the entries it can select. The instrument is still built before
+        // a missing song is reported (its errors come first).
         let songPath = midiPath ?? loader.demoPath
         let song = try songPath.map { path throws(MIDIFileError) in try MIDIFile.read(path: path) }
-        if let song { loader.programSelection = ProgramSelection(messages: song.events.map(\.message)) }  // loads only what it plays
-        let rate = Double(options.rate)
+        loader.song = song?.events.map(\.message)
+        loader.programSelection = loader.song.map { ProgramSelection(messages: $0) }
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
-        // The instrument's own errors come first; then a missing song.
-        guard let song, let songPath else { throw ValidationError("no --midi file given and the instrument names no demo song") }
+        guard let songPath, let song else {
+            throw ValidationError("no --midi file given and the instrument names no demo song")
+        }
         for warning in song.warnings { LiveLog.warn("\(songPath): \(warning)") }
         // Read and converted block by block as the render goes: memory does not follow its length.
         let input = try inputPath.map { path throws(AudioFileError) in try StreamedInput(path: path, sampleRate: rate) }

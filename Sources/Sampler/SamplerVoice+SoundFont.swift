@@ -1,0 +1,118 @@
+import DSP
+
+/// The chunk of a SoundFont voice: the same reading (band-limited levels, loops) as every voice,
+/// with FluidSynth 2.3's control model (`SF2Voice`) setting its pitch, filter, level, pan and
+/// sends. Render thread.
+extension SamplerVoice {
+    /// Renders `output.frames` (≤ the chunk size) and ADDS them to `output`, and the voice's
+    /// sends to the part's send sums; clears `isActive` when the voice has ended.
+    mutating func renderSoundFont(into output: StereoBlock, context: VoiceRenderContext) {
+        let channel = context.soundFont
+        if sf.releasePending && sf.elapsedFrames >= channel.minimumNoteFrames { releaseSoundFont(minimumFrames: 0) }
+        if sf.epoch != channel.modulationEpoch {
+            sf.modulate(
+                sources: channel.sources(key: key, velocity: sf.velocity, controllers: context.controllerValues),
+                sampleRate: context.outputSampleRate, epoch: channel.modulationEpoch, scratch: channel.generatorScratch)
+        }
+        let silent = sf.advance(frames: output.frames)
+        guard let region, !sf.volume.isFinished else { isActive = false; return }
+        let frames = output.frames - silent
+        guard frames > 0 else { return }  // still in the delay: silent, the sample waits (FluidSynth 2.3)
+        let block = output.slice(from: silent, count: frames)
+        let increment = soundFontIncrement(tuningCents: context.tuningCents)
+        let kernel = Kernel(quality: region.isPlain ? .cubic : context.quality, context: context)
+        let reachedEnd = read(region, frames: frames, increment: increment, kernel: kernel, context: context)
+        if sf.filterActive {
+            let hertz = sf.cutoffHertz(sampleRate: context.outputSampleRate)
+            if abs(hertz - sf.designedHertz) > 0.01 {
+                sf.designedHertz = hertz
+                sf.filter.design(cutoffHz: hertz, q: sf.q, sampleRate: context.outputSampleRate)
+                if region.isStereo { sf.rightFilter.design(cutoffHz: hertz, q: sf.q, sampleRate: context.outputSampleRate) }
+            }
+            sf.filter.process(context.scratchLeft, count: frames)
+            if region.isStereo { sf.rightFilter.process(context.scratchRight, count: frames) }
+            let scratch = StereoBlock(left: context.scratchLeft, right: region.isStereo ? context.scratchRight : context.scratchLeft, frames: frames)
+            if VoiceGuard.ranAway(scratch) { isActive = false; return }
+        }
+        let amplitude = sf.amplitude() * sf.fadeFactor(after: frames)
+        let target = (left: Float(amplitude * sf.panGains.left), right: Float(amplitude * sf.panGains.right))
+        mixSoundFont(into: block, offset: silent, stereo: region.isStereo, to: target, context: context)
+        if reachedEnd || sf.isFadedOut { isActive = false }
+    }
+
+    /// Key released (pedals already considered by the caller): both envelopes release; a
+    /// loop-until-release zone leaves its loop and plays on to the sample's end.
+    mutating func releaseSoundFont(minimumFrames: Int) {
+        sf.release(minimumFrames: minimumFrames)
+        guard !sf.releasePending, let looped = region, looped.isLooped, let unlooped = regionAfterRelease else { return }
+        // The looped form reads on past the loop end before it wraps: bring the phase back into the loop.
+        var frame = Int(truncatingIfNeeded: phase >> 32)
+        if frame >= looped.endFrame { frame -= (frame - looped.loopStartFrame) / looped.loopLength * looped.loopLength }
+        phase = UInt64(max(frame, 0)) << 32 | (phase & 0xFFFF_FFFF)
+        // The looped form is read no more: its hold ends, the unlooped one's goes on.
+        heldCell?.pointee.levels.release()
+        heldCell = heldCellAfterRelease
+        heldCellAfterRelease = nil
+        region = unlooped
+        regionAfterRelease = nil
+    }
+
+    /// 32.32 step from the voice's pitch relative to its root, at the sample's rate (exp2 only
+    /// when the whole cents moved: a held note reuses its step).
+    private mutating func soundFontIncrement(tuningCents: Double) -> UInt64 {
+        let cents = sf.pitchCents(tuningCents: tuningCents)
+        guard cents != lastCents else { return lastIncrement }
+        lastCents = cents
+        let wanted = sourceRateRatio * RealTimeMath.exp2(cents / 1200)
+        let ratio = wanted.isNaN ? 1 : min(max(wanted, 1.0 / 65_536), 65_536)  // UInt64(NaN) would trap
+        lastIncrement = UInt64(ratio * 4_294_967_296)
+        return lastIncrement
+    }
+
+    /// Adds the interpolated chunk × gains ramping linearly from the previous chunk's to
+    /// `target` (FluidSynth ramps its amplitude across each block the same way), and × the
+    /// voice's sends into the part's send sums (from frame `offset` of the chunk).
+    private mutating func mixSoundFont(
+        into output: StereoBlock, offset: Int, stereo: Bool, to target: (left: Float, right: Float), context: VoiceRenderContext
+    ) {
+        let start = sf.lastGains
+        sf.lastGains = target
+        Self.addRamped(context, stereo: stereo, into: output.left, output.right, frames: output.frames, from: start, to: target)
+        let channel = context.soundFont
+        guard channel.hasSends else { return }
+        if sf.reverbSend > 0 {
+            Self.addSend(sf.reverbSend, into: channel.reverb, offset: offset, frames: output.frames, stereo: stereo, from: start, to: target, context)
+        }
+        if sf.chorusSend > 0 {
+            Self.addSend(sf.chorusSend, into: channel.chorus, offset: offset, frames: output.frames, stereo: stereo, from: start, to: target, context)
+        }
+    }
+
+    /// One send: the voice's output × `send` (FluidSynth's 0…1 scaled by `SF2Units.sendScale`).
+    private static func addSend(
+        _ send: Double, into bus: StereoBlock, offset: Int, frames: Int, stereo: Bool, from start: (left: Float, right: Float),
+        to end: (left: Float, right: Float), _ context: VoiceRenderContext
+    ) {
+        let level = Float(min(1, send * SF2Units.sendScale))
+        addRamped(
+            context, stereo: stereo, into: bus.left + offset, bus.right + offset, frames: frames,
+            from: (start.left * level, start.right * level), to: (end.left * level, end.right * level))
+        context.soundFont.sent.pointee = true
+    }
+
+    /// `left`/`right` += the scratch chunk × gains ramping from `start` to `end` over `frames`.
+    private static func addRamped(
+        _ context: VoiceRenderContext, stereo: Bool, into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>,
+        frames: Int, from start: (left: Float, right: Float), to end: (left: Float, right: Float)
+    ) {
+        let sourceLeft = context.scratchLeft
+        let sourceRight = stereo ? context.scratchRight : context.scratchLeft
+        let ramp = context.ramp
+        let scale = 1 / Float(frames)
+        let stepLeft = (end.left - start.left) * scale, stepRight = (end.right - start.right) * scale
+        for i in 0..<frames {
+            left[i] += sourceLeft[i] * (start.left + stepLeft * ramp[i])
+            right[i] += sourceRight[i] * (start.right + stepRight * ramp[i])
+        }
+    }
+}

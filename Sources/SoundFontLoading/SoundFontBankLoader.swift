@@ -1,0 +1,126 @@
+import MIDI
+import Sampler
+import SamplerLevels
+import SoundFont
+
+/// What of a SoundFont becomes programs: the whole font, one bank, or one preset.
+public enum SoundFontSelection: Sendable, Equatable {
+    case wholeFont
+    case bank(Int)
+    case preset(bank: Int, program: Int)
+}
+
+/// A SoundFont's presets as sampler programs and a program table (bank → program → program
+/// index), the way FluidSynth selects them: bank select CC0 ("gs" style), bank 128 on drum
+/// parts, a missing preset substituted (drum: 128:0; melodic: 0:program, then 0:0). A program
+/// change only picks an index; nothing is read then. Control thread.
+public struct SoundFontBank: Sendable {
+    public var programs: [SamplerProgram]
+    /// "bank:program name" per program.
+    public var names: [String]
+    public var table: [Int: [PartProgram?]]
+    /// One line each: the font's warnings, zones that cannot play, substitutions the song makes.
+    public var warnings: [String]
+    /// Float frames of sample data the programs hold (4 bytes each, before band-limited levels).
+    public var residentFrames: Int
+}
+
+public enum SoundFontBankLoader {
+    /// Loads `path` and builds `selection`. With `song` (the messages a render will play), only
+    /// the presets the song selects are built, and of them only the zones its notes reach, so a
+    /// render reads only the samples it plays; without it (live playing) every selected preset
+    /// is built. `firstProgram` offsets the program indices in `table` (for merging into a
+    /// larger bank).
+    public static func load(
+        path: String, selection: SoundFontSelection = .wholeFont, song: [MIDIMessage]? = nil, parts: [PartSetup] = PartSetup.generalMIDI,
+        firstProgram: Int = 0, levels: SamplerProgram.LevelBuilding = .byNeed
+    ) throws(SoundFontError) -> SoundFontBank {
+        let font = try SoundFontFile.load(path: path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let chosen = font.presets.indices.filter { selection.includes(font.presets[$0]) }
+        var table = Self.table(font: font, presets: chosen, firstProgram: firstProgram)
+        Self.substituteMissingMelodic(&table)
+        var warnings = font.warnings.map { "\(name): \($0)" }
+        var keys: [Int: Set<Int>]?
+        if let song {
+            let plan = SoundFontSongPlan(font: font, presets: chosen, table: table, firstProgram: firstProgram, parts: parts, song: song)
+            keys = plan.keys
+            warnings += plan.substitutions.map { "\(name): \($0)" }
+        }
+        let waveforms = SoundFontWaveforms(font: font)
+        var programs: [SamplerProgram] = [], names: [String] = []
+        for (index, presetIndex) in chosen.enumerated() {
+            let preset = font.presets[presetIndex]
+            names.append("\(preset.bank):\(preset.program) \(preset.name)")
+            let wanted = keys.map { $0[firstProgram + index] ?? [] }
+            let built = try program(font: font, preset: presetIndex, keys: wanted, waveforms: waveforms, levels: levels, warnings: &warnings)
+            programs.append(built)
+        }
+        waveforms.releaseSampleData()
+        return SoundFontBank(programs: programs, names: names, table: table, warnings: warnings, residentFrames: waveforms.residentFrames)
+    }
+
+    /// One program per preset: its regions (only those `keys` reach, when given) as SoundFont zones.
+    static func program(
+        font: SoundFontFile, preset: Int, keys: Set<Int>?, waveforms: SoundFontWaveforms, levels: SamplerProgram.LevelBuilding,
+        warnings: inout [String]
+    ) throws(SoundFontError) -> SamplerProgram {
+        var zones: [SamplerZone] = []
+        if keys?.isEmpty != true {
+            for region in font.regions(ofPreset: preset) {
+                if let keys, !keys.contains(where: region.keyRange.contains) { continue }
+                let sample = font.samples[region.sample]
+                guard let frames = SoundFontZoneMapping.frames(
+                    of: region, frameCount: sample.frameCount, loopStart: sample.loopStart, loopEnd: min(sample.loopEnd, sample.frameCount))
+                else { continue }
+                do {
+                    let waveform = try waveforms.waveform(for: frames)
+                    zones.append(SoundFontZoneMapping.zone(region, sample: sample, frames: frames, waveform: waveform))
+                } catch {
+                    warnings.append(error.description)
+                }
+            }
+        }
+        var layer = SamplerLayer()
+        layer.lfo = nil
+        do {
+            let program = try SamplerProgram(layers: [layer], zones: zones, globals: SamplerGlobals(voiceCount: SamplerConstants.hardMaxVoices))
+            if levels == .atLoad { program.buildAllLevels() }
+            return program
+        } catch {
+            throw SoundFontError(path: font.path, chunk: "pdta", reason: "preset \(font.presets[preset].name): \(error.description)")
+        }
+    }
+
+    /// Bank → 128 entries: each chosen preset at its bank:program (the first of duplicates, as
+    /// the spec asks; FluidSynth's choice between duplicates is unspecified).
+    static func table(font: SoundFontFile, presets: [Int], firstProgram: Int) -> [Int: [PartProgram?]] {
+        var table: [Int: [PartProgram?]] = [:]
+        for (index, presetIndex) in presets.enumerated() {
+            let preset = font.presets[presetIndex]
+            guard (0...128).contains(preset.bank), (0...127).contains(preset.program) else { continue }
+            var row = table[preset.bank] ?? [PartProgram?](repeating: nil, count: 128)
+            if row[preset.program] == nil { row[preset.program] = .sampler(firstProgram + index) }
+            table[preset.bank] = row
+        }
+        return table
+    }
+
+    /// FluidSynth's last resort for a melodic part: a program bank 0 lacks plays 0:0 (the
+    /// program table already falls back from any bank to bank 0).
+    static func substituteMissingMelodic(_ table: inout [Int: [PartProgram?]]) {
+        guard var row = table[0], let first = row[0] else { return }
+        for p in 0..<128 where row[p] == nil { row[p] = first }
+        table[0] = row
+    }
+}
+
+extension SoundFontSelection {
+    func includes(_ preset: SoundFontPreset) -> Bool {
+        switch self {
+        case .wholeFont: true
+        case .bank(let bank): preset.bank == bank
+        case .preset(let bank, let program): preset.bank == bank && preset.program == program
+        }
+    }
+}

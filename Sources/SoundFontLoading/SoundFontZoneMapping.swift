@@ -1,0 +1,86 @@
+import Sampler
+import SoundFont
+
+/// How one SoundFont region (a preset zone × instrument zone pair) becomes a sampler zone: the
+/// frames it can play (its sample with the address offsets applied, as FluidSynth clamps them),
+/// its loop and sample mode, and its articulation (generators with FluidSynth's ×0.4 on
+/// initialAttenuation, the modulator list). Pure; control thread.
+struct SoundFontZoneMapping {
+    /// The part of the sample a zone plays: frames `range` of the decoded sample (what the
+    /// waveform holds), the frame the voice starts at, and the loop within the range.
+    struct Frames: Hashable {
+        var sample: Int
+        var range: Range<Int>
+        var startFrame: Int
+        var loop: SamplerLoop?
+        var loopsUntilRelease: Bool
+    }
+
+    /// FluidSynth multiplies every initialAttenuation generator by this at load ("EMU8k/10k
+    /// compatibility"): 100 cB in a font is heard as 4 dB.
+    static let attenuationFactor = 0.4
+
+    /// The frames `region` plays of a sample of `frameCount` frames with `loopStart`/`loopEnd`
+    /// (relative to its start), or nil when the offsets leave nothing to play (FluidSynth: the
+    /// voice ends at once). Loops shorter than 2 frames play unlooped, as in FluidSynth.
+    static func frames(of region: SoundFontRegion, frameCount: Int, loopStart: Int, loopEnd: Int) -> Frames? {
+        let g = region.generators
+        var start = clamp(g[.startAddressOffset] + 32_768 * g[.startAddressCoarseOffset], 0, frameCount)
+        var end = clamp(frameCount + g[.endAddressOffset] + 32_768 * g[.endAddressCoarseOffset], 0, frameCount)
+        if start > end { swap(&start, &end) }
+        guard end > start else { return nil }
+        let mode = g[.sampleModes] & 3
+        var loop: SamplerLoop?
+        if mode == 1 || mode == 3 {
+            var loopFrom = clamp(loopStart + g[.startLoopAddressOffset] + 32_768 * g[.startLoopAddressCoarseOffset], 0, frameCount)
+            var loopTo = clamp(loopEnd + g[.endLoopAddressOffset] + 32_768 * g[.endLoopAddressCoarseOffset], 0, frameCount)
+            if loopFrom > loopTo { swap(&loopFrom, &loopTo) }
+            if loopTo - loopFrom >= 2 { loop = SamplerLoop(startFrame: loopFrom, endFrame: loopTo) }
+        }
+        // The waveform reaches back to the loop start when the loop begins before the voice does.
+        let first = min(start, loop?.startFrame ?? start)
+        let last = max(end, loop?.endFrame ?? end)
+        let shifted = loop.map { SamplerLoop(startFrame: $0.startFrame - first, endFrame: $0.endFrame - first) }
+        return Frames(
+            sample: region.sample, range: first..<last, startFrame: start - first, loop: shifted, loopsUntilRelease: mode == 3 && shifted != nil)
+    }
+
+    /// The voice's generators as the sampler's SoundFont model reads them.
+    static func generators(of region: SoundFontRegion) -> SF2Generators {
+        var values = SF2Generators()
+        for generator in SoundFontGenerator.allCases where !generator.isRange && !generator.isIndex {
+            var value = Double(region.generators[generator])
+            if generator == .initialAttenuation { value *= attenuationFactor }
+            values[generator.rawValue] = value
+        }
+        return values
+    }
+
+    static func modulators(of region: SoundFontRegion) -> [SF2Modulator] {
+        region.modulators.prefix(SF2ZoneArticulation.maxModulators).map {
+            SF2Modulator(
+                source: $0.source.rawValue, destination: UInt16($0.destination.rawValue), amount: Double($0.amount),
+                amountSource: $0.amountSource.rawValue, transform: $0.transform)
+        }
+    }
+
+    /// The sampler zone for `region` playing `waveform` (which holds `frames`).
+    static func zone(_ region: SoundFontRegion, sample: SoundFontSample, frames: Frames, waveform: SamplerWaveform) -> SamplerZone {
+        let articulation = SF2ZoneArticulation(
+            generators: generators(of: region), modulators: modulators(of: region), originalPitch: sample.originalPitch,
+            pitchCorrection: sample.pitchCorrection, startFrame: frames.startFrame, loopsUntilRelease: frames.loopsUntilRelease)
+        var zone = SamplerZone(waveform: waveform, rootKey: articulation.rootKey)
+        zone.minKey = region.keyRange.low
+        zone.maxKey = region.keyRange.high
+        zone.minVelocity = max(region.velocityRange.low, 1)
+        zone.maxVelocity = region.velocityRange.high
+        zone.loop = frames.loop
+        // For level building only (the articulation sets the pitch): how far up notes can go.
+        let g = region.generators
+        zone.tuneCents = Double(100 * g[.coarseTune] + g[.fineTune] + max(0, g[.modEnvToPitch]) + abs(g[.modLFOToPitch]) + abs(g[.vibLFOToPitch]))
+        zone.soundFont = articulation
+        return zone
+    }
+
+    private static func clamp(_ x: Int, _ low: Int, _ high: Int) -> Int { min(max(x, low), high) }
+}
