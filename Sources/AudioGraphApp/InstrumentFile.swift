@@ -30,19 +30,23 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
     /// `play`'s web panel, `[ADDR:]PORT` as `--panel` takes it (docs/PANEL.md); absent: no panel.
     public var panel: String?
 
-    /// `demo`: a song path, or `{"song": …, "loops": {…}, "controls": […]}` whose loops and control
-    /// mappings are added only while the demo plays, so they take no MIDI channel from other songs.
+    /// `demo`: a song path, or `{"song": …, "loops": {…}, "controls": […], "start": {…}}` whose loops,
+    /// control mappings and channel starts are added only while the demo plays, so they take no
+    /// MIDI channel from other songs.
     public struct Demo: Codable, Sendable, Equatable {
         public var song: String
         public var loops: [String: String]?
         public var controls: [Control]?
+        /// Channel → starting program number, `synth` or `none`, over `channels.start`.
+        public var start: [String: Value]?
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case song, loops, controls }
+        enum CodingKeys: String, CodingKey, CaseIterable { case song, loops, controls, start }
 
-        public init(song: String, loops: [String: String]? = nil, controls: [Control]? = nil) {
+        public init(song: String, loops: [String: String]? = nil, controls: [Control]? = nil, start: [String: Value]? = nil) {
             self.song = song
             self.loops = loops
             self.controls = controls
+            self.start = start
         }
 
         public init(from decoder: Decoder) throws {
@@ -53,12 +57,13 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
             let any = try decoder.container(keyedBy: Channels.AnyKey.self)
             for key in any.allKeys where CodingKeys(stringValue: key.stringValue) == nil {
                 throw DecodingError.dataCorruptedError(
-                    forKey: key, in: any, debugDescription: "unknown key '\(key.stringValue)' (use song, loops, controls)")
+                    forKey: key, in: any, debugDescription: "unknown key '\(key.stringValue)' (use song, loops, controls, start)")
             }
             let c = try decoder.container(keyedBy: CodingKeys.self)
             self.init(
                 song: try c.decode(String.self, forKey: .song), loops: try c.decodeIfPresent([String: String].self, forKey: .loops),
-                controls: try c.decodeIfPresent([Control].self, forKey: .controls))
+                controls: try c.decodeIfPresent([Control].self, forKey: .controls),
+                start: try c.decodeIfPresent([String: Value].self, forKey: .start))
         }
     }
 
@@ -72,14 +77,20 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
 
     /// Program numbers → sounds: `["a.aupreset", "b.aupreset"]` (programs 0, 1, …) or
     /// `{"0-7": "Keys.aupreset", "32": "synth", "33-39": "none"}`. A sound is a preset path,
-    /// a SoundFont preset `FILE.sf2#bank:program`, `synth` or `none`.
+    /// a SoundFont preset `FILE.sf2#bank:program`, `synth`, `none`, or a preset with settings
+    /// (`ProgramEntry`).
     public enum ProgramTable: Codable, Sendable, Equatable {
-        case list([String])
-        case ranges([String: String])
+        case list([ProgramEntry])
+        case ranges([String: ProgramEntry])
 
         public init(from decoder: Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if let list = try? c.decode([String].self) { self = .list(list) } else { self = .ranges(try c.decode([String: String].self)) }
+            do {
+                self = .ranges(try c.decode([String: ProgramEntry].self))
+            } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == c.codingPath.count {
+                // Not an object: a list (whose own errors name the entry).
+                self = .list(try c.decode([ProgramEntry].self))
+            }
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -188,8 +199,9 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
             throw InstrumentError("\(path): \(keyPath(context.codingPath)): \(PrintableText.escaped(context.debugDescription))")
         } catch let DecodingError.dataCorrupted(context) {
             throw InstrumentError("\(path): not valid JSON\(syntaxLocation(in: bytes)): \(context.debugDescription)")
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw InstrumentError("\(path): missing key '\(PrintableText.escaped(key.stringValue))'")
+        } catch let DecodingError.keyNotFound(key, context) {
+            let place = context.codingPath.isEmpty ? "" : keyPath(context.codingPath) + ": "
+            throw InstrumentError("\(path): \(place)missing key '\(PrintableText.escaped(key.stringValue))'")
         } catch let DecodingError.typeMismatch(_, context) {
             throw InstrumentError("\(path): wrong type at \(keyPath(context.codingPath)): \(PrintableText.escaped(context.debugDescription))")
         } catch {

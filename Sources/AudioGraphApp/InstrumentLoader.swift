@@ -33,6 +33,8 @@ public struct InstrumentLoader: Sendable {
     /// When programs build their band-limited levels: `render` and `play` build them by need
     /// (`LevelBuildPlan`, `LevelPublisher`), off the start path.
     public var levels = SamplerProgram.LevelBuilding.atLoad
+    /// `render`: load only the table entries the song can select (nil: all of them, as `play` must).
+    public var programSelection: ProgramSelection?
 
     public init(instrumentPath: String?) throws(InstrumentError) {
         guard let path = instrumentPath ?? InstrumentLocator.defaultInstrumentPath() else {
@@ -114,10 +116,13 @@ public struct InstrumentLoader: Sendable {
 
     /// Parses a preset and loads its samples into a program for the sampler bus. Partial failures
     /// (some samples missing) are warnings: the preset plays what it can.
-    public func loadPreset(path: String, sampleRate: Double) throws(InstrumentError) -> SamplerLoadResult {
+    /// Presets loaded with one `resolutions` search for each sample reference once.
+    public func loadPreset(path: String, sampleRate: Double, resolutions: SampleResolutions? = nil) throws(InstrumentError) -> SamplerLoadResult {
         do {
             let preset = try AUPreset.load(path: path)
-            return try SamplerProgramBuilder.build(preset: preset, presetPath: path, searchDirectories: samplePaths, sampleRate: sampleRate, levels: levels)
+            return try SamplerProgramBuilder.build(
+                preset: preset, presetPath: path, searchDirectories: samplePaths, sampleRate: sampleRate, levels: levels,
+                resolutions: resolutions)
         } catch let error as PresetError {
             throw InstrumentError(error.description)
         } catch let error as SamplerLoadError {

@@ -2,6 +2,8 @@ import Engine
 import FileAccess
 import Foundation
 import Sampler
+import SamplerLevels
+import SamplerLoading
 
 /// Builds the `ProgramBank` from an instrument file's program table, banks, `preset` and
 /// `channels`: every preset the table names is loaded now (control thread), once, so that program
@@ -18,12 +20,14 @@ struct ProgramTableLoader {
         let file = loader.file
         var rows: [Int: [PartProgram?]] = [:]
         var programs: [SamplerProgram] = [], names: [String] = [], indexByPath: [String: Int] = [:]
+        var indexBySettings: [ProgramSettings: Int] = [:]
+        let resolutions = SampleResolutions()
 
-        func sound(_ value: String, key: String) throws(InstrumentError) -> PartProgram {
-            switch value {
-            case "synth": return .synth
-            case "none": return .none
-            case _ where Self.isSoundFontPath(value.split(separator: "#").first.map(String.init) ?? value):
+        func sound(_ entry: ProgramEntry, key: String) throws(InstrumentError) -> PartProgram {
+            switch entry {
+            case .sound("synth"): return .synth
+            case .sound("none"): return .none
+            case .sound(let value) where Self.isSoundFontPath(value.split(separator: "#").first.map(String.init) ?? value):
                 guard let reference = SoundFontReference(value, relativeTo: loader.baseDirectory) else {
                     throw InstrumentError("\(path): \(key): a SoundFont sound is FILE.sf2#bank:program (the whole font: the \"soundfont\" key)")
                 }
@@ -38,31 +42,53 @@ struct ProgramTableLoader {
                 names.append(font.names[0])
                 indexByPath[value] = programs.count - 1
                 return .sampler(programs.count - 1)
-            default:
-                let preset = InstrumentLocator.resolve(value, relativeTo: loader.baseDirectory)
-                return .sampler(try load(preset, key: key))
+            case .sound(let value): return .sampler(try load(InstrumentLocator.resolve(value, relativeTo: loader.baseDirectory), key: key))
+            case .preset(var settings):
+                settings.preset = InstrumentLocator.resolve(settings.preset, relativeTo: loader.baseDirectory)
+                let base = try load(settings.preset, key: key)
+                if settings.changesNothing && (settings.name == nil || settings.name == names[base]) { return .sampler(base) }
+                if let index = indexBySettings[settings] { return .sampler(index) }
+                // Each preset file is read once; entries with settings are variants playing its waveforms.
+                do {
+                    let variant = try settings.applied(to: programs[base])
+                    // Built now when the loader builds at load (the base's levels are shared, not rebuilt).
+                    if loader.levels == .atLoad, let warning = variant.buildAllLevels().warning { loader.warn(warning) }
+                    programs.append(variant)
+                } catch {
+                    throw InstrumentError("\(path): \(key): \(error.description)")
+                }
+                names.append(settings.name ?? names[base])
+                indexBySettings[settings] = programs.count - 1
+                return .sampler(programs.count - 1)
             }
         }
         func load(_ preset: String, key: String) throws(InstrumentError) -> Int {
             if let index = indexByPath[preset] { return index }
             try checkExists(preset, key: key)
-            let loaded = try loader.loadPreset(path: preset, sampleRate: sampleRate)
+            let loaded = try loader.loadPreset(path: preset, sampleRate: sampleRate, resolutions: resolutions)
             for w in loaded.warnings { loader.warn("\((preset as NSString).lastPathComponent): \(w)") }
             programs.append(loaded.program)
             names.append(((preset as NSString).lastPathComponent as NSString).deletingPathExtension)
             indexByPath[preset] = programs.count - 1
             return programs.count - 1
         }
-        func row(_ table: InstrumentFile.ProgramTable, key: String) throws(InstrumentError) -> [PartProgram?] {
+        var selection = loader.programSelection
+        selection?.include(programs: startPrograms())
+        // An entry the song cannot select is left out (nil) and its preset not loaded (`render`).
+        func row(_ table: InstrumentFile.ProgramTable, bank: Int, key: String) throws(InstrumentError) -> [PartProgram?] {
             var row = [PartProgram?](repeating: nil, count: 128)
+            func wanted(_ numbers: ClosedRange<Int>) -> [Int] { numbers.filter { selection?.mayUse(bank: bank, program: $0) ?? true } }
             switch table {
             case .list(let list):
                 guard list.count <= 128 else { throw InstrumentError("\(path): \(key): \(list.count) programs, at most 128") }
-                for (number, value) in list.enumerated() { row[number] = try sound(value, key: "\(key)[\(number)]") }
+                for (number, value) in list.enumerated() where !wanted(number...number).isEmpty {
+                    row[number] = try sound(value, key: "\(key)[\(number)]")
+                }
             case .ranges(let ranges):
                 for (range, value) in ranges.sorted(by: { $0.key < $1.key }) {
                     let entryKey = "\(key).\"\(range)\""
-                    let numbers = try programNumbers(range, key: entryKey)
+                    let numbers = wanted(try programNumbers(range, key: entryKey))
+                    guard !numbers.isEmpty else { continue }
                     let program = try sound(value, key: entryKey)
                     for n in numbers { row[n] = program }
                 }
@@ -80,12 +106,12 @@ struct ProgramTableLoader {
             names = whole.names
             rows = whole.table
         }
-        if let table = file.programs { rows[0] = try row(table, key: "programs") }
+        if let table = file.programs { rows[0] = try row(table, bank: 0, key: "programs") }
         for (name, table) in (file.banks ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let number = Int(name), (0...ProgramBank.percussionBank).contains(number) else {
                 throw InstrumentError("\(path): banks.\"\(name)\": a bank is a number 0–128 (128: General MIDI percussion)")
             }
-            rows[number] = try row(table, key: "banks.\"\(name)\"")
+            rows[number] = try row(table, bank: number, key: "banks.\"\(name)\"")
         }
         var startPreset: PartProgram?
         if let preset = loader.presetPath {
@@ -111,6 +137,14 @@ struct ProgramTableLoader {
         }
     }
 
+    /// The program numbers `channels.start` names (parts start on them).
+    private func startPrograms() -> [Int] {
+        (loader.file.channels?.start ?? [:]).values.compactMap { value in
+            if case .number(let n) = value, n == n.rounded(), (0...127).contains(n) { return Int(n) }
+            return nil
+        }
+    }
+
     /// "33" or "32-39" → program numbers.
     private func programNumbers(_ text: String, key: String) throws(InstrumentError) -> ClosedRange<Int> {
         let ends = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -129,17 +163,22 @@ struct ProgramTableLoader {
         for c in try oneBased(channels?.synth ?? [], key: "channels.synth") where !(channels?.sampler ?? []).contains(c + 1) {
             setups[c].startOverride = .synth
         }
-        for (name, value) in (channels?.start ?? [:]).sorted(by: { $0.key < $1.key }) {
-            let key = "channels.start.\"\(name)\""
+        // The demo's own starts (its pads on the synth) are checked always, applied only while it plays.
+        let starts = (channels?.start ?? [:]).map { ("channels.start", $0.key, $0.value) }
+            + (loader.file.demo?.start ?? [:]).map { ("demo.start", $0.key, $0.value) }
+        for (section, name, value) in starts.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) {
+            let key = "\(section).\"\(name)\""
             guard let channel = Int(name), (1...16).contains(channel) else { throw InstrumentError("\(path): \(key): a channel is 1–16") }
+            var setup = setups[channel - 1]
             switch value {
-            case .text("synth"): setups[channel - 1].startOverride = .synth
-            case .text("none"): setups[channel - 1].startOverride = PartProgram.none
+            case .text("synth"): setup.startOverride = .synth
+            case .text("none"): setup.startOverride = PartProgram.none
             case .number(let n) where n == n.rounded() && (0...127).contains(n):
-                setups[channel - 1].program = Int(n)
-                setups[channel - 1].startOverride = nil
+                setup.program = Int(n)
+                setup.startOverride = nil
             default: throw InstrumentError("\(path): \(key): a program number 0–127, \"synth\" or \"none\"")
             }
+            if section == "channels.start" || loader.playsDemo { setups[channel - 1] = setup }
         }
         return setups
     }

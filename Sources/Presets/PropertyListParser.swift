@@ -171,6 +171,8 @@ private struct PropertyListTreeWalker {
 
 extension String {
     func trimmingWhitespace() -> String {
-        String(self.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+        // Index-based: reversing the characters twice made this half of a preset's parse time.
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return first == startIndex && last == index(before: endIndex) ? self : String(self[first...last])
     }
 }

@@ -8,9 +8,12 @@ struct SampleLibrary {
     typealias Loaded = SampleFiles.Decoded
 
     let files: SampleFiles
+    /// Where other presets of the instrument found their samples.
+    let resolutions: SampleResolutions?
 
-    init(files: SampleFiles) {
+    init(files: SampleFiles, resolutions: SampleResolutions? = nil) {
         self.files = files
+        self.resolutions = resolutions
     }
 
     private var byWaveformID: [Int: Loaded] = [:]
@@ -39,7 +42,7 @@ struct SampleLibrary {
     }
 
     private mutating func load(id: Int, reference: String, resolver: SamplePathResolver) -> SamplerSampleInfo.Status {
-        switch resolver.resolve(reference) {
+        switch resolutions?.resolve(reference, with: resolver) ?? resolver.resolve(reference) {
         case .notFound(let tried):
             return .notFound(tried: tried)
         case .found(let path, let how):

@@ -21,6 +21,7 @@ public enum SamplerProgramBuilder {
     ///   - levels: build the band-limited levels now (as far as the level budget holds them: a
     ///     warning says what did not fit), or leave them to be built by need.
     ///   - sampleFiles: where decoded sample files are shared between presets (by device and inode).
+    ///   - resolutions: where the instrument's other presets found their samples (searched once).
     /// - Throws: `SamplerLoadError.noZones` / `.noPlayableZone` (naming every sample and every
     ///   path tried) when nothing can play. Zones whose sample is missing are dropped with a warning.
     ///
@@ -28,12 +29,13 @@ public enum SamplerProgramBuilder {
     /// key but the root is a rate change), and loop points stay exact in the file's frames.
     public static func build(
         preset: AUPreset, presetPath: String, searchDirectories: [String], sampleRate: Double,
-        userDirectories: [String]? = nil, levels: SamplerProgram.LevelBuilding = .atLoad, sampleFiles: SampleFiles = .shared
+        userDirectories: [String]? = nil, levels: SamplerProgram.LevelBuilding = .atLoad, sampleFiles: SampleFiles = .shared,
+        resolutions: SampleResolutions? = nil
     ) throws(SamplerLoadError) -> SamplerLoadResult {
         let resolver = SamplePathResolver(
             presetPath: presetPath, searchDirectories: searchDirectories, userDirectories: userDirectories)
         var warnings = preset.warnings
-        var library = SampleLibrary(files: sampleFiles)
+        var library = SampleLibrary(files: sampleFiles, resolutions: resolutions)
         let samples = library.load(preset: preset, resolver: resolver)
         warnings += library.warnings
         var mapping = PresetLayerMapping()

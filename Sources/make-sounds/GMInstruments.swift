@@ -101,7 +101,7 @@ enum GMInstruments {
 
     /// Renders `tone` with a sustain loop of about `loopSeconds` at the root's pitch (× `fundamentalRatio`
     /// for tones whose period spans several of the played pitch's) and writes it with its `smpl` chunk.
-    private static func writeLooped(
+    static func writeLooped(
         _ tone: HarmonicTone, directory: String, file: String, root: Int, loopSeconds: Double, fundamentalRatio: Double = 1
     ) throws(AudioFileError) -> Sample {
         let frequency = noteFrequency(Double(root)) * fundamentalRatio
@@ -113,7 +113,7 @@ enum GMInstruments {
         return try writeLooped(repeated, directory: directory, file: file, root: root, loop: loop)
     }
 
-    private static func writeLooped(
+    static func writeLooped(
         _ tone: HarmonicTone, directory: String, file: String, root: Int, loop: PeriodicLoop
     ) throws(AudioFileError) -> Sample {
         try SampleInstruments.writeLoopedWAV(

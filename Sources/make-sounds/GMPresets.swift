@@ -14,12 +14,17 @@ enum GMPresets {
         }
     }
 
-    /// `Keys.aupreset` (written by hand first; regenerated identically): roots 48/60/72 × soft/hard.
+    /// `Keys.aupreset` (written by hand first): roots 48/60/72 × soft/hard, the soft zones 5 dB up.
     static var keys: SamplerPresetSpec {
         var zones: [Zone] = []
         for (root, keys) in [(48, 0...53), (60, 54...65), (72, 66...127)] {
             for (name, velocities) in [("soft", 0...89), ("hard", 90...127)] {
-                zones.append(Zone(sample: "Keys/keys-\(root)-\(name).wav", rootKey: root, keys: keys, velocities: velocities, loop: true))
+                // The soft layer is darker and its samples 7 dB quieter; +5 dB leaves the step from the
+                // velocity curve (as FluidR3_GM's electric pianos, which have no extra drop).
+                zones.append(
+                    Zone(
+                        sample: "Keys/keys-\(root)-\(name).wav", rootKey: root, keys: keys, velocities: velocities, loop: true,
+                        gainDecibels: name == "soft" ? 5 : 0))
             }
         }
         return SamplerPresetSpec(name: "Keys", envelope: .init(release: 0.4), zones: zones)
@@ -46,12 +51,18 @@ enum GMPresets {
             name: "Organ", envelope: .init(attack: 0.005, release: 0.06), zones: splitZones(samples, loop: true))
     }
 
-    /// One one-shot zone per GM percussion key; the kit sits 4 dB up so short hits hold their own
-    /// against sustained parts in a song.
-    static var drums: SamplerPresetSpec {
-        let zones = DrumKit.keys.map { key in
+    /// A kit: one one-shot zone per percussion key; the kit sits 4 dB up so short hits hold their
+    /// own against sustained parts in a song.
+    static func drums(_ kit: DrumKit.Kit) -> SamplerPresetSpec {
+        let zones = kit.keys.map { key in
             Zone(sample: "Drums/\(key.file).wav", rootKey: key.rootKey, keys: key.key...key.key, gainDecibels: key.gainDecibels)
         }
-        return SamplerPresetSpec(name: "Drums", envelope: .init(release: 0.2), zones: zones, gainDecibels: 4, oneShot: true)
+        return SamplerPresetSpec(name: kit.name, envelope: .init(release: 0.2), zones: zones, gainDecibels: 4, oneShot: true)
+    }
+
+    /// A looped tone family (`ToneFamilies`): zones split between its roots. Its envelope is the
+    /// family's plainest; programs shape it further in the instrument file.
+    static func family(_ name: String, _ samples: [GMInstruments.Sample], attack: Double = 0.002, release: Double = 0.2) -> SamplerPresetSpec {
+        SamplerPresetSpec(name: name, envelope: .init(attack: attack, release: release), zones: splitZones(samples, loop: true))
     }
 }

@@ -42,13 +42,49 @@ struct HarmonicTone {
         var detuneCycles = 0
     }
 
+    /// A component of the attack only (a hammer's thump, a mallet's inharmonic ring, a breath's
+    /// chiff): it fades out with the settling, so it is gone, exactly, by the loop start.
+    struct Transient {
+        /// Frequency as a multiple of the loop's fundamental; nil: band-passed noise.
+        var ratio: Double?
+        var amplitude: Double
+        var decaySeconds: Double
+        /// Noise only: the band's centre and Q.
+        var noiseHz = 3_000.0
+        var noiseQ = 0.7
+    }
+
+    /// Noise that repeats every loop length (a breath, a bow's hiss), band-passed; in the attack
+    /// and the loop alike, so the loop stays exactly periodic.
+    struct LoopNoise {
+        var level: Double
+        var centerHz: Double
+        var q: Double
+        var seed: UInt64
+    }
+
     var partials: [Partial]
+    var transients: [Transient] = []
+    var loopNoise: LoopNoise?
     var attackSeconds: Double
     /// Time at which every partial has reached its steady level; the sustain loop starts here.
     var settleSeconds: Double
     /// Number of `loop.frames` blocks in the sustain loop.
     var loopRepeats: Int
     var tailSeconds: Double
+
+    init(
+        partials: [Partial], transients: [Transient] = [], loopNoise: LoopNoise? = nil, attackSeconds: Double, settleSeconds: Double,
+        loopRepeats: Int, tailSeconds: Double
+    ) {
+        self.partials = partials
+        self.transients = transients
+        self.loopNoise = loopNoise
+        self.attackSeconds = attackSeconds
+        self.settleSeconds = settleSeconds
+        self.loopRepeats = loopRepeats
+        self.tailSeconds = tailSeconds
+    }
 
     /// Returns the samples (peak-normalised to `peak`) and the sustain loop (exclusive end).
     func render(loop: PeriodicLoop, peak: Double) -> (samples: [Float], loopStart: Int, loopEnd: Int) {
@@ -59,6 +95,8 @@ struct HarmonicTone {
         let length = loopEnd + tailFrames
         let attackFrames = Int(attackSeconds * sampleRate)
         var samples = [Double](repeating: 0, count: length)
+        let attackPart = renderTransients(frames: loopStart, loop: loop)
+        let noise = loopNoise.map { periodicNoise($0, frames: loop.frames, sampleRate: sampleRate) }
         for n in 0..<length {
             // Phase from n mod L in integers, so samples one loop apart are computed identically.
             let position = n % loop.frames
@@ -69,9 +107,38 @@ struct HarmonicTone {
                 let amplitude = partial.steadyAmplitude + (partial.attackAmplitude - partial.steadyAmplitude) * settle
                 value += amplitude * sin(2 * Double.pi * Double(cycle) / Double(loop.frames) + partial.phase)
             }
+            if n < loopStart { value += attackPart[n] * settle }
+            if let noise { value += noise[position] }
             let tail = n < loopEnd ? 1 : fadeOut(n, length: length, fadeFrames: tailFrames)
             samples[n] = value * attack(n, frames: attackFrames) * tail
         }
         return (LoopBuffer.normalized(samples, peak: peak), loopStart, loopEnd)
+    }
+
+    /// The transients over the first `frames` frames (before the settling fade is applied).
+    private func renderTransients(frames: Int, loop: PeriodicLoop) -> [Double] {
+        var out = [Double](repeating: 0, count: frames)
+        var random = SeededRandom(seed: 0x7_4A45_1E47)
+        for transient in transients {
+            var filter = Biquad.bandPass(centerHz: transient.noiseHz, q: transient.noiseQ, sampleRate: loop.sampleRate)
+            for n in 0..<frames {
+                let t = Double(n) / loop.sampleRate
+                let source = transient.ratio.map { sin(2 * Double.pi * $0 * loop.frequency * t) } ?? filter.process(random.bipolar())
+                out[n] += transient.amplitude * exp(-t / transient.decaySeconds) * source
+            }
+        }
+        return out
+    }
+
+    /// Band-passed noise exactly `frames` long that wraps seamlessly: the filter runs over the
+    /// buffer twice and the second pass (which starts from the end of the first) is kept.
+    private func periodicNoise(_ noise: LoopNoise, frames: Int, sampleRate: Double) -> [Double] {
+        var random = SeededRandom(seed: noise.seed)
+        let white = (0..<frames).map { _ in random.bipolar() }
+        var filter = Biquad.bandPass(centerHz: noise.centerHz, q: noise.q, sampleRate: sampleRate)
+        for x in white { _ = filter.process(x) }
+        let filtered = white.map { filter.process($0) }
+        let rms = (filtered.reduce(0) { $0 + $1 * $1 } / Double(frames)).squareRoot()
+        return filtered.map { $0 * noise.level / max(rms, 1e-12) }
     }
 }

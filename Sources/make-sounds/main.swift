@@ -40,8 +40,9 @@ func generate(into directory: String) throws(AudioFileError) {
     print("demo.mid written")
 }
 
-/// The General MIDI sounds (Bass, Guitar, Strings, Organ, Drums) and every sampler preset but
-/// Lead and Sine (hand-written: they show AUSampler forms our writer does not produce).
+/// The General MIDI sounds (Bass, Guitar, Strings, Organ, the tone families, the drum kits) and
+/// every sampler preset but Lead and Sine (hand-written: they show AUSampler forms our writer does
+/// not produce).
 func generateGM(sounds: String, presets: String) throws(AudioFileError) {
     for folder in ["Bass", "Guitar", "Strings", "Organ", "Drums"] { mkdir(sounds + "/" + folder, 0o755) }
     mkdir(presets, 0o755)
@@ -52,8 +53,12 @@ func generateGM(sounds: String, presets: String) throws(AudioFileError) {
         GMPresets.strings(try GMInstruments.writeStrings(to: sounds)),
         GMPresets.organ(try GMInstruments.writeOrgan(to: sounds)),
     ]
+    var families: [SamplerPresetSpec] = []
+    for family in ToneFamilies.all {
+        families.append(GMPresets.family(family.folder, try family.write(to: sounds)))
+    }
     for path in try DrumKit.write(to: sounds, seed: drumKitSeed) { print(path) }
-    for spec in specs + [GMPresets.drums] {
+    for spec in specs + families + DrumKit.kits.map(GMPresets.drums) {
         try spec.write(to: presets + "/\(spec.name).aupreset")
         print("\(spec.name).aupreset: \(spec.zones.count) zones")
     }

@@ -31,6 +31,7 @@ import Glibc
 
         init() throws {
             var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
+            loader.playsDemo = true  // the demo's channel 2 on the synth
             loader.assignments = ["synth.sustain=1", "synth.attack=0.001"]
             probe = try LiveLoopProbe(engine: try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 128)),
                                   periodFrames: 128, input: nil)

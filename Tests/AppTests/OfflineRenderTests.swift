@@ -15,11 +15,12 @@ import Testing
 
     func render(
         _ events: [MIDIFileEvent], instrument: String = defaultInstrument, settings: [String] = [], input: DecodedAudio? = nil,
-        block: Int = 256, playsDemo: Bool = false
+        block: Int = 256, playsDemo: Bool = false, preset: String? = nil
     ) throws -> [Float] {
         var loader = try InstrumentLoader(instrumentPath: instrument)
         loader.assignments = settings
         loader.playsDemo = playsDemo
+        loader.presetOverride = preset
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block))
         var left: [Float] = []
         _ = try OfflineRenderer(engine: engine, blockFrames: block).render(midi: events, input: input.map(DecodedInput.init)) { b throws(AudioFileError) in
@@ -44,11 +45,13 @@ import Testing
     }
 
     /// The two files differ in `master.gain` (default −1 dB, headless unset = 0 dB) and only
-    /// negligibly at 262 Hz otherwise: the same note comes out 1 dB louder from headless.json.
+    /// negligibly at 262 Hz otherwise: the same note on the same preset (`--preset` Keys) comes out
+    /// 1 dB louder from headless.json.
     @Test func eachInstrumentFileAppliesItsOwnSettings() throws {
         let c4 = Measure.noteFrequency(60)
         func level(_ file: String) throws -> Double {
-            let out = try render(Self.middleC, instrument: "\(Self.repository)/Instruments/\(file)")
+            let out = try render(
+                Self.middleC, instrument: "\(Self.repository)/Instruments/\(file)", preset: "\(Self.repository)/Presets/Keys.aupreset")
             return Measure.decibels(Measure.amplitude(out[4800..<24000], at: c4, sampleRate: rate))
         }
         let (defaultLevel, headlessLevel) = (try level("default.json"), try level("headless.json"))
@@ -61,8 +64,10 @@ import Testing
         let song = [MIDIFileEvent(seconds: 0.1, track: 0, message: .noteOn(channel: 1, note: 69, velocity: 100)),
                     MIDIFileEvent(seconds: 0.5, track: 0, message: .noteOff(channel: 1, note: 69, velocity: 0))]
         let settings = ["synth.release=0.4", "master.lowpass.enabled=off", "master.highpass.enabled=off", "fx.enabled=off"]
-        let a = try render(song, settings: settings)
-        let b = try render(song, settings: settings)
+        // headless.json starts channel 2 on the synth (the default instrument leaves it to the song).
+        let headless = "\(Self.repository)/Instruments/headless.json"
+        let a = try render(song, instrument: headless, settings: settings)
+        let b = try render(song, instrument: headless, settings: settings)
         #expect(a == b)
         let lastSound = a.lastIndex { abs($0) > 1e-4 }!
         #expect(abs(Double(lastSound) / rate - 0.9) < 0.005, "the 0.4 s release after the note-off at 0.5 s is rendered")

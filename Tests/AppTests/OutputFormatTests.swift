@@ -67,7 +67,7 @@ import Testing
         let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(said)")
-        #expect(said.contains("rendered 4.") && said.contains("to -:") && said.contains("channel  2"), "\(said)")
+        #expect(said.contains("rendered ") && said.contains("to -:") && said.contains("channel  2"), "\(said)")
         let written = try #require(FileManager.default.contents(atPath: file))
         #expect(streamed.prefix(4) == Data("RIFF".utf8))
         #expect(streamed.count == written.count && streamed.dropFirst(WAVHeader.byteCount) == written.dropFirst(WAVHeader.byteCount))

@@ -20,10 +20,12 @@ import Glibc
     }
 
     /// A song whose one note (A4 on the synth) is held `seconds` long.
-    func song(seconds: Int, name: String = "song.mid") throws -> String {
+    /// One A4 held `seconds` on channel 2, on program 0 (the piano, which decays) or `program`.
+    func song(seconds: Int, name: String = "song.mid", program: UInt8? = nil) throws -> String {
         let path = scratch.file(name)
-        let events = [MIDIFileWriter.TimedEvent(tick: 0, message: .noteOn(channel: 1, note: 69, velocity: 100)),
-                      MIDIFileWriter.TimedEvent(tick: seconds * 960, message: .noteOff(channel: 1, note: 69, velocity: 0))]
+        let events = (program.map { [MIDIFileWriter.TimedEvent(tick: 0, message: .programChange(channel: 1, program: $0))] } ?? [])
+            + [MIDIFileWriter.TimedEvent(tick: 0, message: .noteOn(channel: 1, note: 69, velocity: 100)),
+               MIDIFileWriter.TimedEvent(tick: seconds * 960, message: .noteOff(channel: 1, note: 69, velocity: 0))]
         try MIDIFileWriter.write(path: path, tracks: [MIDIFileWriter.Track(name: "held", events: events)])
         return path
     }
@@ -37,7 +39,7 @@ import Glibc
         }
         let instrument = scratch.file("Instruments/default.json")
         let preset = scratch.file("Presets/Keys.aupreset")
-        let sample = scratch.file("Sounds/Keys/keys-60-hard.wav")  // opened by the instrument's Keys preset
+        let sample = scratch.file("Sounds/Piano/piano-60.wav")  // opened by program 0's preset (Piano), which every song loads
         let midi = try song(seconds: 1, name: "song.wav")  // a MIDI file may have any name
         let input = scratch.file("voice.wav")
         #expect(cli.runOK(["render", "--instrument", instrument, "--midi", midi, "--out", input, "--max-seconds", "1"]))
@@ -104,7 +106,7 @@ import Glibc
     /// file at the path byte for byte as it was, and no temporary file left. Needs root (mount).
     @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
     func aFullDiskLeavesTheGoodFileAsItWas() throws {
-        let song = try song(seconds: 120)
+        let song = try song(seconds: 120, program: 16)  // the drawbar organ holds: no silence for FLAC to squeeze
         let mountPoint = scratch.file("small")
         try scratch.makeDirectories(mountPoint)
         #expect(Self.shell("mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", mountPoint) == 0)

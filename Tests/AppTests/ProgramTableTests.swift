@@ -18,8 +18,9 @@ import Testing
         try scratch.write(#"{"name": "t", "samplePaths": ["\#(Self.root)/Sounds"], \#(body)}"#, to: "t.json")
     }
 
-    func engine(_ path: String) throws -> AudioEngine {
+    func engine(_ path: String, playsDemo: Bool = false) throws -> AudioEngine {
         var loader = try InstrumentLoader(instrumentPath: path)
+        loader.playsDemo = playsDemo
         loader.assignments = ["master.lowpass.enabled=off", "master.highpass.enabled=off"]
         return try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: 256))
     }
@@ -38,24 +39,47 @@ import Testing
         return (Measure.amplitude(x, at: 2 * f, sampleRate: rate) + Measure.amplitude(x, at: 3 * f, sampleRate: rate)) / a1
     }
 
-    /// The bundled table maps General MIDI families to the bundled presets by name.
+    /// The bundled table covers all 128 General MIDI programs, each on a preset of its family
+    /// (no program on another family's sound or on the test presets Lead and Sine), named by its
+    /// General MIDI name; bank 128 holds the GS kits, other kit numbers fall back to Standard.
     @Test func bundledTableFollowsTheGeneralMIDIFamilies() throws {
+        let file = try InstrumentFile.load(path: OfflineRenderTests.defaultInstrument)
+        guard case .ranges(let table)? = file.programs else {
+            Issue.record("the bundled table is an object of program numbers")
+            return
+        }
+        let families: [(ClosedRange<Int>, Set<String>)] = [
+            (0...7, ["Piano", "Keys", "Pluck"]), (8...15, ["Bell", "Mallet", "Pluck"]), (16...23, ["Organ", "Reed"]),
+            (24...31, ["Guitar", "Overdrive", "Mallet"]), (32...39, ["Bass", "Saw"]), (40...47, ["Strings", "Pluck", "Membrane"]),
+            (48...55, ["Strings", "Saw", "Pad", "Voice", "Brass"]), (56...63, ["Brass", "Saw"]), (64...71, ["Reed", "Clarinet"]),
+            (72...79, ["Flute"]), (80...87, ["Square", "Saw", "Flute", "Overdrive", "Voice"]), (88...95, ["Pad", "Saw", "Voice", "Bell"]),
+            (96...103, ["Bell", "Pad", "Pluck"]), (104...111, ["Pluck", "Mallet", "Reed", "Strings"]),
+            (112...119, ["Bell", "Mallet", "Membrane", "Noise"]), (120...127, ["Noise", "Flute", "Square"]),
+        ]
+        for (range, presets) in families {
+            for program in range {
+                guard case .preset(let settings)? = table[String(program)] else {
+                    Issue.record("program \(program) has no entry of its own")
+                    continue
+                }
+                let preset = ((settings.preset as NSString).lastPathComponent as NSString).deletingPathExtension
+                #expect(presets.contains(preset), "program \(program) (\(settings.name ?? "")) plays \(preset)")
+            }
+        }
         let bank = try #require(try engine(OfflineRenderTests.defaultInstrument).programBank)
         func name(_ program: Int, drum: Bool = false) -> String {
             bank.name(of: bank.lookup(bank: 0, program: program, isDrum: drum) ?? .none)
         }
-        let expected: [(ClosedRange<Int>, String)] = [
-            (0...15, "Keys"), (16...23, "Organ"), (24...31, "Guitar"), (32...39, "Bass"), (40...55, "Strings"),
-            (56...87, "Lead"), (88...103, "Strings"), (104...111, "Guitar"), (112...119, "Keys"), (120...127, "Sine"),
-        ]
-        for (range, preset) in expected {
-            for program in range { #expect(name(program) == preset, "program \(program)") }
-        }
-        #expect(name(33) == "Bass", "Electric Bass (finger)")
-        #expect(name(0, drum: true) == "Drums" && name(25, drum: true) == "Drums")
-        #expect(bank.name(of: bank.startProgram(channel: 9)) == "Drums", "channel 10 is the drum part")
+        #expect(name(0) == "Acoustic Grand Piano" && name(33) == "Electric Bass (finger)" && name(127) == "Gunshot")
+        let kits = [0: "Standard", 8: "Room", 16: "Power", 24: "Electronic", 25: "TR-808", 32: "Jazz", 40: "Brush", 48: "Orchestra"]
+        for (kit, kitName) in kits { #expect(name(kit, drum: true) == kitName + " Kit") }
+        #expect(name(1, drum: true) == "Standard Kit" && name(127, drum: true) == "Standard Kit", "other kits fall back to Standard")
+        #expect(bank.name(of: bank.startProgram(channel: 9)) == "Standard Kit", "channel 10 is the drum part")
         #expect(bank.startProgram(channel: 0) == bank.lookup(bank: 0, program: 0, isDrum: false), "channel 1 starts on program 0")
-        #expect(bank.startProgram(channel: 1) == .synth, "channel 2 plays the synth (the demo's pads)")
+        #expect(bank.startProgram(channel: 1) == bank.startProgram(channel: 0), "channel 2 starts on program 0 as any GM part")
+        let demoBank = try #require(try engine(OfflineRenderTests.defaultInstrument, playsDemo: true).programBank)
+        #expect(demoBank.startProgram(channel: 1) == .synth, "the demo's channel 2 plays the synth (its pads)")
+        #expect(demoBank.startProgram(channel: 0) == bank.startProgram(channel: 0))
     }
 
     /// Measured in the output: program 33 on channel 3 plays the table's "32-39" preset (here the
@@ -79,6 +103,47 @@ import Testing
         #expect(harmonicContent(try tone(channel: 3, program: 0), fundamental: 440) > 0.05, "program 0: the piano")
         #expect(harmonicContent(try tone(channel: 9, program: nil), fundamental: 440) < 0.01, "channel 10: bank 128")
         #expect(harmonicContent(try tone(channel: 8, program: nil), fundamental: 440) > 0.05, "channel 9: program 0")
+    }
+
+    /// A program's settings shape the preset it plays, measured on the built-in sine (A4, 440 Hz):
+    /// gain −6 dB is −6.0 dB; an exponential decay to silence over 1 s is −20.8 dB at 0.5 s; a
+    /// 200 Hz low-pass takes 440 Hz down by its 12 dB/octave (−13.7 dB for the RBJ design at Q
+    /// 0.707); `velocity: none` plays velocity 40 as loud as 127. The preset is read once and its
+    /// five programs play its one waveform.
+    @Test func programSettingsShapeThePresetTheyPlay() throws {
+        let sine = "\(Self.root)/Presets/Sine.aupreset"
+        let path = try instrument(#"""
+            "programs": {"0": "\#(sine)", "1": {"preset": "\#(sine)", "gain": -6},
+                         "2": {"preset": "\#(sine)", "envelope": {"decay": 1, "sustain": 0}},
+                         "3": {"preset": "\#(sine)", "filter": {"cutoff": 200}},
+                         "4": {"preset": "\#(sine)", "velocity": "none", "name": "Flat sine"}}
+            """#)
+        var loader = try InstrumentLoader(instrumentPath: path)
+        loader.assignments = ["master.lowpass.enabled=off", "master.highpass.enabled=off"]
+        loader.levels = .byNeed
+        let bank = try #require(try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: 256)).programBank)
+        let waveforms = bank.programs.map { ObjectIdentifier($0.zones[0].waveform) }
+        #expect(bank.programs.count == 5 && Set(waveforms).count == 1, "one preset read, its waveform shared by the five programs")
+        #expect(bank.name(of: bank.lookup(bank: 0, program: 4, isDrum: false) ?? .none) == "Flat sine")
+        func level(program: UInt8, velocity: UInt8 = 100, at seconds: Double = 0.3) throws -> Double {
+            let events = [
+                MIDIFileEvent(seconds: 0, track: 0, message: .programChange(channel: 0, program: program)),
+                MIDIFileEvent(seconds: 0.1, track: 0, message: .noteOn(channel: 0, note: 69, velocity: velocity)),
+                MIDIFileEvent(seconds: 1.5, track: 0, message: .noteOff(channel: 0, note: 69, velocity: 0)),
+            ]
+            let out = try render(try engine(path), events).left
+            let start = Int((0.1 + seconds) * rate)
+            return Measure.decibels(Measure.amplitude(out[start..<start + 4_800], at: 440, sampleRate: rate))
+        }
+        let plain = try level(program: 0)
+        let (gain, decay, filter) = (try level(program: 1), try level(program: 2, at: 0.45), try level(program: 3))
+        let (flatSoft, flatLoud, plainSoft) = (try level(program: 4, velocity: 40), try level(program: 4, velocity: 127), try level(program: 0, velocity: 40))
+        #expect(plain > -30, "level floor: \(plain) dBFS")
+        #expect(abs(gain - plain + 6) < 0.05, "gain: \(gain - plain) dB")
+        #expect(abs(decay - plain + 20.8) < 1.5, "decay: \(decay - plain) dB")
+        #expect(abs(filter - plain + 13.7) < 1, "filter: \(filter - plain) dB")
+        #expect(abs(flatSoft - flatLoud) < 0.05, "velocity none: \(flatSoft - flatLoud) dB")
+        #expect(plainSoft < plain - 6, "the plain preset follows velocity")
     }
 
     /// Restricted channels: the ignored notes are counted and reported once per channel, with the
@@ -112,9 +177,22 @@ import Testing
         (#""banks": {"128": {"0-127": "Nope.aupreset"}}"#, #"banks."128"."0-127": preset "#),
         (#""channels": {"start": {"17": 0}}"#, #"channels.start."17": a channel is 1–16"#),
         (#""channels": {"start": {"3": "piano"}}"#, #"channels.start."3": a program number 0–127, "synth" or "none""#),
+        (#""demo": {"song": "d.mid", "start": {"2": "pads"}}"#, #"demo.start."2": a program number 0–127, "synth" or "none""#),
         (#""channels": {"play": [0]}"#, "channels.play: MIDI channel 0 is not 1–16"),
         (#""channels": {"drums": [10, 17]}"#, "channels.drums: MIDI channel 17 is not 1–16"),
         (#""channels": {"drum": [10]}"#, "channels.drum: unknown key 'drum'"),
+        (#""programs": {"0": {"preset": "Missing.aupreset", "gain": 3}}"#, #"programs."0": preset "#),
+        (#""programs": {"0": {"preset": "Sine.aupreset", "decay": 1}}"#, "programs.0.decay: unknown key 'decay'"),
+        (#""programs": {"0": {"gain": 1}}"#, "programs.0: missing key 'preset'"),
+        (#""programs": {"0": {"preset": "a", "gain": 40}}"#, "programs.0.gain: 40.0 is out of range (dB, −60–24)"),
+        (#""programs": {"0": {"preset": "a", "envelope": {"decay": 500}}}"#, "programs.0.envelope.decay: 500.0 is out of range (seconds, 0–100)"),
+        (#""programs": {"0": {"preset": "a", "envelope": {"sustain": 2}}}"#, "programs.0.envelope.sustain: 2.0 is out of range (a level 0–1"),
+        (#""programs": {"0": {"preset": "a", "envelope": {"decy": 2}}}"#, "programs.0.envelope.decy: unknown key 'decy'"),
+        (#""programs": {"0": {"preset": "a", "filter": {"type": "lowpass"}}}"#, "programs.0.filter: missing key 'cutoff'"),
+        (#""programs": {"0": {"preset": "a", "filter": {"cutoff": 9, "type": "notch"}}}"#, "programs.0.filter.type: 'notch' is not a filter type"),
+        (#""programs": {"0": {"preset": "a", "filter": {"cutoff": 9}}}"#, "programs.0.filter.cutoff: 9.0 is out of range (Hz, 20–20000)"),
+        (#""programs": {"0": {"preset": "a", "velocity": "loud"}}"#, "programs.0.velocity: 'loud' is not a velocity curve"),
+        (#""programs": [{"preset": "a", "loop": 3}]"#, "programs"),
     ])
     func mistakesNameTheKey(body: String, message: String) {
         do {

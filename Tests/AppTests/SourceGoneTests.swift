@@ -6,9 +6,11 @@ import LiveTestSupport
 import Synchronization
 import Testing
 
-/// The default instrument (synth release 50 ms, sustain 1) in the live loop at 64 frames.
+/// The default instrument as its demo plays it (channel 2 on the synth; release 50 ms, sustain 1) in
+/// the live loop at 64 frames.
 func synthLiveLoop(loseOutputAtPeriod: Int? = nil) throws -> LiveLoopProbe {
     var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)
+    loader.playsDemo = true
     loader.assignments = ["synth.release=0.05", "synth.sustain=1"]
     let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: 48000, maxFrames: 64))
     return try LiveLoopProbe(engine: engine, periodFrames: 64, input: nil, loseOutputAtPeriod: loseOutputAtPeriod)

@@ -85,16 +85,24 @@ struct BundledPresetsTests {
     }
 
     /// The General MIDI presets written by `make-sounds`: clean parse, the zones a song needs, and
-    /// every zone's sample found on disk under `Sounds/<Name>/` through the `/Sounds/` fallback.
-    @Test(arguments: [("Bass", 3), ("Guitar", 3), ("Strings", 3), ("Organ", 3), ("Drums", 22)])
+    /// every zone's sample found on disk under `Sounds/<Folder>/` through the `/Sounds/` fallback.
+    static let families = [
+        "Piano", "Mallet", "Bell", "Pluck", "Brass", "Reed", "Clarinet", "Flute", "Saw", "Square", "Pad", "Voice", "Membrane", "Overdrive",
+    ]
+    static let kits = ["Drums", "Drums-Room", "Drums-Power", "Drums-Electronic", "Drums-808", "Drums-Jazz", "Drums-Brush", "Drums-Orchestra"]
+    static let gmPresets: [(name: String, zones: Int)] =
+        [("Bass", 3), ("Guitar", 3), ("Strings", 3), ("Organ", 3), ("Noise", 1)] + families.map { ($0, 3) } + kits.map { ($0, 61) }
+
+    @Test(arguments: gmPresets)
     func gmPresetParsesAndEverySampleResolves(name: String, zones: Int) throws {
         let preset = try Self.load(name + ".aupreset")
+        let isKit = name.hasPrefix("Drums")
         #expect(preset.name == name && preset.warnings.isEmpty)
         let layer = try #require(preset.layers.first)
         #expect(preset.layers.count == 1 && layer.usesDefaultConnections)
         #expect(layer.zones.count == zones && layer.zones.allSatisfy { $0.rootKey != nil })
-        #expect(layer.triggerMode == (name == "Drums" ? .oneShot : .normal))
-        #expect(layer.zones.allSatisfy { $0.loopEnabled == ["Bass", "Strings", "Organ"].contains(name) })
+        #expect(layer.triggerMode == (isKit ? .oneShot : .normal))
+        #expect(layer.zones.allSatisfy { $0.loopEnabled == !(isKit || name == "Guitar") })
         let resolver = SamplePathResolver(presetPath: preset.path, userDirectories: [])
         let resolved = resolver.resolveUsedSamples(of: preset)
         #expect(!resolved.isEmpty)
@@ -103,12 +111,16 @@ struct BundledPresetsTests {
                 Issue.record("\(name) Sample:\(waveform): \(resolution)")
                 continue
             }
-            #expect(path.hasPrefix(Self.sounds + "/\(name)/"))
+            #expect(path.hasPrefix(Self.sounds + "/\(isKit ? "Drums" : name)/"))
         }
-        if name != "Drums" {
+        if !isKit {
             // Melodic: the keyboard is covered end to end, one zone per key.
             let coverage = try #require(preset.coverageMap().first)
             #expect(coverage.silentKeys.isEmpty && coverage.zoneCounts.allSatisfy { $0 == 1 })
+        } else {
+            // Kits: keys 27–87, one zone each.
+            let keys = layer.zones.flatMap { $0.minKey...$0.maxKey }.sorted()
+            #expect(keys == Array(27...87))
         }
     }
 

@@ -52,8 +52,13 @@ import Testing
         #expect(keys > -30, "level floor: Keys sounds")
     }
 
+    /// The tone families programs shape in the instrument file (`Instruments/default.json`).
+    static let families = [
+        "Piano", "Mallet", "Bell", "Pluck", "Brass", "Reed", "Clarinet", "Flute", "Saw", "Square", "Pad", "Voice", "Membrane", "Overdrive",
+    ]
+
     /// Every zone, played at its root, sounds at the root's equal-tempered pitch within 1 cent.
-    @Test(arguments: melodic.map(\.name))
+    @Test(arguments: melodic.map(\.name) + families)
     func everyZoneIsInTuneAtItsRoot(name: String) throws {
         let (preset, program) = try Self.load(name)
         let zones = try #require(preset.layers.first?.zones)
@@ -81,15 +86,22 @@ import Testing
         #expect(abs(difference - 40 * log10(0.5)) < 0.5, "\(name): \(difference) dB")
     }
 
-    /// Each GM percussion key plays its kit piece's sample (the zone for that key).
+    /// Each percussion key 27–87 plays its kit piece's sample (the zone for that key); the toms
+    /// have a sample each, the second crash and ride are the first ones retuned.
     @Test func drumKeysMapToTheirKitPieces() throws {
         let preset = try Self.load("Drums").preset
         let layer = try #require(preset.layers.first)
         #expect(layer.triggerMode == .oneShot)
         let expected: [Int: String] = [
-            35: "kick-deep", 36: "kick", 37: "side-stick", 38: "snare", 39: "clap", 40: "snare-electric", 41: "tom",
-            42: "hihat-closed", 43: "tom", 44: "hihat-pedal", 45: "tom", 46: "hihat-open", 47: "tom", 48: "tom", 49: "crash",
-            50: "tom", 51: "ride", 53: "ride-bell", 54: "tambourine", 56: "cowbell", 57: "crash", 59: "ride",
+            27: "high-q", 28: "slap", 29: "scratch-push", 30: "scratch-pull", 31: "sticks", 32: "square-click", 33: "metronome-click",
+            34: "metronome-bell", 35: "kick-deep", 36: "kick", 37: "side-stick", 38: "snare", 39: "clap", 40: "snare-electric",
+            41: "tom-41", 42: "hihat-closed", 43: "tom-43", 44: "hihat-pedal", 45: "tom-45", 46: "hihat-open", 47: "tom-47",
+            48: "tom-48", 49: "crash", 50: "tom-50", 51: "ride", 52: "china", 53: "ride-bell", 54: "tambourine", 55: "splash",
+            56: "cowbell", 57: "crash", 58: "vibraslap", 59: "ride", 60: "bongo-high", 61: "bongo-low", 62: "conga-mute",
+            63: "conga-open", 64: "conga-low", 65: "timbale-high", 66: "timbale-low", 67: "agogo-high", 68: "agogo-low", 69: "cabasa",
+            70: "maracas", 71: "whistle-short", 72: "whistle-long", 73: "guiro-short", 74: "guiro-long", 75: "claves",
+            76: "woodblock-high", 77: "woodblock-low", 78: "cuica-mute", 79: "cuica-open", 80: "triangle-mute", 81: "triangle-open",
+            82: "shaker", 83: "jingle-bell", 84: "belltree", 85: "castanets", 86: "surdo-mute", 87: "surdo-open",
         ]
         for (key, piece) in expected {
             let zones = layer.zones.filter { $0.matches(key: key, velocity: 100) }
@@ -98,7 +110,7 @@ import Testing
             #expect(file.hasSuffix("/Sounds/Drums/\(piece).wav"), "key \(key) plays \(file)")
         }
         let silent = (0...127).filter { key in !layer.zones.contains { $0.matches(key: key, velocity: 100) } }
-        #expect(silent.count == 128 - expected.count)
+        #expect(silent == Array(0...26) + Array(88...127))
     }
 
     /// RMS frequency (the spectrum's second moment): fs/π · asin(rms(Δx) / (2·rms(x))).
@@ -144,14 +156,14 @@ import Testing
     }
 
     /// Drums are punchy but not in another league: each piece's peak within +8 / −20 dB of a Keys
-    /// note's peak at the same velocity; kick and snare within ±6 dB of it.
+    /// note's peak at the same velocity. (The kit's balance against FluidR3_GM's, key by key, is
+    /// `GeneralMIDISoundSetTests.kitBalanceFollowsFluidR3`.)
     @Test func drumLevelsSitWithTheKeys() throws {
         let keys = Measure.decibels(Measure.peak(Self.play(try Self.load("Keys").program, key: 60)))
         let drums = try Self.load("Drums").program
         for key in [35, 36, 37, 38, 39, 40, 41, 42, 44, 46, 49, 51, 53, 54, 56] {
             let peak = Measure.decibels(Measure.peak(Self.play(drums, key: key, seconds: 0.5, holdSeconds: 0.5)))
             #expect((keys - 20...keys + 8).contains(peak), "key \(key): \(peak) dBFS vs Keys \(keys) dBFS")
-            if [36, 38].contains(key) { #expect(abs(peak - keys) < 6, "key \(key): \(peak) vs \(keys)") }
         }
     }
 }

@@ -21,6 +21,7 @@ struct GraphBenchmark {
     static func busy(loader: InstrumentLoader, sampleRate: Double, blockFrames: Int, synthVoices: Int, samplerVoices: Int,
                      micEffect: String, sends: Bool = true) throws -> GraphBenchmark {
         var l = loader
+        l.playsDemo = true  // the bundled instrument's loops and channel-2 synth belong to its demo
         l.assignments = ["loop.guitar.play=on", "loop.beat.play=on", "loop.file.play=on", "master.lowpass.enabled=on",
                          "master.highpass.enabled=on", "synth.voices=\(synthVoices)", "synth.sustain=1", "mic.effect=\(micEffect)",
                          "sampler.voices=\(samplerVoices)", "fx.enabled=\(sends ? "on" : "off")"]

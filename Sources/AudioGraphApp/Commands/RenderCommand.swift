@@ -66,11 +66,13 @@ struct RenderCommand: ParsableCommand {
         loader.soloChannel = solo
         loader.levels = .byNeed  // the renderer builds what the song plays (`LevelBuildPlan`)
         let rate = Double(options.rate)
-        // The song first: a SoundFont reads only the presets, zones and samples it plays. The
-        // instrument is still built before a missing song is reported (its errors come first).
+        // The song first: a SoundFont reads only the presets, zones and samples it plays, and the
+        // program table loads only the entries it can select. The instrument is still built before
+        // a missing song is reported (its errors come first).
         let songPath = midiPath ?? loader.demoPath
         let song = try songPath.map { path throws(MIDIFileError) in try MIDIFile.read(path: path) }
         loader.song = song?.events.map(\.message)
+        loader.programSelection = loader.song.map { ProgramSelection(messages: $0) }
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
         guard let songPath, let song else {
             throw ValidationError("no --midi file given and the instrument names no demo song")
