@@ -194,7 +194,9 @@ struct SF2Voice {
     /// Pitch in cents relative to the root, at the LFOs' and modulation envelope's current values
     /// plus `tuningCents` (master and RPN tuning), truncated to whole cents as FluidSynth's
     /// pitch table is indexed.
+    /// Inlined: called on the voice's `sf`, an outlined call copies the whole state first.
     @_noAllocation
+    @inline(__always)
     func pitchCents(tuningCents: Double) -> Double {
         let cents = pitch + modLFO.value * modLFOToPitch + vibLFO.value * vibLFOToPitch + modulationEnvelopeValue * modEnvToPitch
             + tuningCents
@@ -203,6 +205,7 @@ struct SF2Voice {
 
     /// The filter's cutoff now, Hz, within 5 Hz … 0.45 × the output rate (FluidSynth's limits).
     @_noAllocation
+    @inline(__always)  // as `pitchCents`
     func cutoffHertz(sampleRate: Double) -> Double {
         let cents = cutoff + modLFO.value * modLFOToCutoff + modulationEnvelopeValue * modEnvToCutoff
         return min(max(SF2Units.cutoffHertz(absoluteCents: cents), 5), 0.45 * sampleRate)
