@@ -187,6 +187,7 @@ struct SF2Voice {
     // MARK: Per chunk
 
     /// The modulation envelope as pitch and cutoff hear it: through the convex curve while attacking.
+    @inline(__always)  // as `pitchCents`
     var modulationEnvelopeValue: Double {
         modulation.section == .attack ? SF2Units.convex(127 * modulation.value) : modulation.value
     }
@@ -212,6 +213,7 @@ struct SF2Voice {
     }
 
     /// The modulation LFO's attenuation now, centibels (FluidSynth 2.3: a negative sum is 0 dB).
+    @inline(__always)  // as `pitchCents`
     var lfoCentibels: Double { modLFO.value * -modLFOToVolume }
 
     /// The voice's amplitude now (before pan): attenuation, the filter's passband gain, the volume
@@ -309,6 +311,7 @@ struct SF2Voice {
         return Double(fadeFramesLeft) / Double(fadeFrames)
     }
 
+    @inline(__always)  // as `pitchCents`
     var isFadedOut: Bool { fadeFramesLeft == 0 }
 
     /// Clears what a previous note left (fade, filter, gains).
