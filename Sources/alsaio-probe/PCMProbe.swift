@@ -31,6 +31,19 @@ enum PCMProbe {
         }
         var recovered = 0
         var done = 0
+        // Says what a transfer met; false when the device is gone.
+        func outcome(_ status: PCMTransferStatus) -> Bool {
+            switch status {
+            case .complete: return true
+            case .recovered:
+                recovered += 1
+                say("recovered an xrun at frame \(done) (\(done * 1000 / config.sampleRateHz) ms)")
+                return true
+            case .deviceLost(let code):
+                say("device lost (\(code)) after \(done) frames")
+                return false
+            }
+        }
         let started = MonotonicClock.nanoseconds()
         if isPlay {
             let hz = Double(arguments[1]) ?? 440
@@ -42,15 +55,7 @@ enum PCMProbe {
                     left[frame] = value
                     right[frame] = value
                 }
-                switch device.write(left: left, right: right, frames: frames) {
-                case .complete: break
-                case .recovered:
-                    recovered += 1
-                    say("recovered an xrun at frame \(done) (\(done * 1000 / config.sampleRateHz) ms)")
-                case .deviceLost(let code):
-                    say("device lost (\(code)) after \(done) frames")
-                    return 1
-                }
+                guard outcome(device.write(left: left, right: right, frames: frames)) else { return 1 }
                 done += frames
                 if done >= config.bufferFrames && done - frames < config.bufferFrames { say("playing") }
             }
@@ -62,15 +67,7 @@ enum PCMProbe {
             say("recording")
             while done < totalFrames {
                 let frames = min(block, totalFrames - done)
-                switch device.read(left: left, right: right, frames: frames) {
-                case .complete: break
-                case .recovered:
-                    recovered += 1
-                    say("recovered an xrun at frame \(done) (\(done * 1000 / config.sampleRateHz) ms)")
-                case .deviceLost(let code):
-                    say("device lost (\(code)) after \(done) frames")
-                    return 1
-                }
+                guard outcome(device.read(left: left, right: right, frames: frames)) else { return 1 }
                 writer.append(left: left, right: right, frames: frames)
                 done += frames
             }

@@ -15,23 +15,12 @@ import Glibc
         .appendingPathComponent("audiograph").path
     static let repository = OfflineRenderTests.repository
 
-    struct Outcome { var status: Int32; var output: String }
+    typealias Outcome = Subprocess.Outcome
 
     func run(
         _ arguments: [String], environment: [String: String] = [:], directory: String = repository, executable: String = binary
     ) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        try Subprocess.run(executable, arguments, environment: environment, directory: directory)
     }
 
     let scratch = TemporaryDirectory()

@@ -91,16 +91,6 @@ import Glibc
 
     static var longTests: Bool { ProcessInfo.processInfo.environment["AUDIOGRAPH_LONG_TESTS"] == "1" }
 
-    static func output(_ arguments: String...) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func output(_ arguments: [String]) throws -> String { try Subprocess.run("/usr/bin/env", arguments).output }
+    static func output(_ arguments: String...) throws -> String { try output(arguments) }
 }

@@ -200,6 +200,15 @@ def percentile(values, p):
     return float(np.percentile(np.asarray(values), p))
 
 
+def host_held_guest_seconds(work):
+    """The longest late wake-up of the guest that run-in-alsa-vm recorded (0 when none)."""
+    path = os.path.join(work, "late-wakeups")
+    if not os.path.exists(path):
+        return 0.0
+    with open(path) as f:
+        return max((float(line.split()[1]) / 1e3 for line in f if len(line.split()) == 2), default=0.0)
+
+
 def main(work):
     rate, x = read_wav(os.path.join(work, "capture.wav"))
     assert rate == SAMPLE_RATE, rate
@@ -250,12 +259,18 @@ def main(work):
         steps = np.diff([s[0] for s in segs]) / SAMPLE_RATE
         lengths = np.array([(s[1] - s[0]) / SAMPLE_RATE for s in segs])
         report(np.abs(steps - SONG_STEP_S).max() < PERIOD_S, f"song onsets {SONG_STEP_S * 1e3:.0f} ms apart (worst error {np.abs(steps - SONG_STEP_S).max() * 1e3:.1f} ms)")
+        # aplaymidi sends each note-off on a guest timer: an idle guest the host woke late sends it
+        # late by as much (late-monitor.py's record), which is not the instrument's doing.
+        held = host_held_guest_seconds(work)
+        if held > 0:
+            print(f"the host woke the guest late by up to {held * 1e3:.0f} ms: the song's note-off times allow that much")
         want = SONG_NOTE_S + RELEASE_S / 2
-        report(np.abs(lengths - want).max() < PERIOD_S, f"song note lengths {lengths.min() * 1e3:.0f}-{lengths.max() * 1e3:.0f} ms (want {want * 1e3:.0f} at 50%)")
-        quiet_from = int(segs[-1][0] + (SONG_NOTE_S + RELEASE_S + 0.010) * SAMPLE_RATE)
-        tail = env[quiet_from:tl.mark("song-quiet-end")]
+        report(np.abs(lengths - want).max() < PERIOD_S + held,
+               f"song note lengths {lengths.min() * 1e3:.0f}-{lengths.max() * 1e3:.0f} ms (want {want * 1e3:.0f} at 50%)")
+        quiet_after = SONG_NOTE_S + RELEASE_S + 0.010 + held
+        tail = env[int(segs[-1][0] + quiet_after * SAMPLE_RATE):tl.mark("song-quiet-end") - int(held * SAMPLE_RATE)]
         report(len(tail) > 0.2 * SAMPLE_RATE and tail.max() < SILENCE_THRESHOLD,
-               f"no stuck note: silent {(SONG_NOTE_S + RELEASE_S + 0.010) * 1e3:.0f} ms after the last onset for {len(tail) / SAMPLE_RATE:.2f} s (peak {tail.max():.1e})")
+               f"no stuck note: silent {quiet_after * 1e3:.0f} ms after the last onset for {len(tail) / SAMPLE_RATE:.2f} s (peak {tail.max():.1e})")
 
     print("\n[4] audiograph note C4 --duration 0.3")
     segs = segments(env, tl.mark("note-start"), tl.mark("note-end"))

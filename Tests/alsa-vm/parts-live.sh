@@ -25,7 +25,7 @@ nap 0.3
 amidi -p hw:VirMIDI,0 -S '96 64 64'
 nap 0.2
 "$AG" status --json > status.json 2>/dev/null
-grep -A2 '"channel" : 7,' status.json | grep -q '"voices" : 1' && pass "status --json: channel 7 has 1 voice" \
+python3 -c 'import json, sys; parts = [p for p in json.load(open("status.json"))["parts"] if p["channel"] == 7]; sys.exit(not parts or parts[0]["voices"] != 1)' && pass "status --json: channel 7 has 1 voice" \
     || { failc "status --json: channel 7 voices"; cat status.json; }
 nap 0.4
 amidi -p hw:VirMIDI,0 -S '86 64 00'

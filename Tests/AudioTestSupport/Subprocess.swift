@@ -1,0 +1,36 @@
+import Foundation
+
+/// Runs a program to its end and returns its exit status with stdout and stderr merged, as a
+/// user sees them in a terminal.
+public enum Subprocess {
+    public struct Outcome: Sendable {
+        public var status: Int32
+        public var output: String
+        public init(status: Int32, output: String) {
+            self.status = status
+            self.output = output
+        }
+    }
+
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil
+    ) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    /// What a tool found on `PATH` prints (`soxi`, `sox --i`, …), whatever its exit status.
+    public static func output(_ arguments: String...) throws -> String {
+        try run("/usr/bin/env", arguments).output
+    }
+}
