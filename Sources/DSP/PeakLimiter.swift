@@ -93,26 +93,30 @@ public final class PeakLimiter {
             minimumWindow.skip(block.frames)
             return
         }
-        var deepest = 0.0
-        defer { blockReduction = deepest }
+        // The state in locals for the loop: the class's own stored properties would each take a
+        // dynamic exclusivity check per frame (~5 % of a SoundFont render's instructions).
+        var window = minimumWindow, first = firstAverage, second = secondAverage
+        var envelope = envelope, index = delayIndex, deepest = 0.0
+        let enabled = isEnabled, release = releaseCoefficient, latency = latencyFrames
+        let delayLeft = delayLeft, delayRight = delayRight
         for i in 0..<block.frames {
             let left = block.left[i], right = block.right[i]
             let peak = Double(max(abs(left), abs(right)))
-            let required = isEnabled && peak > limit ? limit / peak : 1
-            let held = minimumWindow.push(required)
+            let required = enabled && peak > limit ? limit / peak : 1
+            let held = window.push(required)
             if held < envelope {
                 envelope = held
             } else if envelope < held {
-                envelope += (held - envelope) * releaseCoefficient
+                envelope += (held - envelope) * release
                 // Within Float resolution of the target: land on it, so unity is exactly 1 again.
                 if held - envelope < 1e-8 { envelope = held }
             }
-            let reduction = secondAverage.push(firstAverage.push(1 - envelope))
+            let reduction = second.push(first.push(1 - envelope))
             deepest = max(deepest, reduction)
-            let outLeft = delayLeft[delayIndex], outRight = delayRight[delayIndex]
-            delayLeft[delayIndex] = left
-            delayRight[delayIndex] = right
-            delayIndex = delayIndex + 1 == latencyFrames ? 0 : delayIndex + 1
+            let outLeft = delayLeft[index], outRight = delayRight[index]
+            delayLeft[index] = left
+            delayRight[index] = right
+            index = index + 1 == latency ? 0 : index + 1
             if reduction == 0 {
                 block.left[i] = outLeft
                 block.right[i] = outRight
@@ -122,6 +126,12 @@ public final class PeakLimiter {
                 block.right[i] = Float(Double(outRight) * gain)
             }
         }
+        minimumWindow = window
+        firstAverage = first
+        secondAverage = second
+        self.envelope = envelope
+        delayIndex = index
+        blockReduction = deepest
     }
 
     private func blockPeak(_ block: StereoBlock) -> Float {

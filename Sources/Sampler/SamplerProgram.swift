@@ -186,13 +186,13 @@ public final class SamplerProgram: @unchecked Sendable {
 
     /// The largest step (source frames per output frame) a zone's notes can ask for: its highest
     /// key, tunings, the layer's bend range and LFO depth, 2 semitones more (master and RPN
-    /// tuning), at an output rate of 44.1 kHz or more. Levels are built up to it, and room
+    /// tuning; for a known song what it asks), at an output rate of 44.1 kHz or more. Levels are built up to it, and room
     /// permitting to `guaranteedStep` (beyond the top level built a voice reads it and may alias).
     static func largestStep(_ zone: SamplerZone, _ layer: SamplerLayer, _ globals: SamplerGlobals) -> Double {
         let key = min(zone.maxKey, layer.maxKey) + layer.keyOffset
         var semitones = zone.pitchTracking ? Double(key - zone.rootKey) : 0
         semitones += (zone.tuneCents + layer.tuneCents + globals.tuneCents + (layer.lfo?.pitch.map { abs($0.amount) } ?? 0)) / 100
-        semitones += max(layer.pitchBendRangeSemitones, 2) + 2
+        semitones += globals.knownPitchShiftSemitones ?? max(layer.pitchBendRangeSemitones, 2) + 2
         return exp2(semitones / 12) * zone.waveform.sampleRate / 44_100
     }
 

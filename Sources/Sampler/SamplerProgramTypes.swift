@@ -184,11 +184,18 @@ public struct SamplerGlobals: Sendable, Equatable {
     public var tuneCents: Double = 0
     /// Polyphony: the most voices sounding at once before the oldest/quietest is stolen.
     public var voiceCount: Int = 64
+    /// For a program made for one known song (a render): the largest upward pitch shift its
+    /// bends and tunings ask beyond the keys, semitones (`LevelBuildPlan.pitchShiftSemitones`).
+    /// Levels then reach just that far; nil (live): the bend range, at least 2, + 2 semitones.
+    public var knownPitchShiftSemitones: Double?
 
-    public init(gainDecibels: Double = 0, pan: Double = 0, tuneCents: Double = 0, voiceCount: Int = 64) {
+    public init(
+        gainDecibels: Double = 0, pan: Double = 0, tuneCents: Double = 0, voiceCount: Int = 64, knownPitchShiftSemitones: Double? = nil
+    ) {
         self.gainDecibels = gainDecibels
         self.pan = pan
         self.tuneCents = tuneCents
         self.voiceCount = voiceCount
+        self.knownPitchShiftSemitones = knownPitchShiftSemitones
     }
 }

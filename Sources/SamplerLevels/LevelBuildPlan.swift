@@ -10,6 +10,15 @@ import Sampler
 public struct LevelBuildPlan: Sendable, Equatable {
     /// Program index in the bank → keys struck on it.
     public private(set) var keys: [Int: Set<Int>] = [:]
+    /// Whether the song widens a pitch-bend range beyond 2 semitones (RPN 0): then the regions
+    /// get the margin levels too (`LevelRequest.levelCount`), else only those their zones reach.
+    public private(set) var widensBendRange = false
+    /// The largest upward shift the song's own pitch messages ask beyond its keys, semitones:
+    /// its widest upward bend × the widest bend range it sets, its RPN fine and coarse tuning,
+    /// and 1 semitone for vibrato (mod wheel and channel pressure reach 50 cents each through a
+    /// SoundFont's default modulators) and master tuning. For `SamplerGlobals.knownPitchShiftSemitones`.
+    public var pitchShiftSemitones: Double { bendUp * widestBendRange + tuningUp + 1 }
+    private var bendUp = 0.0, widestBendRange = 2.0, tuningUp = 0.0
 
     /// Control thread: follows `messages` (in song order) through `bank`'s program table.
     public init(bank: ProgramBank, messages: some Sequence<MIDIMessage>) {
@@ -32,6 +41,12 @@ public struct LevelBuildPlan: Sendable, Equatable {
                 if case .sampler(let index) = programs[channel] { keys[index, default: []].insert(Int(note)) }
             case .controlChange(_, let controller, let value):
                 _ = controllers[channel].apply(controller: controller, value: value)
+                let state = controllers[channel]
+                if (state.bendRangeSemitones ?? 2) > 2 { widensBendRange = true }
+                widestBendRange = max(widestBendRange, state.bendRangeSemitones ?? 2)
+                tuningUp = max(tuningUp, Double(state.fineTuningData - 8192) / 8192 + Double(state.coarseTuningData) - 64)
+            case .pitchBend(_, let value):
+                bendUp = max(bendUp, Double(value) / 8191)
             case .programChange(_, let program):
                 let selected = bank.lookup(bank: Int(controllers[channel].bankMSB), program: Int(program), isDrum: isDrum[channel])
                 if let selected { programs[channel] = selected }
@@ -42,12 +57,14 @@ public struct LevelBuildPlan: Sendable, Equatable {
     }
 
     /// Builds (and publishes) the levels of every region the plan's notes can start, as far as
-    /// `store`'s budget allows (the report says what did not fit).
+    /// `store`'s budget allows (the report says what did not fit). The song is known, so the
+    /// margin for bends it does not make is left out: a region played at its root gets the levels
+    /// up to its zones' reach (often 2 of 6, 7 floats a frame instead of 12).
     @discardableResult
     public func build(in bank: ProgramBank, store: LevelStore = .shared) -> LevelReport {
         var report = LevelReport(budgetBytes: store.budget.limitBytes)
         for (index, struck) in keys.sorted(by: { $0.key < $1.key }) where bank.programs.indices.contains(index) {
-            report = report + bank.programs[index].buildLevels(forKeys: struck, store: store)
+            report = report + bank.programs[index].buildLevels(forKeys: struck, store: store, margin: widensBendRange)
         }
         return report
     }

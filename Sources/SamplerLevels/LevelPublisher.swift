@@ -35,10 +35,12 @@ public final class LevelPublisher: Sendable {
     /// Control thread: starts the builder thread for `bank`. `finished` runs on it when every
     /// region not struck yet has levels or no more fit without withdrawing any (with what that
     /// pass did); `log` gets a line for each struck region whose levels can never fit the budget.
+    /// Without `prefetch`, only struck regions are built (step 3 skipped: a General MIDI
+    /// SoundFont's levels would take gigabytes, and a song plays a small part of them).
     /// Builds on the calling thread, once, if no thread can be started.
     @discardableResult
     public static func start(
-        _ bank: ProgramBank, store: LevelStore = .shared, pollMilliseconds: Int = 5,
+        _ bank: ProgramBank, store: LevelStore = .shared, pollMilliseconds: Int = 5, prefetch: Bool = true,
         finished: @escaping @Sendable (LevelReport) -> Void = { _ in }, log: @escaping @Sendable (String) -> Void = { _ in }
     ) -> LevelPublisher {
         var order: [Int] = []
@@ -46,7 +48,8 @@ public final class LevelPublisher: Sendable {
             if case .sampler(let index) = bank.startProgram(channel: channel), !order.contains(index) { order.append(index) }
         }
         order += bank.programs.indices.filter { !order.contains($0) }
-        let job = Job(programs: order.map { bank.programs[$0] }, store: store, poll: pollMilliseconds, log: log, finished: finished)
+        let job = Job(
+            programs: order.map { bank.programs[$0] }, store: store, poll: pollMilliseconds, prefetch: prefetch, log: log, finished: finished)
         let context = Unmanaged.passRetained(job).toOpaque()
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { raw in
@@ -92,11 +95,12 @@ public final class LevelPublisher: Sendable {
         private var prefetching = true
         private var prefetchReport: LevelReport
 
-        init(programs: [SamplerProgram], store: LevelStore, poll: Int, log: @escaping @Sendable (String) -> Void,
+        init(programs: [SamplerProgram], store: LevelStore, poll: Int, prefetch: Bool, log: @escaping @Sendable (String) -> Void,
              finished: @escaping @Sendable (LevelReport) -> Void) {
             self.programs = programs
             self.store = store
             self.poll = poll
+            prefetching = prefetch
             self.log = log
             self.finished = finished
             prefetchReport = LevelReport(budgetBytes: store.budget.limitBytes)
@@ -180,7 +184,7 @@ public final class LevelPublisher: Sendable {
             for program in programs {
                 for request in program.levelRequests where store.cost(of: request) <= store.budget.limitBytes - store.budget.usedBytes {
                     if case .levels(let levels) = store.levels(for: request), program.publishLevels(levels, for: request) {
-                        prefetchReport.count(levels, for: request)
+                        prefetchReport.count(levels, for: request, margin: true)
                         return true
                     }
                 }

@@ -38,12 +38,14 @@ public final class LevelStore: Sendable {
     }
 
     /// `request`'s levels: found alive (no cost), else built if they fit the budget, first with
-    /// `levelCount` levels, else with `reachLevelCount` (the bend margin left out).
-    public func levels(for request: LevelRequest) -> Supply {
-        let counts = request.reachLevelCount < request.levelCount ? [request.levelCount, request.reachLevelCount] : [request.levelCount]
-        for count in counts {
+    /// `levelCount` levels, else with `reachLevelCount` (the bend margin left out); without
+    /// `margin`, only with `reachLevelCount` (levels found alive with more are taken as they are).
+    public func levels(for request: LevelRequest, margin: Bool = true) -> Supply {
+        let widest = request.reachLevelCount < request.levelCount ? [request.levelCount, request.reachLevelCount] : [request.levelCount]
+        for count in widest {
             if let found = alive(request, levelCount: count) { return .levels(found) }
         }
+        let counts = margin ? widest : [request.reachLevelCount]
         let frames = LevelBuilder.frames(for: request), channels = request.waveform.channelCount
         for count in counts {
             let bytes = RegionLevels.byteCount(frames: frames, levelCount: count, channelCount: channels)

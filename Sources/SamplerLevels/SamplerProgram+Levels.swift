@@ -16,18 +16,19 @@ extension SamplerProgram {
         supply(levelRequests, from: store)
     }
 
-    /// Any thread but the render thread: the same for the regions a note on one of `keys` can start.
+    /// Any thread but the render thread: the same for the regions a note on one of `keys` can
+    /// start; without `margin`, only the levels of their zones' reach (`LevelRequest.reachLevelCount`).
     @discardableResult
-    public func buildLevels(forKeys keys: Set<Int>, store: LevelStore = .shared) -> LevelReport {
-        supply(levelRequests(forKeys: keys), from: store)
+    public func buildLevels(forKeys keys: Set<Int>, store: LevelStore = .shared, margin: Bool = true) -> LevelReport {
+        supply(levelRequests(forKeys: keys), from: store, margin: margin)
     }
 
-    func supply(_ requests: [LevelRequest], from store: LevelStore) -> LevelReport {
+    func supply(_ requests: [LevelRequest], from store: LevelStore, margin: Bool = true) -> LevelReport {
         var report = LevelReport(budgetBytes: store.budget.limitBytes)
         for request in requests {
-            switch store.levels(for: request) {
+            switch store.levels(for: request, margin: margin) {
             case .levels(let levels):
-                if publishLevels(levels, for: request) { report.count(levels, for: request) }
+                if publishLevels(levels, for: request) { report.count(levels, for: request, margin: margin) }
             case .doesNotFit(let bytes):
                 report.unfit += 1
                 report.unfitBytes += bytes
@@ -53,9 +54,9 @@ public struct LevelReport: Sendable, Equatable {
         self.budgetBytes = budgetBytes
     }
 
-    mutating func count(_ levels: RegionLevels, for request: LevelRequest) {
+    mutating func count(_ levels: RegionLevels, for request: LevelRequest, margin: Bool) {
         published += 1
-        if levels.levelCount < request.levelCount { reduced += 1 }
+        if margin && levels.levelCount < request.levelCount { reduced += 1 }
     }
 
     public static func + (a: LevelReport, b: LevelReport) -> LevelReport {

@@ -41,10 +41,11 @@ public enum SoundFontBankLoader {
         var table = Self.table(font: font, presets: chosen, firstProgram: firstProgram)
         Self.substituteMissingMelodic(&table)
         var warnings = font.warnings.map { "\(name): \($0)" }
-        var keys: [Int: Set<Int>]?
+        var keys: [Int: Set<Int>]?, pitchShift: Double?
         if let song {
             let plan = SoundFontSongPlan(font: font, presets: chosen, table: table, firstProgram: firstProgram, parts: parts, song: song)
             keys = plan.keys
+            pitchShift = plan.pitchShiftSemitones
             warnings += plan.substitutions.map { "\(name): \($0)" }
         }
         let waveforms = SoundFontWaveforms(font: font)
@@ -53,16 +54,18 @@ public enum SoundFontBankLoader {
             let preset = font.presets[presetIndex]
             names.append("\(preset.bank):\(preset.program) \(preset.name)")
             let wanted = keys.map { $0[firstProgram + index] ?? [] }
-            let built = try program(font: font, preset: presetIndex, keys: wanted, waveforms: waveforms, levels: levels, warnings: &warnings)
+            let built = try program(
+                font: font, preset: presetIndex, keys: wanted, pitchShift: pitchShift, waveforms: waveforms, levels: levels, warnings: &warnings)
             programs.append(built)
         }
         waveforms.releaseSampleData()
         return SoundFontBank(programs: programs, names: names, table: table, warnings: warnings, residentFrames: waveforms.residentFrames)
     }
 
-    /// One program per preset: its regions (only those `keys` reach, when given) as SoundFont zones.
+    /// One program per preset: its regions (only those `keys` reach, when given) as SoundFont
+    /// zones; `pitchShift`: how far above its keys the song bends (`SamplerGlobals.knownPitchShiftSemitones`).
     static func program(
-        font: SoundFontFile, preset: Int, keys: Set<Int>?, waveforms: SoundFontWaveforms, levels: SamplerProgram.LevelBuilding,
+        font: SoundFontFile, preset: Int, keys: Set<Int>?, pitchShift: Double? = nil, waveforms: SoundFontWaveforms, levels: SamplerProgram.LevelBuilding,
         warnings: inout [String]
     ) throws(SoundFontError) -> SamplerProgram {
         var zones: [SamplerZone] = []
@@ -75,7 +78,14 @@ public enum SoundFontBankLoader {
                 else { continue }
                 do {
                     let waveform = try waveforms.waveform(for: frames)
-                    zones.append(SoundFontZoneMapping.zone(region, sample: sample, frames: frames, waveform: waveform))
+                    var zone = SoundFontZoneMapping.zone(region, sample: sample, frames: frames, waveform: waveform)
+                    // A render plays only the struck keys: the zone narrowed to them reaches no
+                    // higher than they do, so its levels stop at the steps the song asks for.
+                    if let struck = keys?.filter(region.keyRange.contains), let low = struck.min(), let high = struck.max() {
+                        zone.minKey = low
+                        zone.maxKey = high
+                    }
+                    zones.append(zone)
                 } catch {
                     warnings.append(error.description)
                 }
@@ -84,7 +94,7 @@ public enum SoundFontBankLoader {
         var layer = SamplerLayer()
         layer.lfo = nil
         do {
-            let program = try SamplerProgram(layers: [layer], zones: zones, globals: SamplerGlobals(voiceCount: SamplerConstants.hardMaxVoices))
+            let program = try SamplerProgram(layers: [layer], zones: zones, globals: SamplerGlobals(voiceCount: SamplerConstants.hardMaxVoices, knownPitchShiftSemitones: pitchShift))
             if levels == .atLoad { program.buildAllLevels() }
             return program
         } catch {

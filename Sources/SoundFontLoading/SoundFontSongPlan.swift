@@ -10,6 +10,8 @@ import SoundFont
 struct SoundFontSongPlan {
     private(set) var keys: [Int: Set<Int>] = [:]
     private(set) var substitutions: [String] = []
+    /// `LevelBuildPlan.pitchShiftSemitones` of the song: how far above its keys it bends and tunes.
+    private(set) var pitchShiftSemitones: Double?
 
     init(font: SoundFontFile, presets: [Int], table: [Int: [PartProgram?]], firstProgram: Int, parts: [PartSetup], song: [MIDIMessage]) {
         // The same table over empty programs: lookups cost nothing and match the real bank's.
@@ -20,7 +22,9 @@ struct SoundFontSongPlan {
         } ?? []
         guard empty.count == firstProgram + presets.count else { return }
         let bank = ProgramBank(programs: empty, names: empty.map { _ in "" }, table: table, parts: parts)
-        keys = LevelBuildPlan(bank: bank, messages: song).keys
+        let plan = LevelBuildPlan(bank: bank, messages: song)
+        keys = plan.keys
+        pitchShiftSemitones = plan.pitchShiftSemitones
         var reported = Set<String>()
         var controllers = [ChannelControllerState](repeating: ChannelControllerState(), count: ProgramBank.partCount)
         for message in song {

@@ -1,5 +1,6 @@
 import AudioTestSupport
 import Foundation
+import MIDI
 import Sampler
 import SamplerLevels
 import Testing
@@ -54,6 +55,23 @@ import Testing
         #expect(program.publishedLevels.first?.levels.levelCount == 2)
         #expect(store.budget.usedBytes == reach)
         #expect(report.warning?.contains("without the margin") == true)
+    }
+
+    /// A render knows its song: it builds only the levels the struck zones reach, unless the song
+    /// widens a bend range (RPN 0) beyond 2 semitones, and says nothing about a margin it left out.
+    @Test func aRenderPlanBuildsTheReachUnlessTheSongWidensTheBendRange() throws {
+        for (song, built) in [([MIDIMessage.noteOn(channel: 0, note: 60, velocity: 100)], 2),
+                              ([.controlChange(channel: 0, controller: 101, value: 0), .controlChange(channel: 0, controller: 100, value: 0),
+                                .controlChange(channel: 0, controller: 6, value: 12), .noteOn(channel: 0, note: 60, velocity: 100)], 5)] {
+            let program = try program(waveform())
+            let bank = ProgramBank(programs: [program], names: [""], table: [0: [.sampler(0)]])
+            let store = LevelStore(budget: LevelBudget(limitBytes: 1 << 30))
+            let plan = LevelBuildPlan(bank: bank, messages: song)
+            #expect(plan.widensBendRange == (built == 5))
+            let report = plan.build(in: bank, store: store)
+            #expect(report.published == 1 && report.warning == nil)
+            #expect(program.publishedLevels.first?.levels.levelCount == built)
+        }
     }
 
     @Test func programsOnOneWaveformShareItsLevelsAndTheirCost() throws {

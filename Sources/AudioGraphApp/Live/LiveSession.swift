@@ -151,9 +151,11 @@ final class LiveSession {
         var loader = self.loader
         loader.levels = .byNeed
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: Double(rate), maxFrames: maxFrames))
+        // A SoundFont's whole-font levels would take gigabytes: only what is played gets them.
+        let soundFont = loader.soundFontOverride != nil || loader.file.soundfont != nil
         levelPublisher = engine.programBank.map { bank in
             LevelPublisher.start(
-                bank,
+                bank, prefetch: !soundFont,
                 finished: { report in
                     LiveLog.line(report.unfit == 0 ? "band-limited levels: every region built"
                         : "band-limited levels: \(report.published) regions built; \(report.unfit) more wait for a note (the level budget is full)")
@@ -161,8 +163,9 @@ final class LiveSession {
                 log: { LiveLog.line($0) })
         }
         if let levelPublisher {
-            LiveLog.line("band-limited levels: \(levelPublisher.regionsAwaitingLevels) regions building in the background "
-                + "(budget \(LevelStore.shared.budget.limitBytes >> 20) MB)")
+            LiveLog.line("band-limited levels: \(levelPublisher.regionsAwaitingLevels) regions "
+                + (soundFont ? "built in the background as they are played" : "building in the background")
+                + " (budget \(LevelStore.shared.budget.limitBytes >> 20) MB)")
         }
         let renderer = PeriodRenderer(engine: engine, inbox: MIDIInbox(log: { LiveLog.line($0) }), periodFrames: period)
         renderer.warmUp()

@@ -187,6 +187,7 @@ struct SF2Voice {
     // MARK: Per chunk
 
     /// The modulation envelope as pitch and cutoff hear it: through the convex curve while attacking.
+    @inline(__always)  // as `pitchCents`
     var modulationEnvelopeValue: Double {
         modulation.section == .attack ? SF2Units.convex(127 * modulation.value) : modulation.value
     }
@@ -194,7 +195,9 @@ struct SF2Voice {
     /// Pitch in cents relative to the root, at the LFOs' and modulation envelope's current values
     /// plus `tuningCents` (master and RPN tuning), truncated to whole cents as FluidSynth's
     /// pitch table is indexed.
+    /// Inlined: called on the voice's `sf`, an outlined call copies the whole state first.
     @_noAllocation
+    @inline(__always)
     func pitchCents(tuningCents: Double) -> Double {
         let cents = pitch + modLFO.value * modLFOToPitch + vibLFO.value * vibLFOToPitch + modulationEnvelopeValue * modEnvToPitch
             + tuningCents
@@ -203,12 +206,14 @@ struct SF2Voice {
 
     /// The filter's cutoff now, Hz, within 5 Hz … 0.45 × the output rate (FluidSynth's limits).
     @_noAllocation
+    @inline(__always)  // as `pitchCents`
     func cutoffHertz(sampleRate: Double) -> Double {
         let cents = cutoff + modLFO.value * modLFOToCutoff + modulationEnvelopeValue * modEnvToCutoff
         return min(max(SF2Units.cutoffHertz(absoluteCents: cents), 5), 0.45 * sampleRate)
     }
 
     /// The modulation LFO's attenuation now, centibels (FluidSynth 2.3: a negative sum is 0 dB).
+    @inline(__always)  // as `pitchCents`
     var lfoCentibels: Double { modLFO.value * -modLFOToVolume }
 
     /// The voice's amplitude now (before pan): attenuation, the filter's passband gain, the volume
@@ -306,6 +311,7 @@ struct SF2Voice {
         return Double(fadeFramesLeft) / Double(fadeFrames)
     }
 
+    @inline(__always)  // as `pitchCents`
     var isFadedOut: Bool { fadeFramesLeft == 0 }
 
     /// Clears what a previous note left (fade, filter, gains).
