@@ -42,12 +42,14 @@ public final class LevelStore: Sendable {
     /// `margin`, only with `reachLevelCount` (levels found alive with more are taken as they are).
     public func levels(for request: LevelRequest, margin: Bool = true) -> Supply {
         let widest = request.reachLevelCount < request.levelCount ? [request.levelCount, request.reachLevelCount] : [request.levelCount]
-        for count in widest {
-            if let found = alive(request, levelCount: count) { return .levels(found) }
-        }
         let counts = margin ? widest : [request.reachLevelCount]
         let frames = LevelBuilder.frames(for: request), channels = request.waveform.channelCount
         for count in counts {
+            // Levels alive for another region of the same sample serve when they reach as far: a
+            // render's reach-only levels must not stand in for a request with the bend margin.
+            for width in widest where width >= count {
+                if let found = alive(request, levelCount: width) { return .levels(found) }
+            }
             let bytes = RegionLevels.byteCount(frames: frames, levelCount: count, channelCount: channels)
             guard budget.reserve(bytes) else { continue }
             let budget = budget

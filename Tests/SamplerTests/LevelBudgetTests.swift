@@ -74,6 +74,21 @@ import Testing
         }
     }
 
+    /// A render's reach-only levels alive in the store do not stand in for a program that asks
+    /// for the bend margin (a test process, or `play` after a render, loads both on one sample).
+    @Test func reachOnlyLevelsAliveDoNotServeARequestWithTheMargin() throws {
+        let shared = try waveform()
+        let store = LevelStore(budget: LevelBudget(limitBytes: 1 << 30))
+        let rendered = try program(shared)
+        let bank = ProgramBank(programs: [rendered], names: [""], table: [0: [.sampler(0)]])
+        LevelBuildPlan(bank: bank, messages: [.noteOn(channel: 0, note: 60, velocity: 100)]).build(in: bank, store: store)
+        #expect(rendered.publishedLevels.first?.levels.levelCount == 2)
+        let live = try program(shared)
+        let report = live.buildAllLevels(store: store)
+        #expect(report.published == 1 && report.reduced == 0 && report.warning == nil)
+        #expect(live.publishedLevels.first?.levels.levelCount == 5)
+    }
+
     @Test func programsOnOneWaveformShareItsLevelsAndTheirCost() throws {
         let shared = try waveform()
         let programs = try (0..<8).map { _ in try program(shared) }
