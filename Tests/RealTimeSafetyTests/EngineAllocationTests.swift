@@ -135,34 +135,28 @@ final class EngineAllocationTests: XCTestCase {
                                      content: EngineContent(programBank: bank))
         try engine.parameters.apply(assignment: "synth.voices=32")
         let output = StereoBuffer(capacity: blockFrames)
-        let events = UnsafeMutableBufferPointer<TimedMIDIMessage>.allocate(capacity: 20)
-        defer { events.deallocate() }
-        var count = 0
-        func add(_ frame: Int, _ message: MIDIMessage) {
-            events[count] = TimedMIDIMessage(frameOffset: frame, message: message)
-            count += 1
-        }
+        let block = EventBlock(capacity: 20)
         func renderBlock(_ n: Int) {
-            count = 0
+            block.clear()
             let channel = UInt8(n % 16), note = UInt8(40 + (n / 16) % 8 * 5)
             // Each part keeps 8 notes: the note 8 rounds ago is released as the new one starts.
-            add(0, .noteOff(channel: channel, note: note, velocity: 0))
-            add(1, .noteOn(channel: channel, note: note, velocity: 100))
-            add(3, .controlChange(channel: channel, controller: 0, value: UInt8(n / 16 % 2)))
-            add(4, .controlChange(channel: channel, controller: 32, value: UInt8(n % 3)))
-            add(5, .programChange(channel: channel, program: UInt8(n / 16 % 128)))
-            add(9, .controlChange(channel: channel, controller: 101, value: 0))
-            add(9, .controlChange(channel: channel, controller: 100, value: 0))
-            add(10, .controlChange(channel: channel, controller: 6, value: UInt8(1 + n % 12)))
-            add(20, .pitchBend(channel: channel, value: Int16(n % 8192 - 4096)))
-            add(30, .controlChange(channel: channel, controller: 10, value: UInt8(n % 128)))
-            add(40, .controlChange(channel: channel, controller: 7, value: UInt8(64 + n % 64)))
-            add(50, .controlChange(channel: channel, controller: 66, value: n % 32 < 16 ? 127 : 0))
-            add(60, .controlChange(channel: channel, controller: 64, value: n % 64 < 32 ? 127 : 0))
-            add(70, .system(.rhythmPart(channel: (channel + 3) % 16, map: UInt8(n % 2))))
-            add(80, .system(.masterVolume(UInt16(12_000 + n % 4000))))
-            if n % 1000 == 500 { add(90, .system(.reset(.generalMIDI))) }
-            engine.render(output: output.block(frames: blockFrames), events: UnsafeBufferPointer(rebasing: events[0..<count]))
+            block.add(0, .noteOff(channel: channel, note: note, velocity: 0))
+            block.add(1, .noteOn(channel: channel, note: note, velocity: 100))
+            block.add(3, .controlChange(channel: channel, controller: 0, value: UInt8(n / 16 % 2)))
+            block.add(4, .controlChange(channel: channel, controller: 32, value: UInt8(n % 3)))
+            block.add(5, .programChange(channel: channel, program: UInt8(n / 16 % 128)))
+            block.add(9, .controlChange(channel: channel, controller: 101, value: 0))
+            block.add(9, .controlChange(channel: channel, controller: 100, value: 0))
+            block.add(10, .controlChange(channel: channel, controller: 6, value: UInt8(1 + n % 12)))
+            block.add(20, .pitchBend(channel: channel, value: Int16(n % 8192 - 4096)))
+            block.add(30, .controlChange(channel: channel, controller: 10, value: UInt8(n % 128)))
+            block.add(40, .controlChange(channel: channel, controller: 7, value: UInt8(64 + n % 64)))
+            block.add(50, .controlChange(channel: channel, controller: 66, value: n % 32 < 16 ? 127 : 0))
+            block.add(60, .controlChange(channel: channel, controller: 64, value: n % 64 < 32 ? 127 : 0))
+            block.add(70, .system(.rhythmPart(channel: (channel + 3) % 16, map: UInt8(n % 2))))
+            block.add(80, .system(.masterVolume(UInt16(12_000 + n % 4000))))
+            if n % 1000 == 500 { block.add(90, .system(.reset(.generalMIDI))) }
+            engine.render(output: output.block(frames: blockFrames), events: block.events)
         }
         for n in 0..<2_000 { renderBlock(n) }  // warm up: every part has its 8 notes
         let total = AllocationCounter.count {

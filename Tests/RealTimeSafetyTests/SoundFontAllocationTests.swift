@@ -48,29 +48,23 @@ final class SoundFontAllocationTests: XCTestCase {
         let engine = try AudioEngine(
             configuration: EngineConfiguration(sampleRate: rate, maxFrames: blockFrames, maxSamplerVoices: 128), content: EngineContent(programBank: bank))
         let output = StereoBuffer(capacity: blockFrames)
-        let events = UnsafeMutableBufferPointer<TimedMIDIMessage>.allocate(capacity: 16)
-        defer { events.deallocate() }
-        var count = 0
-        func add(_ frame: Int, _ message: MIDIMessage) {
-            events[count] = TimedMIDIMessage(frameOffset: frame, message: message)
-            count += 1
-        }
+        let block = EventBlock(capacity: 16)
         func renderBlock(_ n: Int) {
-            count = 0
+            block.clear()
             let channel = UInt8(n % 16), note = UInt8(40 + (n / 16) % 8 * 5)
-            add(0, .noteOff(channel: channel, note: note, velocity: 0))
-            add(1, .noteOn(channel: channel, note: note, velocity: UInt8(30 + n % 90)))
-            add(2, .noteOn(channel: channel, note: note &+ 1, velocity: 90))
-            add(5, .programChange(channel: channel, program: UInt8(n / 16 % 128)))
-            add(20, .pitchBend(channel: channel, value: Int16(n % 8192 - 4096)))
-            add(25, .channelPressure(channel: channel, pressure: UInt8(n % 128)))
-            add(26, .polyPressure(channel: channel, note: note, pressure: UInt8(n % 100)))
-            add(30, .controlChange(channel: channel, controller: 74, value: UInt8(n % 128)))
-            add(40, .controlChange(channel: channel, controller: 1, value: UInt8(n % 128)))
-            add(45, .controlChange(channel: channel, controller: 91, value: UInt8(n % 128)))
-            add(60, .controlChange(channel: channel, controller: 64, value: n % 64 < 32 ? 127 : 0))
-            add(62, .noteOff(channel: channel, note: note &+ 1, velocity: 0))
-            engine.render(output: output.block(frames: blockFrames), events: UnsafeBufferPointer(rebasing: events[0..<count]))
+            block.add(0, .noteOff(channel: channel, note: note, velocity: 0))
+            block.add(1, .noteOn(channel: channel, note: note, velocity: UInt8(30 + n % 90)))
+            block.add(2, .noteOn(channel: channel, note: note &+ 1, velocity: 90))
+            block.add(5, .programChange(channel: channel, program: UInt8(n / 16 % 128)))
+            block.add(20, .pitchBend(channel: channel, value: Int16(n % 8192 - 4096)))
+            block.add(25, .channelPressure(channel: channel, pressure: UInt8(n % 128)))
+            block.add(26, .polyPressure(channel: channel, note: note, pressure: UInt8(n % 100)))
+            block.add(30, .controlChange(channel: channel, controller: 74, value: UInt8(n % 128)))
+            block.add(40, .controlChange(channel: channel, controller: 1, value: UInt8(n % 128)))
+            block.add(45, .controlChange(channel: channel, controller: 91, value: UInt8(n % 128)))
+            block.add(60, .controlChange(channel: channel, controller: 64, value: n % 64 < 32 ? 127 : 0))
+            block.add(62, .noteOff(channel: channel, note: note &+ 1, velocity: 0))
+            engine.render(output: output.block(frames: blockFrames), events: block.events)
         }
         for n in 0..<2_000 { renderBlock(n) }  // warm up: every part sounding
         let total = AllocationCounter.count {
