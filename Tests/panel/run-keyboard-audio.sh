@@ -6,12 +6,7 @@
 # Tests/servers/analyse.py; the note's span is printed). The daemons run under a private
 # XDG_RUNTIME_DIR (Tests/servers/lib.sh) and are stopped by PID. SKIP_BUILD=1 uses the built binary.
 source "$(dirname "$0")/../servers/lib.sh"
-need_packages "${PIPEWIRE_PACKAGES[@]}"
-pipewire_alsa_plugin
-pipewire_config
-sine_instrument
-start_dbus
-source "$SERVERS/alsa-server-checks.sh"
+prepare_pipewire_alsa
 venv=$REPO/.build/panel-venv
 [[ -x $venv/bin/python ]] || { echo "run-keyboard-audio: no $venv (scripts/test-panel makes it)"; exit 2; }
 

@@ -154,3 +154,15 @@ control() { python3 "$SERVERS/timing.py" send "$@"; }
 sine_instrument() {
     echo "{ \"name\": \"server test\", \"preset\": \"$REPO/Presets/Sine.aupreset\", \"parameters\": { \"fx.enabled\": \"off\" } }" > "$T/test.json"
 }
+
+# What every test through ALSA's pipewire plugin starts from: the packages, the plugin and the
+# daemons' configuration under the test's directory, the Sine instrument, a session bus, and the
+# shared checks (alsa-server-checks.sh).
+prepare_pipewire_alsa() {
+    need_packages "$@" "${PIPEWIRE_PACKAGES[@]}"
+    pipewire_alsa_plugin
+    pipewire_config
+    sine_instrument
+    start_dbus
+    source "$SERVERS/alsa-server-checks.sh"
+}

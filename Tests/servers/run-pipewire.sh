@@ -8,12 +8,7 @@
 #      released, the note held across it is released on time, a later note plays
 # SKIP_BUILD=1 uses the built binary; KEEP=1 keeps the temporary directory; SECONDS60=N shortens part 2.
 source "$(dirname "$0")/lib.sh"
-need_packages "${PIPEWIRE_PACKAGES[@]}"
-pipewire_alsa_plugin
-pipewire_config
-sine_instrument
-start_dbus
-source "$SERVERS/alsa-server-checks.sh"
+prepare_pipewire_alsa
 
 echo "== 1. default goes to PipeWire, which is not running"
 python3 "$SERVERS/song.py" "$T/short.mid" 300:1500:69
