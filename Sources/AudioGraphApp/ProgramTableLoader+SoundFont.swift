@@ -41,7 +41,9 @@ extension ProgramTableLoader {
             for warning in bank.warnings { loader.warn(warning) }
             return bank
         } catch {
-            throw InstrumentError("\(self.path): \(key): \(error.description)")
+            // A command-line option (`--soundfont`) is not a key of the instrument file: no file to name.
+            let origin = key.hasPrefix("--") ? key : "\(self.path): \(key)"
+            throw InstrumentError("\(origin): \(error.description)")
         }
     }
 

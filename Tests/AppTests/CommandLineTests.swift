@@ -33,6 +33,14 @@ import Glibc
         #expect((try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int ?? 0) > 1_000_000)
     }
 
+    /// A bad `--soundfont` is named as the option it came from, not as a key of an instrument file
+    /// that does not exist.
+    @Test func aBadSoundFontOptionIsNamedAsTheOption() throws {
+        let r = try run(["render", "--soundfont", "Package.swift", "--midi", "Sounds/demo.mid", "--out", scratch.file("sf.wav")])
+        #expect(r.status != 0)
+        #expect(r.output.contains("Error: --soundfont: ") && r.output.contains("Package.swift") && !r.output.contains("(SoundFont module)"), "\(r.output)")
+    }
+
     @Test(arguments: [
         (["render", "--set", "master.lowpass.cutoff=99999"], "master.lowpass.cutoff must be between 20 Hz and 20000 Hz"),
         (["render", "--midi", "Sounds/README.md"], "byte offset"),
