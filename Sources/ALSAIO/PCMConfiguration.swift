@@ -124,13 +124,6 @@ public struct PCMDeviceInfo: Sendable, Equatable {
     public var description: String
     public var supportsPlayback: Bool
     public var supportsCapture: Bool
-
-    public init(name: String, description: String, supportsPlayback: Bool, supportsCapture: Bool) {
-        self.name = name
-        self.description = description
-        self.supportsPlayback = supportsPlayback
-        self.supportsCapture = supportsCapture
-    }
 }
 
 /// The outcome of one `write`/`read` on the render thread. Plain value: no allocation.

@@ -16,13 +16,6 @@ public struct RealtimeStatus: Sendable, Equatable, CustomStringConvertible {
     /// Empty when everything was granted; otherwise what failed and how to grant it.
     public var problems: [String]
 
-    public init(isRealtime: Bool, priority: Int32, memoryLocked: Bool, problems: [String]) {
-        self.isRealtime = isRealtime
-        self.priority = priority
-        self.memoryLocked = memoryLocked
-        self.problems = problems
-    }
-
     public var description: String {
         let scheduling = isRealtime ? "SCHED_FIFO priority \(priority)" : "normal scheduling (SCHED_OTHER)"
         let memory = memoryLocked ? "memory locked" : "memory not locked"

@@ -24,14 +24,6 @@ public struct JACKMIDIEvent: Sendable, Equatable {
     public var data2: UInt8
     /// 1, 2 or 3 bytes.
     public var length: UInt8
-
-    public init(frame: UInt32, status: UInt8, data1: UInt8, data2: UInt8, length: UInt8) {
-        self.frame = frame
-        self.status = status
-        self.data1 = data1
-        self.data2 = data2
-        self.length = length
-    }
 }
 
 /// Who renders each cycle: a C function the process callback calls with `context` and a pointer to

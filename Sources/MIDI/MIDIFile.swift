@@ -8,12 +8,6 @@ public struct MIDIFileError: Error, CustomStringConvertible, Sendable, Equatable
     public var byteOffset: Int?
     public var reason: String
 
-    public init(path: String? = nil, byteOffset: Int? = nil, reason: String) {
-        self.path = path
-        self.byteOffset = byteOffset
-        self.reason = reason
-    }
-
     public var description: String {
         let place = byteOffset.map { "byte offset \($0): " } ?? ""
         return (path.map { "\($0): " } ?? "") + place + reason
@@ -50,25 +44,6 @@ public struct MIDIEventList: RandomAccessCollection, Sendable, Equatable {
         var data2: UInt8
         var data3: UInt8 = 0
 
-        init(time: Double, track: UInt16, status: UInt8, data1: UInt8, data2: UInt8, data3: UInt8 = 0) {
-            self.time = time
-            self.track = track
-            self.status = status
-            self.data1 = data1
-            self.data2 = data2
-            self.data3 = data3
-        }
-
-        init(time: Double, track: UInt16, message: MIDIMessage) {
-            if case .system(let sysex) = message {
-                let (kind, a, b) = sysex.packed
-                self.init(time: time, track: track, status: 0xF0, data1: kind, data2: a, data3: b)
-            } else {
-                let (status, data1, data2) = message.statusAndData
-                self.init(time: time, track: track, status: status, data1: data1, data2: data2)
-            }
-        }
-
         var message: MIDIMessage {
             guard status == 0xF0 else { return MIDIByteDecoder.message(status: status, data1: data1, data2: data2) }
             return SystemExclusive(packed: data1, data2, data3).map(MIDIMessage.system) ?? .system(.generalMIDIOff)
@@ -92,6 +67,19 @@ public struct MIDIEventList: RandomAccessCollection, Sendable, Equatable {
     public subscript(index: Int) -> MIDIFileEvent {
         let p = packed[index]
         return MIDIFileEvent(seconds: p.time, track: Int(p.track), message: p.message)
+    }
+}
+
+// In an extension, so that `Packed` keeps its synthesised memberwise initialiser.
+extension MIDIEventList.Packed {
+    init(time: Double, track: UInt16, message: MIDIMessage) {
+        if case .system(let sysex) = message {
+            let (kind, a, b) = sysex.packed
+            self.init(time: time, track: track, status: 0xF0, data1: kind, data2: a, data3: b)
+        } else {
+            let (status, data1, data2) = message.statusAndData
+            self.init(time: time, track: track, status: status, data1: data1, data2: data2)
+        }
     }
 }
 

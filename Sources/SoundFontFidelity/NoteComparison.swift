@@ -13,11 +13,6 @@ public struct NoteComparison: Sendable {
     public static let timeTolerance = 0.10
     public static let timeFloorSeconds = 0.003
 
-    public init(ours: NoteMeasurement, reference: NoteMeasurement) {
-        self.ours = ours
-        self.reference = reference
-    }
-
     public var pitchCents: Double? {
         guard let a = ours.partialHertz, let b = reference.partialHertz else { return nil }
         return 1200 * log2(a / b)

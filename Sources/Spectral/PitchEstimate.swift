@@ -7,12 +7,6 @@ public struct PitchEstimate: Sendable, Equatable {
     /// True when the frame is periodic enough and loud enough to call it a pitch.
     public var voiced: Bool
 
-    public init(frequencyHz: Double, confidence: Double, voiced: Bool) {
-        self.frequencyHz = frequencyHz
-        self.confidence = confidence
-        self.voiced = voiced
-    }
-
     /// No pitch.
     public static let unvoiced = PitchEstimate(frequencyHz: 0, confidence: 0, voiced: false)
 }
