@@ -80,20 +80,11 @@ public struct SoundServerSocket: Sendable, Equatable {
     /// A non-blocking connect to the Unix stream socket at `path`: true when it was accepted (or
     /// the listener's queue is full: it is there, only busy).
     static func accepts(_ path: String) -> Bool {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
+        guard let address = UnixSocketAddress(path: path) else { return false }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let result = address.withSocketAddress { connect(fd, $0, $1) }
         return result == 0 || errno == EAGAIN || errno == EINPROGRESS
     }
 }

@@ -9,18 +9,6 @@ import Foundation
 enum ControlSocket {
     static let fileName = "control.sock"
 
-    static func address(_ path: String) -> sockaddr_un? {
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { return nil }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        return addr
-    }
-
     /// Client side: sends `request`, returns the reply. Errors say plainly when nothing runs, and
     /// refuse a directory someone else could have prepared or a server run by another user.
     static func send(_ request: String, path given: String? = nil) throws -> String {
@@ -32,13 +20,11 @@ enum ControlSocket {
         } else {
             throw InstrumentError("AudioGraph is not running (no control socket in \(ControlDirectory.path())); start it with `audiograph play`")
         }
-        guard var addr = address(path) else { throw InstrumentError("control socket path too long: \(path)") }
+        guard let addr = UnixSocketAddress(path: path) else { throw InstrumentError("control socket path too long: \(path)") }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw InstrumentError("socket(): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        let connected = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let connected = addr.withSocketAddress { connect(fd, $0, $1) }
         guard connected == 0 else {
             throw InstrumentError("AudioGraph is not running (no control socket at \(path)); start it with `audiograph play`")
         }
@@ -118,7 +104,7 @@ public final class ControlServer: @unchecked Sendable {
     public init(path: String, handle: @escaping @Sendable (String) -> String) throws {
         self.path = path
         self.handle = handle
-        guard var addr = ControlSocket.address(path) else { throw InstrumentError("control socket path too long: \(path)") }
+        guard let addr = UnixSocketAddress(path: path) else { throw InstrumentError("control socket path too long: \(path)") }
         let lockPath = (path as NSString).deletingPathExtension + ".lock"
         lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard lock >= 0 else { throw InstrumentError("cannot open \(lockPath): \(String(cString: strerror(errno)))") }
@@ -134,9 +120,7 @@ public final class ControlServer: @unchecked Sendable {
         }
         // Only the owner may connect: umask while binding, so there is no moment of a wider mode.
         let mask = umask(0o177)
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = addr.withSocketAddress { bind(fd, $0, $1) }
         umask(mask)
         guard bound == 0, listen(fd, 64) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -149,13 +133,11 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Whether something accepts connections on `path` now.
     private static func answers(_ path: String) -> Bool {
-        guard var addr = ControlSocket.address(path) else { return false }
+        guard let addr = UnixSocketAddress(path: path) else { return false }
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard probe >= 0 else { return false }
         defer { close(probe) }
-        return withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        } == 0
+        return addr.withSocketAddress { connect(probe, $0, $1) } == 0
     }
 
     /// Starts the poll loop on a detached thread.
