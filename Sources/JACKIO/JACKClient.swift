@@ -210,30 +210,33 @@ public final class JACKClient: @unchecked Sendable {
         jack_set_buffer_size_callback(
             client,
             { frames, argument in
-                guard let argument else { return 0 }
-                Unmanaged<JACKNotifications>.fromOpaque(argument).takeUnretainedValue().bufferSize.store(Int(frames), ordering: .relaxed)
+                JACKNotifications.registered(argument)?.bufferSize.store(Int(frames), ordering: .relaxed)
                 return 0
             }, context)
         jack_set_sample_rate_callback(
             client,
             { rate, argument in
-                guard let argument else { return 0 }
-                Unmanaged<JACKNotifications>.fromOpaque(argument).takeUnretainedValue().sampleRate.store(Int(rate), ordering: .relaxed)
+                JACKNotifications.registered(argument)?.sampleRate.store(Int(rate), ordering: .relaxed)
                 return 0
             }, context)
         jack_set_xrun_callback(
             client,
             { argument in
-                guard let argument else { return 0 }
-                Unmanaged<JACKNotifications>.fromOpaque(argument).takeUnretainedValue().xruns.wrappingAdd(1, ordering: .relaxed)
+                JACKNotifications.registered(argument)?.xruns.wrappingAdd(1, ordering: .relaxed)
                 return 0
             }, context)
         jack_on_info_shutdown(
             client,
             { _, reason, argument in
-                guard let argument else { return }
-                let words = reason.map { String(cString: $0) } ?? "the server went away"
-                Unmanaged<JACKNotifications>.fromOpaque(argument).takeUnretainedValue().recordShutdown(words)
+                JACKNotifications.registered(argument)?.recordShutdown(reason.map { String(cString: $0) } ?? "the server went away")
             }, context)
+    }
+}
+
+extension JACKNotifications {
+    /// The notifications a callback was installed with (its `context`, passed unretained: the
+    /// client keeps them alive while callbacks can run).
+    fileprivate static func registered(_ argument: UnsafeMutableRawPointer?) -> JACKNotifications? {
+        argument.map { Unmanaged<JACKNotifications>.fromOpaque($0).takeUnretainedValue() }
     }
 }
