@@ -3,12 +3,13 @@ import CALSA
 /// Negotiates hw and sw parameters for a freshly opened PCM. Control thread.
 enum PCMHardwareSetup {
     static func configure(_ pcm: OpaquePointer, _ request: PCMRequest) throws(ALSAError) -> PCMConfiguration {
-        let device = "\"\(request.deviceName)\""
-        var hwStorage: OpaquePointer?
-        try alsaCheck(snd_pcm_hw_params_malloc(&hwStorage), "snd_pcm_hw_params_malloc")
-        guard let hw = hwStorage else { throw ALSAError(operation: "snd_pcm_hw_params_malloc", code: -ENOMEM) }
-        defer { snd_pcm_hw_params_free(hw) }
+        try withParameters("snd_pcm_hw_params_malloc", snd_pcm_hw_params_malloc, free: snd_pcm_hw_params_free) { hw throws(ALSAError) in
+            try configureHardware(pcm, request, hw)
+        }
+    }
 
+    private static func configureHardware(_ pcm: OpaquePointer, _ request: PCMRequest, _ hw: OpaquePointer) throws(ALSAError) -> PCMConfiguration {
+        let device = "\"\(request.deviceName)\""
         try alsaCheck(snd_pcm_hw_params_any(pcm, hw), "snd_pcm_hw_params_any(\(device))")
         try alsaCheck(
             snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED),
@@ -61,16 +62,27 @@ enum PCMHardwareSetup {
         _ pcm: OpaquePointer, _ request: PCMRequest, period: snd_pcm_uframes_t, buffer: snd_pcm_uframes_t
     ) throws(ALSAError) {
         let device = "\"\(request.deviceName)\""
-        var swStorage: OpaquePointer?
-        try alsaCheck(snd_pcm_sw_params_malloc(&swStorage), "snd_pcm_sw_params_malloc")
-        guard let sw = swStorage else { throw ALSAError(operation: "snd_pcm_sw_params_malloc", code: -ENOMEM) }
-        defer { snd_pcm_sw_params_free(sw) }
-        try alsaCheck(snd_pcm_sw_params_current(pcm, sw), "reading sw params of \(device)")
-        if request.direction == .playback {
-            try alsaCheck(snd_pcm_sw_params_set_start_threshold(pcm, sw, buffer), "start threshold on \(device)")
+        try withParameters("snd_pcm_sw_params_malloc", snd_pcm_sw_params_malloc, free: snd_pcm_sw_params_free) { sw throws(ALSAError) in
+            try alsaCheck(snd_pcm_sw_params_current(pcm, sw), "reading sw params of \(device)")
+            if request.direction == .playback {
+                try alsaCheck(snd_pcm_sw_params_set_start_threshold(pcm, sw, buffer), "start threshold on \(device)")
+            }
+            try alsaCheck(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "avail_min on \(device)")
+            try alsaCheck(snd_pcm_sw_params(pcm, sw), "applying sw params to \(device)")
         }
-        try alsaCheck(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "avail_min on \(device)")
-        try alsaCheck(snd_pcm_sw_params(pcm, sw), "applying sw params to \(device)")
+    }
+
+    /// A parameter block from alsa-lib's `allocate` (`snd_pcm_hw_params_malloc`, …) lent to `body`
+    /// and freed after it.
+    private static func withParameters<Result>(
+        _ allocator: String, _ allocate: (UnsafeMutablePointer<OpaquePointer?>) -> Int32, free: (OpaquePointer) -> Void,
+        _ body: (OpaquePointer) throws(ALSAError) -> Result
+    ) throws(ALSAError) -> Result {
+        var storage: OpaquePointer?
+        try alsaCheck(allocate(&storage), allocator)
+        guard let parameters = storage else { throw ALSAError(operation: allocator, code: -ENOMEM) }
+        defer { free(parameters) }
+        return try body(parameters)
     }
 
     static func alsaFormat(_ format: PCMSampleFormat) -> snd_pcm_format_t {
