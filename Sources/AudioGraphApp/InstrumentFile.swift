@@ -11,6 +11,8 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
     /// A SoundFont (.sf2, .sf3) whose presets fill every bank first, as FluidSynth would play
     /// them; `programs` and `banks` then replace single entries.
     public var soundfont: String?
+    /// Linear gain of every SoundFont voice (FluidSynth's `synth.gain`, 0–10); absent: its default 0.2.
+    public var soundfontGain: Double?
     /// The program table of bank 0: General MIDI program numbers → sounds.
     public var programs: ProgramTable?
     /// Further banks (CC0 bank select; 128 = the General MIDI percussion bank drum parts use).

@@ -21,6 +21,8 @@ public struct InstrumentLoader: Sendable {
     public var presetOverride: String?
     /// `--soundfont`: every part plays this font's presets (the file's programs are not loaded).
     public var soundFontOverride: String?
+    /// `--soundfont-gain`: the linear gain of every SoundFont voice, over the file's `soundfontGain`.
+    public var soundFontGain: Double?
     /// The song a render will play: a SoundFont then builds only what it plays (`SoundFontSongPlan`).
     public var song: [MIDIMessage]?
     /// `--sample-path` directories, searched before the file's.

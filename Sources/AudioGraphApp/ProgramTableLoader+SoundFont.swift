@@ -35,9 +35,11 @@ extension ProgramTableLoader {
     func loadSoundFont(_ path: String, selection: SoundFontSelection, firstProgram: Int, parts: [PartSetup], key: String)
         throws(InstrumentError) -> SoundFontBank
     {
+        let gain = try soundFontGain()
         do {
             let bank = try SoundFontBankLoader.load(
-                path: path, selection: selection, song: loader.song, parts: parts, firstProgram: firstProgram, levels: loader.levels)
+                path: path, selection: selection, song: loader.song, parts: parts, firstProgram: firstProgram, levels: loader.levels,
+                gain: gain)
             for warning in bank.warnings { loader.warn(warning) }
             return bank
         } catch {
@@ -45,6 +47,17 @@ extension ProgramTableLoader {
             let origin = key.hasPrefix("--") ? key : "\(self.path): \(key)"
             throw InstrumentError("\(origin): \(error.description)")
         }
+    }
+
+    /// The gain of every SoundFont voice: `--soundfont-gain`, else the file's `soundfontGain`, else
+    /// FluidSynth's default (docs/SOUNDFONTS.md). The `.aupreset` sounds are not scaled.
+    func soundFontGain() throws(InstrumentError) -> Double {
+        if let gain = loader.soundFontGain { return gain }  // checked by the option
+        guard let gain = loader.file.soundfontGain else { return SoundFontBankLoader.fluidSynthGain }
+        guard SoundFontBankLoader.gainRange.contains(gain) else {
+            throw InstrumentError("\(path): soundfontGain: \(gain) is not 0–10 (a linear gain, FluidSynth's synth.gain)")
+        }
+        return gain
     }
 
     /// The whole bank from one font: every part a General MIDI part (channel 10, or the file's

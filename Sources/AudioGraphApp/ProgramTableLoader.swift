@@ -17,6 +17,7 @@ struct ProgramTableLoader {
     /// nil when the file names no preset and no program table (every part plays the synth).
     func bank() throws(InstrumentError) -> ProgramBank? {
         if let font = loader.soundFontOverride { return try soundFontBank(path: font, key: "--soundfont") }
+        _ = try soundFontGain()  // a bad `soundfontGain` is named even when no SoundFont is loaded
         let file = loader.file
         var rows: [Int: [PartProgram?]] = [:]
         var programs: [SamplerProgram] = [], names: [String] = [], indexByPath: [String: Int] = [:]

@@ -2,9 +2,11 @@ import AudioFiles
 import Foundation
 
 /// Renders a MIDI file through FluidSynth and through AudioGraph with the same font, reverb and
-/// chorus off on both sides, unity gain, 44.1 kHz float, and times each (wall clock). FluidSynth:
-/// `fluidsynth -ni -R 0 -C 0 -g 1.0 -r 44100 -O float -F OUT FONT MIDI`; AudioGraph: `audiograph
-/// render --soundfont FONT --midi MIDI` with the sends and the limiter off. Control thread.
+/// chorus off on both sides, unity gain on both (each side's gain is one linear factor on every
+/// voice; unity keeps quiet notes further above the measurements' floors), 44.1 kHz float, and
+/// times each (wall clock). FluidSynth: `fluidsynth -ni -R 0 -C 0 -g 1.0 -r 44100 -O float -F OUT
+/// FONT MIDI`; AudioGraph: `audiograph render --soundfont FONT --soundfont-gain 1 --midi MIDI` with
+/// the sends and the limiter off. Control thread.
 public struct FidelityRenders {
     public var audiograph: String
     public var fluidsynth = "fluidsynth"
@@ -41,7 +43,7 @@ public struct FidelityRenders {
         let out = "\(directory)/\(name)-audiograph.wav"
         return try run(
             audiograph,
-            ["render", "--soundfont", font, "--midi", midi, "--out", out, "--rate", "44100", "--set", "fx.enabled=off", "--set",
+            ["render", "--soundfont", font, "--soundfont-gain", "1", "--midi", midi, "--out", out, "--rate", "44100", "--set", "fx.enabled=off", "--set",
              "master.limiter.enabled=off"] + extra, output: out)
     }
 

@@ -26,14 +26,20 @@ public struct SoundFontBank: Sendable {
 }
 
 public enum SoundFontBankLoader {
+    /// FluidSynth's default `synth.gain` (its `-g`): every voice's output × 0.2 (−14 dB). Fonts
+    /// are balanced for it: at unity a full General MIDI song peaks well above full scale.
+    public static let fluidSynthGain = 0.2
+    /// FluidSynth's range for `synth.gain`.
+    public static let gainRange = 0.0...10.0
+
     /// Loads `path` and builds `selection`. With `song` (the messages a render will play), only
     /// the presets the song selects are built, and of them only the zones its notes reach, so a
     /// render reads only the samples it plays; without it (live playing) every selected preset
     /// is built. `firstProgram` offsets the program indices in `table` (for merging into a
-    /// larger bank).
+    /// larger bank). `gain` scales every voice (linear, FluidSynth's `synth.gain`).
     public static func load(
         path: String, selection: SoundFontSelection = .wholeFont, song: [MIDIMessage]? = nil, parts: [PartSetup] = PartSetup.generalMIDI,
-        firstProgram: Int = 0, levels: SamplerProgram.LevelBuilding = .byNeed
+        firstProgram: Int = 0, levels: SamplerProgram.LevelBuilding = .byNeed, gain: Double = fluidSynthGain
     ) throws(SoundFontError) -> SoundFontBank {
         let font = try SoundFontFile.load(path: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -55,7 +61,8 @@ public enum SoundFontBankLoader {
             names.append("\(preset.bank):\(preset.program) \(preset.name)")
             let wanted = keys.map { $0[firstProgram + index] ?? [] }
             let built = try program(
-                font: font, preset: presetIndex, keys: wanted, pitchShift: pitchShift, waveforms: waveforms, levels: levels, warnings: &warnings)
+                font: font, preset: presetIndex, keys: wanted, pitchShift: pitchShift, waveforms: waveforms, levels: levels, gain: gain,
+                warnings: &warnings)
             programs.append(built)
         }
         waveforms.releaseSampleData()
@@ -66,7 +73,7 @@ public enum SoundFontBankLoader {
     /// zones; `pitchShift`: how far above its keys the song bends (`SamplerGlobals.knownPitchShiftSemitones`).
     static func program(
         font: SoundFontFile, preset: Int, keys: Set<Int>?, pitchShift: Double? = nil, waveforms: SoundFontWaveforms, levels: SamplerProgram.LevelBuilding,
-        warnings: inout [String]
+        gain: Double = fluidSynthGain, warnings: inout [String]
     ) throws(SoundFontError) -> SamplerProgram {
         var zones: [SamplerZone] = []
         if keys?.isEmpty != true {
@@ -78,7 +85,7 @@ public enum SoundFontBankLoader {
                 else { continue }
                 do {
                     let waveform = try waveforms.waveform(for: frames)
-                    var zone = SoundFontZoneMapping.zone(region, sample: sample, frames: frames, waveform: waveform)
+                    var zone = SoundFontZoneMapping.zone(region, sample: sample, frames: frames, waveform: waveform, gain: gain)
                     // A render plays only the struck keys: the zone narrowed to them reaches no
                     // higher than they do, so its levels stop at the steps the song asks for.
                     if let struck = keys?.filter(region.keyRange.contains), let low = struck.min(), let high = struck.max() {

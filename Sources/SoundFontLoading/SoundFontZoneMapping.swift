@@ -64,11 +64,11 @@ struct SoundFontZoneMapping {
         }
     }
 
-    /// The sampler zone for `region` playing `waveform` (which holds `frames`).
-    static func zone(_ region: SoundFontRegion, sample: SoundFontSample, frames: Frames, waveform: SamplerWaveform) -> SamplerZone {
+    /// The sampler zone for `region` playing `waveform` (which holds `frames`), its voices × `gain`.
+    static func zone(_ region: SoundFontRegion, sample: SoundFontSample, frames: Frames, waveform: SamplerWaveform, gain: Double) -> SamplerZone {
         let articulation = SF2ZoneArticulation(
             generators: generators(of: region), modulators: modulators(of: region), originalPitch: sample.originalPitch,
-            pitchCorrection: sample.pitchCorrection, startFrame: frames.startFrame, loopsUntilRelease: frames.loopsUntilRelease)
+            pitchCorrection: sample.pitchCorrection, startFrame: frames.startFrame, loopsUntilRelease: frames.loopsUntilRelease, gain: gain)
         var zone = SamplerZone(waveform: waveform, rootKey: articulation.rootKey)
         zone.minKey = region.keyRange.low
         zone.maxKey = region.keyRange.high

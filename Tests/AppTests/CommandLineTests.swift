@@ -45,6 +45,7 @@ import Glibc
         (["render", "--set", "master.lowpass.cutoff=99999"], "master.lowpass.cutoff must be between 20 Hz and 20000 Hz"),
         (["render", "--midi", "Sounds/README.md"], "byte offset"),
         (["render", "--block", "0"], "--block must be between 1 and 4096"),
+        (["render", "--soundfont-gain", "11"], "--soundfont-gain must be between 0 and 10"),
         (["note", "H9"], "'H9' is not a note"),
         (["preset", "check", "Package.swift"], "playable: NO"),
         (["set", "master.gain=-3"], "AudioGraph is not running"),

@@ -33,6 +33,7 @@ import Testing
         (#"{"name": "x", "controls": [{"cc": 200, "parameter": "master.gain"}]}"#, "needs exactly one of cc or note"),
         (#"{"name": "x", "controls": [{"cc": 1, "parameter": "nope"}]}"#, "unknown parameter 'nope'"),
         (#"{"name": "x", "preset": "missing.aupreset"}"#, "missing.aupreset"),
+        (#"{"name": "x", "soundfontGain": 20}"#, "soundfontGain: 20.0 is not 0–10"),
         (#"{"parameters": {}}"#, "missing key 'name'"),
         (#"{"name": "x", "#, "not valid JSON"),
     ])

@@ -12,9 +12,9 @@ import Testing
 @Suite struct SoundFontLevelTests {
     /// Left-channel level (dB) of a note held 0.2 s, after `setup` messages at frame 0.
     func heldLevel(
-        generators: [Int: Double] = [:], velocity: Int = 127, controllers: [(UInt8, Int)] = [(7, 127)], channel: Bool = true
+        generators: [Int: Double] = [:], velocity: Int = 127, controllers: [(UInt8, Int)] = [(7, 127)], channel: Bool = true, gain: Double = 1
     ) throws -> (left: Double, right: Double) {
-        let program = try soundFontProgram([soundFontZone(try constantSoundFontWaveform(), rootKey: 60, generators: generators)])
+        let program = try soundFontProgram([soundFontZone(try constantSoundFontWaveform(), rootKey: 60, generators: generators, gain: gain)])
         let sampler = soundFontInstrument(program)
         var events = controllers.map { At(0, controlChange($0.0, $0.1)) }
         events.append(At(1, noteOn(60, velocity)))
@@ -24,6 +24,13 @@ import Testing
 
     @Test func fullControllersAtTheCentre() throws {
         #expect(abs(try heldLevel().left - -1.91) < 0.02)
+    }
+
+    /// FluidSynth's default `synth.gain` 0.2 (what the loader gives every zone): −13.98 dB on the voice.
+    @Test func fluidSynthDefaultGain() throws {
+        let level = try heldLevel(gain: 0.2)
+        #expect(abs(level.left - (-1.91 - 13.98)) < 0.02)
+        #expect(abs(level.right - (-1.91 - 13.98)) < 0.02)
     }
 
     @Test func volumeAtTheGeneralMIDIDefault() throws {

@@ -16,7 +16,8 @@ func soundFontProgram(_ zones: [SamplerZone]) throws -> SamplerProgram {
 /// One SoundFont zone over `keys` playing `waveform` (its natural loop unless `loop` or `unlooped` say otherwise).
 func soundFontZone(
     _ waveform: SamplerWaveform, keys: ClosedRange<Int> = 0...127, rootKey: Int = 60, loop: SamplerLoop? = nil, unlooped: Bool = false,
-    generators: [Int: Double] = [:], modulators: [SF2Modulator] = SF2Modulator.fluidSynthDefaults, loopsUntilRelease: Bool = false
+    generators: [Int: Double] = [:], modulators: [SF2Modulator] = SF2Modulator.fluidSynthDefaults, loopsUntilRelease: Bool = false,
+    gain: Double = 1
 ) -> SamplerZone {
     var zone = SamplerZone(waveform: waveform, rootKey: rootKey)
     zone.minKey = keys.lowerBound
@@ -26,7 +27,7 @@ func soundFontZone(
     var values = SF2Generators()
     for (generator, value) in generators { values[generator] = value }
     zone.soundFont = SF2ZoneArticulation(
-        generators: values, modulators: modulators, originalPitch: rootKey, loopsUntilRelease: loopsUntilRelease)
+        generators: values, modulators: modulators, originalPitch: rootKey, loopsUntilRelease: loopsUntilRelease, gain: gain)
     return zone
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Engine
 import SamplerLevels
+import SoundFontLoading
 
 /// Options shared by every command that builds the engine (`render`, `play`, `bench`).
 struct EngineOptions: ParsableArguments {
@@ -13,6 +14,11 @@ struct EngineOptions: ParsableArguments {
 
     @Option(help: "SoundFont (.sf2, .sf3) every part plays as a GM module, instead of the instrument's programs ('default': default-GM.sf2).")
     var soundfont: String?
+
+    @Option(name: .customLong("soundfont-gain"), parsing: .unconditional, help: ArgumentHelp(
+        "Linear gain of every SoundFont voice, as FluidSynth's -g (0…10; default: the instrument file's soundfontGain, else FluidSynth's 0.2).",
+        discussion: "The bundled .aupreset sounds are not scaled."))
+    var soundfontGain: Double?
 
     @Option(name: .customLong("sample-path"), help: "Directory to search for samples (repeatable).")
     var samplePaths: [String] = []
@@ -38,6 +44,7 @@ struct EngineOptions: ParsableArguments {
         loader.presetOverride = preset
         loader.soundFontOverride = try soundfont.map { name throws(InstrumentError) in name == "default" ? try Self.systemDefaultSoundFont() : name }
         loader.extraSamplePaths = samplePaths
+        loader.soundFontGain = soundfontGain
         return loader
     }
 
@@ -54,5 +61,6 @@ struct EngineOptions: ParsableArguments {
     func validate() throws {
         try OptionRange.check(rate, 8000...192_000, "--rate", unit: "Hz")
         if let levelMemory { try OptionRange.check(levelMemory, 0...1_048_576, "--level-memory", unit: "MB") }
+        if let soundfontGain { try OptionRange.check(soundfontGain, SoundFontBankLoader.gainRange, "--soundfont-gain") }
     }
 }

@@ -15,6 +15,8 @@ struct SF2ZoneTables {
     /// Sample mode 3: the loop plays while the key is held, then the sample plays on to its end.
     var loopsUntilRelease: Bool
     var exclusiveClass: Int
+    /// The articulation's linear output gain (FluidSynth's `synth.gain`).
+    var gain: Double
 }
 
 /// The SoundFont part of a sampler voice: FluidSynth 2.3's voice model as data the one voice
@@ -40,7 +42,7 @@ struct SF2Voice {
     /// −500…500 (0.1 %), and its sine-law gains.
     var pan = 0.0
     var panGains = (left: 0.0, right: 0.0)
-    /// The attenuation's amplitude × the filter's passband gain (fixed between evaluations).
+    /// The attenuation's amplitude × the filter's passband gain × the zone's gain (fixed between evaluations).
     var baseAmplitude = 0.0
     /// Nominal pitch in absolute cents, and the root's (limited to 1500…13500, whole cents).
     var pitch = 0.0
@@ -130,7 +132,7 @@ struct SF2Voice {
         filterGain = 1 / RealTimeMath.sqrt(q)
         filterActive = qDecibels > 0 || cutoff < 13_500 || modLFOToCutoff != 0 || modEnvToCutoff != 0
         panGains = (SF2Units.panGain(pan, left: true), SF2Units.panGain(pan, left: false))
-        baseAmplitude = SF2Units.amplitude(centibels: attenuation) * filterGain
+        baseAmplitude = SF2Units.amplitude(centibels: attenuation) * filterGain * zone.gain
         lastEnvelopeAttenuation = .nan
         reverbSend = clip(g[G.reverbSend] / 1000, 0, 1)
         chorusSend = clip(g[G.chorusSend] / 1000, 0, 1)

@@ -13,12 +13,15 @@ public struct SF2ZoneArticulation: Sendable, Equatable {
     public var startFrame: Int
     /// Sample mode 3: loop while the key is held, then play on to the end (the zone's `loop` is the loop).
     public var loopsUntilRelease: Bool
+    /// Linear gain on the voice's output, sends included: FluidSynth's `synth.gain`, which the
+    /// loader sets (`SoundFontBankLoader.fluidSynthGain`); 1 here so hand-made zones are unscaled.
+    public var gain: Double
 
     public static let maxModulators = 64
 
     public init(
         generators: SF2Generators = SF2Generators(), modulators: [SF2Modulator] = SF2Modulator.fluidSynthDefaults, originalPitch: Int = 60,
-        pitchCorrection: Int = 0, startFrame: Int = 0, loopsUntilRelease: Bool = false
+        pitchCorrection: Int = 0, startFrame: Int = 0, loopsUntilRelease: Bool = false, gain: Double = 1
     ) {
         self.generators = generators
         self.modulators = modulators
@@ -26,6 +29,7 @@ public struct SF2ZoneArticulation: Sendable, Equatable {
         self.pitchCorrection = pitchCorrection
         self.startFrame = startFrame
         self.loopsUntilRelease = loopsUntilRelease
+        self.gain = gain
     }
 
     /// The root key pitch is computed from (overridingRootKey, else the sample's), for level planning.
@@ -57,7 +61,8 @@ final class SF2ArticulationStorage {
             generators: UnsafePointer(generators), modulators: UnsafePointer(modulators), modulatorCount: kept.count,
             originalPitch: articulation.originalPitch, pitchCorrection: articulation.pitchCorrection,
             startFrame: min(max(articulation.startFrame, 0), max(frameCount - 1, 0)), loopsUntilRelease: articulation.loopsUntilRelease,
-            exclusiveClass: Int(max(0, min(articulation.generators[SF2Generator.exclusiveClass], 127)))))
+            exclusiveClass: Int(max(0, min(articulation.generators[SF2Generator.exclusiveClass], 127))),
+            gain: articulation.gain.isFinite ? max(articulation.gain, 0) : 1))
         return entries.count - 1
     }
 
