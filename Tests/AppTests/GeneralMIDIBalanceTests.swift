@@ -16,7 +16,7 @@ import Testing
 @Suite struct GeneralMIDIBalanceTests {
     static let song = "/usr/share/games/openttd/baseset/openmsx/tttheme2.mid"
     static let font = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
-    static let ready = [song, font, "/usr/bin/fluidsynth"].allSatisfy { FileManager.default.fileExists(atPath: $0) }
+    static let ready = [song, font, FluidSynth.executable].allSatisfy { FileManager.default.fileExists(atPath: $0) }
     static let rate = 48000.0
     static let excerptSeconds = 20.0
     /// Levels are taken over the excerpt and 2 s of tail, on both sides alike.
@@ -62,13 +62,7 @@ import Testing
 
     static func fluidSynth(_ path: String, scratch: TemporaryDirectory) throws -> Double {
         let wav = scratch.file("fluidsynth.wav")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/fluidsynth")
-        process.arguments = ["-ni", "-q", "-R", "0", "-C", "0", "-g", "1.0", "-r", "48000", "-O", "float", "-F", wav, font, path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try FluidSynth.render(midi: path, font: font, to: wav)
         let audio = try AudioFileReader.read(path: wav)
         return level(audio.channels[0], audio.channels[1])
     }

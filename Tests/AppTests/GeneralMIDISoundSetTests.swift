@@ -219,7 +219,7 @@ import Testing
     /// The same measurement through FluidSynth, when it and FluidR3_GM are installed.
     static func fluidSynthPianoDecay() throws -> Double? {
         let font = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
-        guard FileManager.default.fileExists(atPath: font), FileManager.default.fileExists(atPath: "/usr/bin/fluidsynth") else { return nil }
+        guard FileManager.default.fileExists(atPath: font), FileManager.default.fileExists(atPath: FluidSynth.executable) else { return nil }
         let scratch = TemporaryDirectory()
         defer { scratch.remove() }
         let midi = scratch.file("piano.mid"), wav = scratch.file("piano.wav")
@@ -231,13 +231,7 @@ import Testing
         // 120 BPM at 480 ticks per quarter: 960 ticks per second.
         try MIDIFileWriter.write(
             path: midi, tracks: [.init(name: "piano", events: events)], ticksPerQuarter: 480, tempoChanges: [.init(tick: 0, beatsPerMinute: 120)])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/fluidsynth")
-        process.arguments = ["-ni", "-q", "-R", "0", "-C", "0", "-g", "1.0", "-r", "48000", "-O", "float", "-F", wav, font, midi]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try FluidSynth.render(midi: midi, font: font, to: wav)
         let left = try AudioFileReader.read(path: wav).channels[0]
         func level(_ t: Double) -> Double {
             let start = Int((0.1 + t) * rate)

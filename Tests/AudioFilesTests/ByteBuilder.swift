@@ -1,3 +1,5 @@
+import AudioFiles
+import AudioTestSupport
 import Foundation
 
 /// Big-endian / little-endian byte building for hand-made test files.
@@ -26,4 +28,14 @@ func writeBytes(_ bytes: [UInt8], to path: String) {
 
 func readBytes(_ path: String) -> [UInt8] {
     (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? []
+}
+
+/// Hand-made file bytes as the reader decodes them: written as `name` in a temporary directory
+/// (removed after), then read with `AudioFileReader`.
+func readBack(_ bytes: [UInt8], as name: String) throws(AudioFileError) -> DecodedAudio {
+    let dir = TemporaryDirectory()
+    defer { dir.remove() }
+    let path = dir.file(name)
+    writeBytes(bytes, to: path)
+    return try AudioFileReader.read(path: path)
 }

@@ -7,11 +7,7 @@ import Testing
     let frames = 2000
 
     @Test func littleEndianInstChunkAsAppleWritesIt() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let path = dir.file("tbone.caf")
-        writeBytes(caf(instBigEndian: false, baseNote: 34, markers: []), to: path)
-        let audio = try AudioFileReader.read(path: path)
+        let audio = try readBack(caf(instBigEndian: false, baseNote: 34, markers: []), as: "tbone.caf")
         #expect(audio.frameCount == frames)
         #expect(audio.metadata.rootKey == 34)
         #expect(audio.metadata.fineTuneCents == nil)
@@ -21,48 +17,32 @@ import Testing
     }
 
     @Test func bigEndianInstWithFractionalBaseNoteAndRegionLoop() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let path = dir.file("spec.caf")
-        writeBytes(caf(instBigEndian: true, baseNote: 60.25, markers: [("slbg", 500), ("slen", 1500)]), to: path)
-        let audio = try AudioFileReader.read(path: path)
+        let audio = try readBack(caf(instBigEndian: true, baseNote: 60.25, markers: [("slbg", 500), ("slen", 1500)]), as: "spec.caf")
         #expect(audio.metadata.rootKey == 60)
         #expect(abs((audio.metadata.fineTuneCents ?? 0) + 25) < 1e-3)  // 25 cents sharp → play 25 cents lower
         #expect(audio.metadata.loops == [SampleLoop(startFrame: 500, endFrame: 1500)])
     }
 
     @Test func markChunkLoopAndReleaseLoopInLittleEndianMarkers() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let path = dir.file("marks.caf")
         let markers = [("slbg", 100.0), ("slen", 900.0), ("rlbg", 1000.0), ("rlen", 1800.0)]
-        writeBytes(caf(instBigEndian: false, baseNote: 72, markers: markers, markersInMarkChunk: true, markersBigEndian: false), to: path)
-        let audio = try AudioFileReader.read(path: path)
+        let audio = try readBack(caf(instBigEndian: false, baseNote: 72, markers: markers, markersInMarkChunk: true, markersBigEndian: false), as: "marks.caf")
         #expect(audio.metadata.rootKey == 72)
         #expect(audio.metadata.loops == [SampleLoop(startFrame: 100, endFrame: 900), SampleLoop(startFrame: 1000, endFrame: 1800)])
     }
 
     @Test func garbageMetadataChunksAreIgnoredNotFatal() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let path = dir.file("garbage.caf")
         // An implausible base note in both byte orders, and a region count far larger than the chunk.
         var bytes = caf(instBigEndian: true, baseNote: -3, markers: [("slbg", 1), ("slen", 2)])
         if let regn = (0..<bytes.count - 4).first(where: { Array(bytes[$0..<$0 + 4]) == Array("regn".utf8) }) {
             bytes[regn + 12 + 4] = 0x7F  // region count high byte
         }
-        writeBytes(bytes, to: path)
-        let audio = try AudioFileReader.read(path: path)
+        let audio = try readBack(bytes, as: "garbage.caf")
         #expect(audio.frameCount == frames)
         #expect(audio.metadata == SampleMetadata())
     }
 
     @Test func samplesDecodeFromHandBuiltData() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let path = dir.file("ramp.caf")
-        writeBytes(caf(instBigEndian: true, baseNote: 60, markers: []), to: path)
-        let audio = try AudioFileReader.read(path: path)
+        let audio = try readBack(caf(instBigEndian: true, baseNote: 60, markers: []), as: "ramp.caf")
         #expect(audio.channels[0][1000] == Float(1000 * 16) / 32768)
     }
 

@@ -6,11 +6,7 @@ import Testing
 /// and loops whose end is INCLUSIVE on disk.
 @Suite struct WAVSmplChunkTests {
     @Test func inclusiveEndOnDiskBecomesExclusiveAndPitchFractionBecomesCorrection() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let path = dir.file("smpl.wav")
-        writeBytes(wav(unityNote: 62, pitchFraction: 0x8000_0000, loopStart: 10, loopEndInclusive: 89), to: path)
-        let audio = try AudioFileReader.read(path: path)
+        let audio = try readBack(wav(unityNote: 62, pitchFraction: 0x8000_0000, loopStart: 10, loopEndInclusive: 89), as: "smpl.wav")
         #expect(audio.frameCount == 100)
         #expect(audio.metadata.rootKey == 62)
         // The recording is half a semitone sharp of D4: play it 50 cents lower.
@@ -19,11 +15,7 @@ import Testing
     }
 
     @Test func loopBeyondTheAudioIsDroppedNotTrusted() throws {
-        let dir = TemporaryDirectory()
-        defer { dir.remove() }
-        let path = dir.file("overlong.wav")
-        writeBytes(wav(unityNote: 60, pitchFraction: 0, loopStart: 10, loopEndInclusive: 5000), to: path)
-        let audio = try AudioFileReader.read(path: path)
+        let audio = try readBack(wav(unityNote: 60, pitchFraction: 0, loopStart: 10, loopEndInclusive: 5000), as: "overlong.wav")
         #expect(audio.metadata.rootKey == 60)
         #expect(audio.metadata.fineTuneCents == nil)
         #expect(audio.metadata.loops.isEmpty)

@@ -137,11 +137,7 @@ final class EngineAllocationTests: XCTestCase {
         let output = StereoBuffer(capacity: blockFrames)
         let block = EventBlock(capacity: 20)
         func renderBlock(_ n: Int) {
-            block.clear()
-            let channel = UInt8(n % 16), note = UInt8(40 + (n / 16) % 8 * 5)
-            // Each part keeps 8 notes: the note 8 rounds ago is released as the new one starts.
-            block.add(0, .noteOff(channel: channel, note: note, velocity: 0))
-            block.add(1, .noteOn(channel: channel, note: note, velocity: 100))
+            let (channel, _) = block.startRotation(n, parts: 16, velocity: 100)
             block.add(3, .controlChange(channel: channel, controller: 0, value: UInt8(n / 16 % 2)))
             block.add(4, .controlChange(channel: channel, controller: 32, value: UInt8(n % 3)))
             block.add(5, .programChange(channel: channel, program: UInt8(n / 16 % 128)))

@@ -21,23 +21,20 @@ final class SendEffectsAllocationTests: XCTestCase {
         let engine = try AudioEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: blockFrames),
                                      content: EngineContent(samplerProgram: program))
         let output = StereoBuffer(capacity: blockFrames)
-        let events = BlockEvents(capacity: 16)
+        let block = EventBlock(capacity: 16)
         func renderBlock(_ n: Int) {
-            events.removeAll()
-            // Channels 1 (sampler) and 2 (synth) alternate; each keeps 8 notes.
-            let channel = UInt8(n % 2), note = UInt8(40 + (n / 2) % 8 * 5)
-            events.add(0, .noteOff(channel: channel, note: note, velocity: 0))
-            events.add(1, .noteOn(channel: channel, note: note, velocity: UInt8(30 + n % 90)))
-            events.add(5, .controlChange(channel: channel, controller: MIDIController.reverbSend, value: UInt8(n % 128)))
-            events.add(6, .controlChange(channel: channel, controller: MIDIController.chorusSend, value: UInt8(127 - n % 128)))
-            events.add(9, .controlChange(channel: channel, controller: 101, value: 0))
-            events.add(9, .controlChange(channel: channel, controller: 100, value: UInt8(n % 3)))
-            events.add(10, .controlChange(channel: channel, controller: 6, value: UInt8(60 + n % 8)))
-            events.add(11, .controlChange(channel: channel, controller: 38, value: UInt8(n % 128)))
-            events.add(20, .controlChange(channel: channel, controller: 99, value: 1))
-            events.add(21, .controlChange(channel: channel, controller: 6, value: 99))
-            events.add(30, .controlChange(channel: channel, controller: MIDIController.softPedal, value: n % 16 < 8 ? 127 : 0))
-            engine.render(output: output.block(frames: blockFrames), events: events.buffer)
+            // Channels 1 (sampler) and 2 (synth) alternate.
+            let (channel, _) = block.startRotation(n, parts: 2, velocity: UInt8(30 + n % 90))
+            block.add(5, .controlChange(channel: channel, controller: MIDIController.reverbSend, value: UInt8(n % 128)))
+            block.add(6, .controlChange(channel: channel, controller: MIDIController.chorusSend, value: UInt8(127 - n % 128)))
+            block.add(9, .controlChange(channel: channel, controller: 101, value: 0))
+            block.add(9, .controlChange(channel: channel, controller: 100, value: UInt8(n % 3)))
+            block.add(10, .controlChange(channel: channel, controller: 6, value: UInt8(60 + n % 8)))
+            block.add(11, .controlChange(channel: channel, controller: 38, value: UInt8(n % 128)))
+            block.add(20, .controlChange(channel: channel, controller: 99, value: 1))
+            block.add(21, .controlChange(channel: channel, controller: 6, value: 99))
+            block.add(30, .controlChange(channel: channel, controller: MIDIController.softPedal, value: n % 16 < 8 ? 127 : 0))
+            engine.render(output: output.block(frames: blockFrames), events: block.events)
         }
         let settings = [["fx.reverb.decay=0.7", "fx.reverb.size=0.5", "fx.chorus.voices=2", "tuning.a4=442", "velocity.curve=0.5"],
                         ["fx.reverb.decay=4", "fx.reverb.size=1.7", "fx.reverb.damping=2000", "fx.chorus.voices=4", "fx.chorus.rate=3",
@@ -56,10 +53,10 @@ final class SendEffectsAllocationTests: XCTestCase {
         XCTAssertGreaterThan(engine.activeVoiceCounts.synth, 0)
         XCTAssertFalse(engine.isIdle)
         // The sends really ran: after all sound off on both parts the reverb tail still sounds.
-        events.removeAll()
-        events.add(0, .controlChange(channel: 0, controller: MIDIController.allSoundOff, value: 0))
-        events.add(0, .controlChange(channel: 1, controller: MIDIController.allSoundOff, value: 0))
-        engine.render(output: output.block(frames: blockFrames), events: events.buffer)
+        block.clear()
+        block.add(0, .controlChange(channel: 0, controller: MIDIController.allSoundOff, value: 0))
+        block.add(0, .controlChange(channel: 1, controller: MIDIController.allSoundOff, value: 0))
+        engine.render(output: output.block(frames: blockFrames), events: block.events)
         var tailPeak: Float = 0
         for n in 0..<750 {  // 0.5 s later, the voices' 5 ms fades long over
             engine.render(output: output.block(frames: blockFrames))

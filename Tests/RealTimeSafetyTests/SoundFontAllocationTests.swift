@@ -50,10 +50,7 @@ final class SoundFontAllocationTests: XCTestCase {
         let output = StereoBuffer(capacity: blockFrames)
         let block = EventBlock(capacity: 16)
         func renderBlock(_ n: Int) {
-            block.clear()
-            let channel = UInt8(n % 16), note = UInt8(40 + (n / 16) % 8 * 5)
-            block.add(0, .noteOff(channel: channel, note: note, velocity: 0))
-            block.add(1, .noteOn(channel: channel, note: note, velocity: UInt8(30 + n % 90)))
+            let (channel, note) = block.startRotation(n, parts: 16, velocity: UInt8(30 + n % 90))
             block.add(2, .noteOn(channel: channel, note: note &+ 1, velocity: 90))
             block.add(5, .programChange(channel: channel, program: UInt8(n / 16 % 128)))
             block.add(20, .pitchBend(channel: channel, value: Int16(n % 8192 - 4096)))

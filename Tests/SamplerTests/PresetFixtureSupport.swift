@@ -65,6 +65,11 @@ enum PresetText {
         "<key>Sample:\(number)</key><string>\(path)</string>"
     }
 
+    /// A preset of one layer with one zone playing `sample` (Sample:1), the zone's own keys in `zone`.
+    static func oneSample(_ sample: String, zone: String = "") -> String {
+        preset(layers: layer(zones: PresetText.zone(id: 1, waveform: 1, zone)), references: reference(1, sample))
+    }
+
     /// An amp envelope (ID 0) with the given attack and release, sustain 1.
     static func envelope(attackSeconds: Double = 0, releaseSeconds: Double) -> String {
         """

@@ -31,9 +31,7 @@ import Glibc
     @Test func rootKeyAndLoopComeFromTheFileWhenThePresetOmitsThem() throws {
         let directory = TemporaryDirectory()
         _ = try writeTone(directory, "Sounds/tone.wav")
-        let text = PresetText.preset(
-            layers: PresetText.layer(zones: PresetText.zone(id: 1, waveform: 1, "<key>loop enabled</key><true/>")),
-            references: PresetText.reference(1, "Sounds/tone.wav"))
+        let text = PresetText.oneSample("Sounds/tone.wav", zone: "<key>loop enabled</key><true/>")
         let result = try buildPreset(text, in: directory)
         let info = try #require(result.samples.first)
         guard case .loaded(let path, _, let facts) = info.status else {
@@ -55,9 +53,7 @@ import Glibc
     @Test func presetRootKeyWinsOverTheFile() throws {
         let directory = TemporaryDirectory()
         _ = try writeTone(directory, "tone.wav")
-        let text = PresetText.preset(
-            layers: PresetText.layer(zones: PresetText.zone(id: 1, waveform: 1, "<key>root key</key><integer>57</integer>")),
-            references: PresetText.reference(1, "tone.wav"))
+        let text = PresetText.oneSample("tone.wav", zone: "<key>root key</key><integer>57</integer>")
         let measured = try pitch(try buildPreset(text, in: directory), key: 69)
         #expect(abs(Measure.cents(measured, relativeTo: 2 * toneHz)) < pitchToleranceCents)
     }
@@ -65,8 +61,7 @@ import Glibc
     @Test func fileWithoutRootKeyDefaultsTo60() throws {
         let directory = TemporaryDirectory()
         _ = try writeTone(directory, "tone.wav", rootKey: nil)
-        let text = PresetText.preset(
-            layers: PresetText.layer(zones: PresetText.zone(id: 1, waveform: 1)), references: PresetText.reference(1, "tone.wav"))
+        let text = PresetText.oneSample("tone.wav")
         let measured = try pitch(try buildPreset(text, in: directory), key: 67)
         #expect(abs(Measure.cents(measured, relativeTo: toneHz * pow(2, 7.0 / 12))) < pitchToleranceCents)
     }
@@ -104,8 +99,7 @@ import Glibc
     @Test func corruptSampleIsReportedAsUnreadable() throws {
         let directory = TemporaryDirectory()
         let bad = try directory.write("RIFF this is not audio", to: "bad.wav")
-        let text = PresetText.preset(
-            layers: PresetText.layer(zones: PresetText.zone(id: 1, waveform: 1)), references: PresetText.reference(1, "bad.wav"))
+        let text = PresetText.oneSample("bad.wav")
         do {
             _ = try buildPreset(text, in: directory)
             Issue.record("expected an error")

@@ -20,9 +20,7 @@ import Testing
         for i in 0..<frames { le(Int(16_000 * sin(2 * Double.pi * Double(i) / 100)), 2) }
         let samplePath = directory.file("short.wav")
         #expect(FileManager.default.createFile(atPath: samplePath, contents: Data(bytes)))
-        let text = PresetText.preset(
-            layers: PresetText.layer(zones: PresetText.zone(id: 1, waveform: 1, "<key>root key</key><integer>69</integer>")),
-            references: PresetText.reference(1, "short.wav"))
+        let text = PresetText.oneSample("short.wav", zone: "<key>root key</key><integer>69</integer>")
         let result = try buildPreset(text, in: directory)
         #expect(result.samples.first?.isLoaded == true, "\(String(describing: result.samples.first?.status))")
         let lines = result.warnings.filter { $0.contains("short.wav") }

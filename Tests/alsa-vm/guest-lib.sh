@@ -27,6 +27,13 @@ play_and_capture() {
     rec=$!
     until_true 200 pcm_running card0/pcm1c/sub0 || failc "arecord did not start"
 }
+# The abuse tests' start (midi-flood.sh, source-vanish.sh): AG and HELPER from their arguments,
+# then play_and_capture.  usage: start_abuse_test "$@"
+start_abuse_test() {
+    AG=${1:?usage: $0 AUDIOGRAPH ABUSE-MIDI.PY}
+    HELPER=${2:?usage: $0 AUDIOGRAPH ABUSE-MIDI.PY}
+    play_and_capture "$AG"
+}
 # Ends play_and_capture: notes the stop time in RESULTS, stops arecord, then play (SIGTERM must
 # exit 0), keeps the capture, shows the log's last LINES lines and returns the guest checks'
 # verdict.  usage: stop_play_and_capture NAME RESULTS LINES  (last command of a guest script)

@@ -24,3 +24,26 @@ measure_capture() {
     local file=$WORK/$1; shift
     sox "$file" -b 16 "${file%.wav}-16bit.wav" 2>/dev/null && python3 "$RIG/wavcheck.py" "${file%.wav}-16bit.wav" "$@"
 }
+# $WORK/test.json in which every program of banks 0 and 128 is PROGRAM ("synth" or a preset path),
+# so that whatever program changes a test sends, every part plays one known sound.
+#   usage: every_program_instrument NAME PROGRAM 'MORE MEMBERS'   (JSON: "channels", "parameters")
+every_program_instrument() {
+    cat > "$WORK/test.json" <<JSON
+{ "name": "$1",
+  "programs": { "0-127": "$2" },
+  "banks": { "128": { "0-127": "$2" } },
+  $3 }
+JSON
+}
+# The abuse tests' host check (abuse-midi.py silence): $WORK/capture.wav goes silent within RELEASE
+# seconds (default 0.45) of the release times the guest wrote in $WORK/RESULTS.
+#   usage: capture_goes_silent RESULTS
+capture_goes_silent() {
+    sox "$WORK/capture.wav" -t f32 "$WORK/capture.f32" && python3 "$HERE/abuse-midi.py" silence "$WORK/capture.f32" "$WORK/$1" "${RELEASE:-0.45}"
+}
+# The last line of a host script: says whether the rig test NAME passed ($status 0), exits with $status.
+#   usage: rig_verdict NAME
+rig_verdict() {
+    [[ $status == 0 ]] && echo "$1: PASS" || echo "$1: FAIL"
+    exit "$status"
+}

@@ -25,6 +25,9 @@ import struct
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+from smf import smf, variable_length as vlq  # noqa: E402
+
 SONG_NOTES = [57, 62, 66, 71, 74, 79]  # A3 D4 F#4 B4 D5 G5: distinct, well apart in pitch
 SONG_NOTE_MS = 240
 SONG_GAP_MS = 120
@@ -45,17 +48,7 @@ def write_smf(path, events):
     quarter: one tick = 1 ms."""
     track = b"\x00\xff\x51\x03" + (480000).to_bytes(3, "big") + bytes(events) + b"\x00\xff\x2f\x00"
     with open(path, "wb") as f:
-        f.write(b"MThd" + struct.pack(">IHHH", 6, 0, 1, 480))
-        f.write(b"MTrk" + struct.pack(">I", len(track)) + track)
-
-
-def vlq(value):
-    out = [value & 0x7F]
-    value >>= 7
-    while value:
-        out.append(0x80 | (value & 0x7F))
-        value >>= 7
-    return bytes(reversed(out))
+        f.write(smf(track, 480))
 
 
 def mono():

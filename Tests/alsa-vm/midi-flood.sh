@@ -6,10 +6,8 @@
 # it, then pedals up and all-notes-off on every channel. The guest checks underruns, voices and
 # NaN through `status --json`; the host checks the capture goes silent within the release time.
 set -u
-AG=${1:?usage: midi-flood.sh AUDIOGRAPH ABUSE-MIDI.PY}
-HELPER=${2:?usage: midi-flood.sh AUDIOGRAPH ABUSE-MIDI.PY}
 source "$(dirname "$0")/guest-lib.sh"
-play_and_capture "$AG"
+start_abuse_test "$@"
 nap 1
 # Where the CPU goes: each thread of play with its scheduling policy, priority and CPU seconds.
 threads() {

@@ -19,5 +19,4 @@ echo
 echo "=== host: capture analysis"
 python3 "$HERE/autoconnect-analyse.py" "$WORK" || status=1
 echo
-[[ $status == 0 ]] && echo "autoconnect rtpmidid rig test: PASS" || echo "autoconnect rtpmidid rig test: FAIL"
-exit $status
+rig_verdict "autoconnect rtpmidid rig test"

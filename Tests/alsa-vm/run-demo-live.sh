@@ -31,5 +31,4 @@ for text, ok in checks:
     print(("PASS: " if ok else "FAIL: ") + text)
 sys.exit(0 if all(ok for _, ok in checks) else 1)
 PY
-[[ $status == 0 ]] && echo "demo live rig test: PASS" || echo "demo live rig test: FAIL"
-exit $status
+rig_verdict "demo live rig test"

@@ -7,5 +7,4 @@ make_work device-loss
 echo "{ \"name\": \"device loss rig test\", \"preset\": \"$REPO/Presets/Sine.aupreset\" }" > "$WORK/test.json"
 "$RIG/run-in-alsa-vm" --files "$WORK" --timeout 200 -- bash "$HERE/device-loss.sh" "$AG"
 status=$?
-[[ $status == 0 ]] && echo "device loss rig test: PASS" || echo "device loss rig test: FAIL"
-exit $status
+rig_verdict "device loss rig test"

@@ -16,5 +16,4 @@ echo "=== host: the mic chain's output, an octave above the 330 Hz input"
 # The capture is float (what audiograph negotiated); wavcheck reads PCM.
 sox "$WORK/capture.wav" -b 16 "$WORK/capture16.wav" 2>/dev/null || status=1
 python3 "$RIG/wavcheck.py" "$WORK/capture16.wav" --expect-hz 660 --tol-hz 2 --min-seconds 2.5 || status=1
-[[ $status == 0 ]] && echo "instrument input rig test: PASS" || echo "instrument input rig test: FAIL"
-exit $status
+rig_verdict "instrument input rig test"

@@ -29,5 +29,4 @@ echo
 echo "=== host: capture analysis"
 python3 "$HERE/instrument-analyse.py" "$WORK" || status=1
 echo
-[[ $status == 0 ]] && echo "instrument live rig test: PASS" || echo "instrument live rig test: FAIL"
-exit $status
+rig_verdict "instrument live rig test"

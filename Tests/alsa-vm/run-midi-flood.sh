@@ -13,12 +13,7 @@ make_work midi-flood
 # frames per output frame through 32 taps per frame stepped), so every note-on of the flood,
 # stealing a voice that fades out beside its successor, measured the sampler rather than the MIDI
 # path. The live kernel is now a 4-point cubic on band-limited levels; not re-measured here yet.
-cat > "$WORK/test.json" <<JSON
-{ "name": "flood rig test",
-  "programs": { "0-127": "synth" },
-  "banks": { "128": { "0-127": "synth" } },
-  "parameters": { "synth.voices": 2, "synth.release": 0.05, "fx.enabled": "off" } }
-JSON
+every_program_instrument "flood rig test" synth '"parameters": { "synth.voices": 2, "synth.release": 0.05, "fx.enabled": "off" }'
 python3 "$HERE/abuse-midi.py" flood-file "$WORK/flood.bin" "${COUNT:-1000000}" 20261123 || exit 2
 # One guest CPU: the flood's sender and MIDI reader then share it with the render thread, which
 # preempts both (SCHED_FIFO), so an underrun is the render thread's own lateness. With two, the
@@ -28,6 +23,5 @@ python3 "$HERE/abuse-midi.py" flood-file "$WORK/flood.bin" "${COUNT:-1000000}" 2
 "$RIG/run-in-alsa-vm" -v --cpus "${CPUS:-1}" --files "$WORK" --timeout ${TIMEOUT:-200} -- bash "$HERE/midi-flood.sh" "$AG" "$HERE/abuse-midi.py"
 status=$?
 echo "=== host: capture analysis"
-sox "$WORK/capture.wav" -t f32 "$WORK/capture.f32" && python3 "$HERE/abuse-midi.py" silence "$WORK/capture.f32" "$WORK/flood.txt" "${RELEASE:-0.45}" || status=1
-[[ $status == 0 ]] && echo "MIDI flood rig test: PASS" || echo "MIDI flood rig test: FAIL"
-exit $status
+capture_goes_silent flood.txt || status=1
+rig_verdict "MIDI flood rig test"

@@ -11,13 +11,8 @@ source "$HERE/host-lib.sh"
 make_work parts-live
 # Every program and the drum bank play the sine-oscillator preset (it loads in seconds under the
 # rig's software CPU); channel 2 starts on the synth. Every channel plays (no channels.play).
-cat > "$WORK/test.json" <<JSON
-{ "name": "parts rig test",
-  "programs": { "0-127": "$REPO/Presets/Sine.aupreset" },
-  "banks": { "128": { "0-127": "$REPO/Presets/Sine.aupreset" } },
-  "channels": { "start": { "2": "synth" } },
-  "parameters": { "synth.attack": 0.001, "synth.release": 0.05 } }
-JSON
+every_program_instrument "parts rig test" "$REPO/Presets/Sine.aupreset" \
+    '"channels": { "start": { "2": "synth" } }, "parameters": { "synth.attack": 0.001, "synth.release": 0.05 }'
 python3 "$HERE/parts-analyse.py" song "$WORK/song.mid" || exit 2
 
 "$RIG/run-in-alsa-vm" -v --files "$WORK" --timeout 240 -- bash "$HERE/parts-live.sh" "$AG"
@@ -26,5 +21,4 @@ echo
 echo "=== host: capture analysis"
 python3 "$HERE/parts-analyse.py" analyse "$WORK/capture.wav" || status=1
 echo
-[[ $status == 0 ]] && echo "parts live rig test: PASS" || echo "parts live rig test: FAIL"
-exit $status
+rig_verdict "parts live rig test"

@@ -8,16 +8,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/host-lib.sh"
 make_work source-vanish
 # Every program plays the sine preset (0.2 s release); the synth (channel 2) releases in 50 ms.
-cat > "$WORK/test.json" <<JSON
-{ "name": "vanishing source rig test",
-  "programs": { "0-127": "$REPO/Presets/Sine.aupreset" },
-  "banks": { "128": { "0-127": "$REPO/Presets/Sine.aupreset" } },
-  "channels": { "start": { "2": "synth" } },
-  "parameters": { "synth.release": 0.05, "fx.enabled": "off" } }
-JSON
+every_program_instrument "vanishing source rig test" "$REPO/Presets/Sine.aupreset" \
+    '"channels": { "start": { "2": "synth" } }, "parameters": { "synth.release": 0.05, "fx.enabled": "off" }'
 "$RIG/run-in-alsa-vm" -v --files "$WORK" --timeout "${TIMEOUT:-200}" -- bash "$HERE/source-vanish.sh" "$AG" "$HERE/abuse-midi.py"
 status=$?
 echo "=== host: capture analysis"
-sox "$WORK/capture.wav" -t f32 "$WORK/capture.f32" && python3 "$HERE/abuse-midi.py" silence "$WORK/capture.f32" "$WORK/vanish.txt" "${RELEASE:-0.45}" || status=1
-[[ $status == 0 ]] && echo "source vanish rig test: PASS" || echo "source vanish rig test: FAIL"
-exit $status
+capture_goes_silent vanish.txt || status=1
+rig_verdict "source vanish rig test"

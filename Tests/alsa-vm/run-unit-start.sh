@@ -14,5 +14,4 @@ echo "AUDIOGRAPH_ARGS=\"--instrument $WORK/test.json --period 1024 --periods 3\"
 status=$?
 echo "=== host: the note played once the card appeared (A4)"
 measure_capture capture.wav --expect-hz 440 --tol-hz 2 --min-seconds 1.2 || status=1
-[[ $status == 0 ]] && echo "unit start rig test: PASS" || echo "unit start rig test: FAIL"
-exit $status
+rig_verdict "unit start rig test"

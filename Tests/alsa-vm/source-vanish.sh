@@ -6,10 +6,8 @@
 # without a note-off (before that, the control socket is abused while a chord holds). After the last: 0 voices in `status --json`; the host checks the capture
 # goes silent within the release time.
 set -u
-AG=${1:?usage: source-vanish.sh AUDIOGRAPH ABUSE-MIDI.PY}
-HELPER=${2:?usage: source-vanish.sh AUDIOGRAPH ABUSE-MIDI.PY}
 source "$(dirname "$0")/guest-lib.sh"
-play_and_capture "$AG"
+start_abuse_test "$@"
 nap 0.5
 
 # First the control socket, abused while a chord holds (its sender then goes too: 101 sources gone).

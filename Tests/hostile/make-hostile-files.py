@@ -6,6 +6,9 @@ before/after figures (max RSS, time, outcome) can be reproduced:
 """
 import base64, os, struct, sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+from smf import smf, variable_length as vlq
+
 out = sys.argv[1] if len(sys.argv) > 1 else "hostile-files"
 os.makedirs(out, exist_ok=True)
 
@@ -13,24 +16,14 @@ def write(name, data):
     with open(os.path.join(out, name), "wb") as f:
         f.write(data)
 
-def vlq(n):
-    b = [n & 0x7F]
-    n >>= 7
-    while n:
-        b.insert(0, 0x80 | (n & 0x7F))
-        n >>= 7
-    return bytes(b)
-
-def smf(track, division=1):
-    return b"MThd" + struct.pack(">IHHH", 6, 0, 1, division) + b"MTrk" + struct.pack(">I", len(track)) + track
 
 # 10: one huge delta (0x0FFFFFFF ticks at 1 tick per quarter = 134 million seconds) before a note.
-write("huge-delta.mid", smf(vlq(0x0FFFFFFF) + b"\x90\x3c\x64" + b"\x00\xff\x2f\x00"))
+write("huge-delta.mid", smf(vlq(0x0FFFFFFF) + b"\x90\x3c\x64" + b"\x00\xff\x2f\x00", 1))
 # 10: a note held for 77 hours (note-off after 554,400 quarter notes at 120 bpm).
-write("held-77h.mid", smf(b"\x00\x90\x3c\x64" + vlq(554_400 * 1) + b"\x80\x3c\x00\x00\xff\x2f\x00"))
+write("held-77h.mid", smf(b"\x00\x90\x3c\x64" + vlq(554_400 * 1) + b"\x80\x3c\x00\x00\xff\x2f\x00", 1))
 # 6: 8 M controller messages then a note, all at t = 0 (running status keeps it small).
 flood = bytearray(b"\x00\xb0\x01\x40") + b"\x00\x01\x40" * (8_000_000 - 1) + b"\x00\x90\x3c\x64" + vlq(2) + b"\x80\x3c\x00\x00\xff\x2f\x00"
-write("cc-flood-8m.mid", smf(bytes(flood), division=1))
+write("cc-flood-8m.mid", smf(bytes(flood), 1))
 
 def wav(rate, channels, frames, data_frames=None):
     data_frames = frames if data_frames is None else data_frames
@@ -170,7 +163,7 @@ write("nul-path.json", b'{"name":"x","preset":"/etc/hostname\\u0000.aupreset"}')
 for a, b in [("loop-a.aupreset", "loop-b.aupreset"), ("loop-b.aupreset", "loop-a.aupreset")]:
     if not os.path.lexists(os.path.join(out, a)):
         os.symlink(b, os.path.join(out, a))
-write("song.mid", smf(b"\x00\x90\x3c\x64\x60\x80\x3c\x00\x00\xff\x2f\x00", division=96))
+write("song.mid", smf(b"\x00\x90\x3c\x64\x60\x80\x3c\x00\x00\xff\x2f\x00", 96))
 if not os.path.exists(os.path.join(out, "song-link.wav")):
     os.link(os.path.join(out, "song.mid"), os.path.join(out, "song-link.wav"))
 if not os.path.exists(os.path.join(out, "fifo.wav")):
@@ -204,7 +197,7 @@ def sine_wav(name, seconds, rate=44100, channels=1):
             left -= n
 
 # A song: key 60 for one second.
-write("note-60.mid", smf(b"\x00\x90\x3c\x64" + vlq(2) + b"\x80\x3c\x00\x00\xff\x2f\x00", division=2))
+write("note-60.mid", smf(b"\x00\x90\x3c\x64" + vlq(2) + b"\x80\x3c\x00\x00\xff\x2f\x00", 2))
 # A 100 MB sample (50 M frames, 19 min at 44.1 kHz) played across the keyboard: levels for all of it
 # asked 2.8 GB (52 bytes a frame, besides the sample itself).
 sine_wav("big-sample.wav", 50_000_000 / 44100)
@@ -218,7 +211,7 @@ write("shared-128.json", ('{"name":"shared","programs":[' + ",".join('"shared-%0
                           + '],"channels":{"drums":[]}}').encode())
 # A song striking key 60 on every program 0…127 (one note each, one after another).
 song = b"".join(vlq(0) + bytes([0xC0, i]) + vlq(0) + b"\x90\x3c\x64" + vlq(1) + b"\x80\x3c\x00" for i in range(128))
-write("note-60-each-program.mid", smf(song + b"\x00\xff\x2f\x00", division=8))
+write("note-60-each-program.mid", smf(song + b"\x00\xff\x2f\x00", 8))
 # A 512 MB input: 8 channels at 768 kHz, 16-bit (32 M frames, 44 s); whole, decoded and resampled, 4.3 GB.
 sine_wav("big-input-8ch-768k.wav", 33_554_400 / 768000, rate=768000, channels=8)
 print(out)

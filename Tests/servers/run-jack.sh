@@ -23,6 +23,15 @@ RT=""
 chrt -f 80 true 2> /dev/null && RT="chrt -f 80"   # the recorder's disk thread, as in alsa-server-checks.sh
 at() { echo "$(now) - $1" | bc -l; }   # seconds since a `now` stamp
 ports_up() { jack_lsp 2> /dev/null | grep -q "^AudioGraph:out_R$"; }
+# $T/NAME.wav (out_L beside the 240 Hz reference), recorded across the buffer-size changes at the
+# times in $changes: 440 Hz, and no discontinuity but at those times.
+#   usage: sine_across_changes NAME WHERE   (WHERE ends the pitch line: "" or " in the PipeWire graph")
+sine_across_changes() {
+    python3 "$SERVERS/analyse.py" pitch "$T/$1.wav" --expect-hz 440 --tol-cents 2 && pass "pitch 440 Hz$2" || fail "pitch"
+    local allow; allow=$(IFS=,; echo "${changes[*]}")
+    python3 "$SERVERS/analyse.py" continuity "$T/$1.wav" --hz 440 --reference-hz 240 --allow "$allow" \
+        && pass "no discontinuity beyond the buffer-size changes (at $allow s)" || fail "discontinuities (above)"
+}
 
 echo "== 1. jackd2 $(jackd --version 2>/dev/null | sed -n 's/.*version \([0-9.]*\).*/\1/p' | head -1), buffer size changed live"
 start_jackd 256
@@ -48,10 +57,7 @@ wait $ag && pass "played through the changes, exit 0" || fail "play exit status"
 kill_daemon rec_bufsize INT
 grep -E "buffer size|stopped" "$T/ag-bufsize.log"
 [[ $(grep -c "JACK buffer size" "$T/ag-bufsize.log") == 3 ]] && pass "followed 256 → 64 → 1024 → 256" || fail "buffer-size changes not all seen"
-python3 "$SERVERS/analyse.py" pitch "$T/bufsize.wav" --expect-hz 440 --tol-cents 2 && pass "pitch 440 Hz" || fail "pitch"
-allow=$(IFS=,; echo "${changes[*]}")
-python3 "$SERVERS/analyse.py" continuity "$T/bufsize.wav" --hz 440 --reference-hz 240 --allow "$allow" \
-    && pass "no discontinuity beyond the buffer-size changes (at $allow s)" || fail "discontinuities (above)"
+sine_across_changes bufsize ""
 kill_daemon reference TERM
 
 echo "== 2. jackd killed and restarted mid-song"
@@ -190,10 +196,7 @@ pw-metadata -n settings 0 clock.force-quantum 0 > /dev/null
 kill_daemon rec_pw INT
 grep -E "buffer size|stopped" "$T/ag-pwjack.log"
 [[ $(grep -c "JACK buffer size" "$T/ag-pwjack.log") -ge 2 ]] && pass "followed the quantum 64 → 1024" || fail "quantum changes not seen"
-python3 "$SERVERS/analyse.py" pitch "$T/pwjack.wav" --expect-hz 440 --tol-cents 2 && pass "pitch 440 Hz in the PipeWire graph" || fail "pitch"
-allow=$(IFS=,; echo "${changes[*]}")
-python3 "$SERVERS/analyse.py" continuity "$T/pwjack.wav" --hz 440 --reference-hz 240 --allow "$allow" \
-    && pass "no discontinuity beyond the quantum changes" || fail "discontinuities (above)"
+sine_across_changes pwjack " in the PipeWire graph"
 kill_daemon reference TERM
 
 echo "jack server test: $fails failed"

@@ -6,17 +6,11 @@ e.g. `song.py a.mid 500:60000:69` holds A4 from 0.5 s for 60 s; cc:TIME_MS:NUMBE
 is a controller change (cc:0:10:0 pans channel 1 hard left). A final no-op event at the
 last note-off + 200 ms keeps the file's end after the release.
 """
-import struct
+import os
 import sys
 
-
-def vlq(n):
-    out = [n & 0x7F]
-    n >>= 7
-    while n:
-        out.append(0x80 | (n & 0x7F))
-        n >>= 7
-    return bytes(reversed(out))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "lib"))
+from smf import smf, variable_length as vlq  # noqa: E402
 
 
 def main():
@@ -43,8 +37,7 @@ def main():
         now = time
     track += vlq(200) + b"\xFF\x2F\x00"
     with open(sys.argv[1], "wb") as f:
-        f.write(b"MThd" + struct.pack(">IHHH", 6, 0, 1, 500))
-        f.write(b"MTrk" + struct.pack(">I", len(track)) + track)
+        f.write(smf(track, 500))
     return 0
 
 

@@ -6,21 +6,13 @@ import struct
 import subprocess
 
 import numpy as np
+from smf import smf, variable_length
 
 RATE = 48000
 SOUNDFONT = "/usr/share/sounds/sf2/FluidR3_GM.sf2"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 AUDIOGRAPH = os.path.join(ROOT, ".build", "release", "audiograph")
 INSTRUMENT = os.path.join(ROOT, "Instruments", "default.json")
-
-
-def variable_length(value):
-    out = [value & 0x7F]
-    value >>= 7
-    while value:
-        out.insert(0, 0x80 | (value & 0x7F))
-        value >>= 7
-    return bytes(out)
 
 
 def write_smf(path, events, ticks_per_quarter=480, tempo=500000):
@@ -34,8 +26,7 @@ def write_smf(path, events, ticks_per_quarter=480, tempo=500000):
         now = tick
     track += b"\x00\xff\x2f\x00"
     with open(path, "wb") as f:
-        f.write(b"MThd" + struct.pack(">IHHH", 6, 0, 1, ticks_per_quarter))
-        f.write(b"MTrk" + struct.pack(">I", len(track)) + track)
+        f.write(smf(track, ticks_per_quarter))
 
 
 def read_variable(data, i):
