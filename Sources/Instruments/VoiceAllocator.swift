@@ -13,14 +13,6 @@ public enum VoiceAllocator {
         /// Note-on order; smaller is older.
         public var age: UInt64
         public var level: Float
-
-        public init(isFree: Bool, isFading: Bool, isReleased: Bool, age: UInt64, level: Float) {
-            self.isFree = isFree
-            self.isFading = isFading
-            self.isReleased = isReleased
-            self.age = age
-            self.level = level
-        }
     }
 
     /// The decision for one note-on: the slot to use, and the voice to fade out first (if any).

@@ -61,7 +61,7 @@ public struct Layer: Sendable, Equatable {
 }
 
 /// `trigger mode` of a layer.
-public enum TriggerMode: Sendable, Equatable {
+public enum TriggerMode: StoredCode {
     /// 0 or absent: note-off starts the release.
     case normal
     /// 11: the note plays to its end; note-off is ignored.
@@ -69,19 +69,6 @@ public enum TriggerMode: Sendable, Equatable {
     /// Any other stored value, kept as is (the decoder warns).
     case unknown(Int)
 
-    public init(rawValue: Int) {
-        switch rawValue {
-        case 0: self = .normal
-        case 11: self = .oneShot
-        default: self = .unknown(rawValue)
-        }
-    }
-
-    public var rawValue: Int {
-        switch self {
-        case .normal: return 0
-        case .oneShot: return 11
-        case .unknown(let value): return value
-        }
-    }
+    public static let namedCodes: [(value: TriggerMode, code: Int)] = [(.normal, 0), (.oneShot, 11)]
+    public var unknownCode: Int? { if case .unknown(let code) = self { code } else { nil } }
 }

@@ -21,36 +21,28 @@ public struct Filter: Sendable, Equatable {
 }
 
 /// A layer filter's response (`Filter.type`).
-public enum FilterKind: Sendable, Equatable {
+public enum FilterKind: StoredCode {
     case lowPass, highPass, bandPass
     case unknown(Int)
 
-    public init(code: Int?) {
-        switch code {
-        case nil, 40: self = .lowPass
-        case 41: self = .highPass
-        case 42: self = .bandPass
-        case let other?: self = .unknown(other)
-        }
-    }
+    public static let namedCodes: [(value: FilterKind, code: Int)] = [(.lowPass, 40), (.highPass, 41), (.bandPass, 42)]
+    public var unknownCode: Int? { if case .unknown(let code) = self { code } else { nil } }
+
+    public init(code: Int?) { self = code.map(Self.init(rawValue:)) ?? .lowPass }
 }
 
 /// A stage's `curve` code. Only 20 (every stage but the amp attack) and 22 (the amp envelope's
 /// attack, AU's default) are seen in files. [GUESS, no document found] 20 linear, 22 convex (fast
 /// rise, then easing into the peak: the analogue-style attack a default would be), 21 concave.
-public enum StageCurve: Sendable, Equatable {
+public enum StageCurve: StoredCode {
     case linear, convex, concave
     case unknown(Int)
 
+    public static let namedCodes: [(value: StageCurve, code: Int)] = [(.linear, 20), (.concave, 21), (.convex, 22)]
+    public var unknownCode: Int? { if case .unknown(let code) = self { code } else { nil } }
+
     /// Absent = linear.
-    public init(code: Int?) {
-        switch code {
-        case nil, 20: self = .linear
-        case 21: self = .concave
-        case 22: self = .convex
-        case let other?: self = .unknown(other)
-        }
-    }
+    public init(code: Int?) { self = code.map(Self.init(rawValue:)) ?? .linear }
 }
 
 /// One envelope (`Stages` 0–6). Times are seconds, sustain is a linear level 0…1.
@@ -117,33 +109,13 @@ public struct LFO: Sendable, Equatable {
 }
 
 /// LFO `waveform` codes (from AudioKit's preset builder; absent = triangle; only 28 seen in files).
-public enum LFOWaveform: Sendable, Equatable {
+public enum LFOWaveform: StoredCode {
     case triangle, sine, sawtooth, square, reverseSawtooth, sampleAndHold, randomInterpolated
     case unknown(Int)
 
-    public init(rawValue: Int) {
-        switch rawValue {
-        case 0: self = .triangle
-        case 25: self = .sine
-        case 26: self = .sawtooth
-        case 28: self = .square
-        case 29: self = .reverseSawtooth
-        case 75: self = .sampleAndHold
-        case 76: self = .randomInterpolated
-        default: self = .unknown(rawValue)
-        }
-    }
-
-    public var rawValue: Int {
-        switch self {
-        case .triangle: return 0
-        case .sine: return 25
-        case .sawtooth: return 26
-        case .square: return 28
-        case .reverseSawtooth: return 29
-        case .sampleAndHold: return 75
-        case .randomInterpolated: return 76
-        case .unknown(let value): return value
-        }
-    }
+    public static let namedCodes: [(value: LFOWaveform, code: Int)] = [
+        (.triangle, 0), (.sine, 25), (.sawtooth, 26), (.square, 28), (.reverseSawtooth, 29), (.sampleAndHold, 75),
+        (.randomInterpolated, 76),
+    ]
+    public var unknownCode: Int? { if case .unknown(let code) = self { code } else { nil } }
 }

@@ -110,26 +110,13 @@ public enum ModulationDestination: Sendable, Equatable, Hashable {
 }
 
 /// `transform`: the curve applied to the normalised source (AU stores DLS's code + 1).
-public enum ConnectionTransform: Sendable, Equatable {
+public enum ConnectionTransform: StoredCode {
     /// 1
     case linear
     /// 2: DLS concave (used on velocity/CC7/CC11 → gain).
     case concave
     case unknown(Int)
 
-    public init(rawValue: Int) {
-        switch rawValue {
-        case 1: self = .linear
-        case 2: self = .concave
-        default: self = .unknown(rawValue)
-        }
-    }
-
-    public var rawValue: Int {
-        switch self {
-        case .linear: return 1
-        case .concave: return 2
-        case .unknown(let value): return value
-        }
-    }
+    public static let namedCodes: [(value: ConnectionTransform, code: Int)] = [(.linear, 1), (.concave, 2)]
+    public var unknownCode: Int? { if case .unknown(let code) = self { code } else { nil } }
 }

@@ -83,23 +83,13 @@ private struct PropertyListTreeWalker {
     /// non-blank text is an error.
     func elementChildren(of node: xmlNodePtr) throws(PresetError) -> [xmlNodePtr] {
         var result: [xmlNodePtr] = []
-        var child = node.pointee.children
-        while let current = child {
-            switch current.pointee.type {
-            case XML_ELEMENT_NODE:
-                result.append(current)
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                let text = current.pointee.content.map { String(cString: $0) } ?? ""
+        try visitChildren(
+            of: node, element: { result.append($0) },
+            text: { (text) throws(PresetError) in
                 if text.contains(where: { !$0.isWhitespace }) {
                     throw failure(node, "unexpected text \"\(text.prefix(40))\"")
                 }
-            case XML_ENTITY_REF_NODE:
-                throw failure(node, "entity references are not supported")
-            default:
-                break
-            }
-            child = current.pointee.next
-        }
+            })
         return result
     }
 
@@ -107,21 +97,32 @@ private struct PropertyListTreeWalker {
     /// than the predefined ones are rejected rather than expanded.
     func text(of node: xmlNodePtr) throws(PresetError) -> String {
         var text = ""
+        try visitChildren(
+            of: node,
+            element: { (child) throws(PresetError) in throw failure(node, "unexpected element <\(name(of: child))> inside a value") },
+            text: { text += $0 })
+        return text
+    }
+
+    /// Hands `node`'s children, in order, to `element` or (text and CDATA) to `text`; comments and
+    /// processing instructions are skipped, an entity reference is an error.
+    private func visitChildren(
+        of node: xmlNodePtr, element: (xmlNodePtr) throws(PresetError) -> Void, text: (String) throws(PresetError) -> Void
+    ) throws(PresetError) {
         var child = node.pointee.children
         while let current = child {
             switch current.pointee.type {
+            case XML_ELEMENT_NODE:
+                try element(current)
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                text += current.pointee.content.map { String(cString: $0) } ?? ""
+                try text(current.pointee.content.map { String(cString: $0) } ?? "")
             case XML_ENTITY_REF_NODE:
                 throw failure(node, "entity references are not supported")
-            case XML_ELEMENT_NODE:
-                throw failure(node, "unexpected element <\(name(of: current))> inside a value")
             default:
                 break
             }
             child = current.pointee.next
         }
-        return text
     }
 
     func value(of node: xmlNodePtr) throws(PresetError) -> PropertyList {

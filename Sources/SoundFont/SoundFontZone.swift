@@ -93,14 +93,6 @@ public struct SoundFontPreset: Sendable, Equatable {
     public var global: SoundFontZone
     /// The preset's zones, in file order, each with an `instrumentIndex`.
     public var zones: [SoundFontZone]
-
-    public init(name: String, bank: Int, program: Int, global: SoundFontZone = SoundFontZone(), zones: [SoundFontZone] = []) {
-        self.name = name
-        self.bank = bank
-        self.program = program
-        self.global = global
-        self.zones = zones
-    }
 }
 
 /// An instrument: zones that each play a sample over a key and velocity range.
@@ -110,10 +102,4 @@ public struct SoundFontInstrument: Sendable, Equatable {
     public var global: SoundFontZone
     /// The instrument's zones, in file order, each with a `sampleIndex`.
     public var zones: [SoundFontZone]
-
-    public init(name: String, global: SoundFontZone = SoundFontZone(), zones: [SoundFontZone] = []) {
-        self.name = name
-        self.global = global
-        self.zones = zones
-    }
 }

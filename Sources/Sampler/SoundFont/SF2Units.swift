@@ -65,22 +65,21 @@ enum SF2Units {
     /// The modulator "concave" curve at 0…127 (a 128-point table, linearly interpolated):
     /// C(j) = −(5/12)·log10((127 − j)/127), C(127) = 1.
     @_noAllocation
-    static func concave(_ v: Double) -> Double {
-        if !(v >= 0) { return 0 }
-        if v >= 127 { return 1 }
-        let j = RealTimeMath.floor(v)
-        let a = concavePoint(j)
-        return a + (concavePoint(j + 1) - a) * (v - j)
-    }
+    static func concave(_ v: Double) -> Double { interpolated(v, concave: true) }
 
     /// The "convex" curve: V(j) = 1 + (5/12)·log10(j/127), V(0) = 0.
     @_noAllocation
-    static func convex(_ v: Double) -> Double {
+    static func convex(_ v: Double) -> Double { interpolated(v, concave: false) }
+
+    /// Either curve between its points j = floor(v) and j + 1; 0 below 0 (and for NaN), 1 from 127.
+    @_noAllocation
+    private static func interpolated(_ v: Double, concave: Bool) -> Double {
         if !(v >= 0) { return 0 }
         if v >= 127 { return 1 }
         let j = RealTimeMath.floor(v)
-        let a = convexPoint(j)
-        return a + (convexPoint(j + 1) - a) * (v - j)
+        let a = concave ? concavePoint(j) : convexPoint(j)
+        let b = concave ? concavePoint(j + 1) : convexPoint(j + 1)
+        return a + (b - a) * (v - j)
     }
 
     @_noAllocation
