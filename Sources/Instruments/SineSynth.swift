@@ -189,11 +189,10 @@ public final class SineSynth {
         case .none, .bankSelect:
             break
         }
-        if silent { channels[channel].gains.snap() }
-        if controller == MIDIController.reverbSend || controller == MIDIController.chorusSend {
-            let c = channels[channel].controllers
-            channels[channel].sends.follow(reverbController: c.reverbSend, chorusController: c.chorusSend, snap: silent)
-        }
+        let c = channels[channel].controllers
+        PartLevels.settle(
+            gains: &channels[channel].gains, sends: &channels[channel].sends, silent: silent, sendChanged: MIDIController.isSend(controller),
+            reverbController: c.reverbSend, chorusController: c.chorusSend)
     }
 
     /// A pedal went up: notes whose key is up and that no pedal still holds are released. The

@@ -55,6 +55,10 @@ public enum MIDIController {
     /// 124–127: omni off, omni on, mono, poly. We stay omni and poly; each only releases the
     /// channel's notes, as MIDI 1.0 asks of a mode change (docs/GENERAL-MIDI.md).
     public static let modeMessages: ClosedRange<UInt8> = 124...127
+
+    /// Whether `number` sets a send level (CC91 or CC93).
+    @_noAllocation
+    public static func isSend(_ number: UInt8) -> Bool { number == reverbSend || number == chorusSend }
 }
 
 /// A message placed at a frame inside the block being rendered.

@@ -100,11 +100,10 @@ extension SamplerInstrument {
         case .none, .bankSelect:
             break
         }
-        if silent { parts[channel].gains.snap() }
-        if controller == MIDIController.reverbSend || controller == MIDIController.chorusSend {
-            let c = parts[channel].controllers
-            parts[channel].sends.follow(reverbController: c.reverbSend, chorusController: c.chorusSend, snap: silent)
-        }
+        let c = parts[channel].controllers
+        PartLevels.settle(
+            gains: &parts[channel].gains, sends: &parts[channel].sends, silent: silent, sendChanged: MIDIController.isSend(controller),
+            reverbController: c.reverbSend, chorusController: c.chorusSend)
     }
 
     /// Whether any voice (also one fading out) sounds on `channel`.
