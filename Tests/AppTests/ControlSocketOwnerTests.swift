@@ -142,18 +142,12 @@ struct ControlSocketOwnerTests {
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String = "/")
         -> CommandLineTests.Outcome
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = ["PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": "/"].merging(environment) { $1 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch { return CommandLineTests.Outcome(status: -1, output: "\(error)") }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CommandLineTests.Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        // A program that cannot start is a failed outcome here, so that cleanup calls may ignore it.
+        do {
+            return try Subprocess.run(executable, arguments, environment: environment, inheritingEnvironment: false, directory: directory)
+        } catch {
+            return CommandLineTests.Outcome(status: -1, output: "\(error)")
+        }
     }
 }
 

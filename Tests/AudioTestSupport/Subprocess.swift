@@ -12,14 +12,20 @@ public enum Subprocess {
         }
     }
 
+    /// What a run with `inheritingEnvironment: false` starts from: a plain `PATH` and `HOME`,
+    /// nothing of the test runner's (for programs run as another user).
+    public static let cleanEnvironment = ["PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": "/"]
+
+    /// `environment` is laid over the runner's own environment, or over `cleanEnvironment`.
     public static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], inheritingEnvironment: Bool = true,
+        directory: String? = nil
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = (inheritingEnvironment ? ProcessInfo.processInfo.environment : cleanEnvironment).merging(environment) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
