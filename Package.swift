@@ -144,7 +144,7 @@ let package = Package(
         .target(
             name: "LiveTestSupport", dependencies: ["LiveLoop", "LiveControl", "AudioGraphApp", "ALSAIO", "Engine", "MIDI"],
             path: "Tests/LiveTestSupport"),
-        .testTarget(name: "MIDITests", dependencies: ["MIDI"]),
+        .testTarget(name: "MIDITests", dependencies: ["MIDI", "AudioTestSupport"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioTestSupport"]),
         // libsamplerate only as the reference the resampler quality test measures libsoxr against.
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "CSndFile", "AudioTestSupport", "CSampleRate"]),
@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(
             name: "EngineTests", dependencies: ["Engine", "Sampler", "SamplerLevels", "Instruments", "MicEffects", "DSP", "MIDI", "AudioTestSupport"]),
         .testTarget(name: "ALSAIOTests", dependencies: ["ALSAIO", "MIDI"]),
-        .testTarget(name: "PanelProtocolTests", dependencies: ["PanelProtocol"]),
+        .testTarget(name: "PanelProtocolTests", dependencies: ["PanelProtocol", "AudioTestSupport"]),
         .testTarget(
             name: "AppTests",
             dependencies: [

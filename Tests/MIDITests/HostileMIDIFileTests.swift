@@ -1,3 +1,4 @@
+import AudioTestSupport
 import Foundation
 import MIDI
 import Testing
@@ -8,14 +9,7 @@ import Glibc
 
 /// Issue 10 case 12 for MIDI files: a FIFO, a device or a directory is a clear error at once.
 @Suite struct HostileMIDIFileTests {
-    func readError(_ path: String) -> String? {
-        do {
-            _ = try MIDIFile.read(path: path)
-            return nil
-        } catch {
-            return error.description
-        }
-    }
+    func readError(_ path: String) -> String? { errorText { _ = try MIDIFile.read(path: path) } }
 
     @Test func nonRegularFilesAreRefusedWithoutBlocking() throws {
         let dir = NSTemporaryDirectory() + "midi-hostile-\(getpid())"

@@ -1,3 +1,4 @@
+import AudioTestSupport
 import PanelProtocol
 import Testing
 
@@ -6,12 +7,7 @@ import Testing
 
     func parse(_ text: String) throws(PanelError) -> PanelCommand { try PanelCommand(parsing: Array(text.utf8), parameters: parameters) }
 
-    func refusal(_ text: String) -> String? {
-        do {
-            _ = try parse(text)
-            return nil
-        } catch { return error.description }
-    }
+    func refusal(_ text: String) -> String? { errorText { _ = try parse(text) } }
 
     @Test func acceptsTheThreeMessagesThePageSends() throws {
         #expect(try parse(#"{"type":"set","name":"bus.mic.gain","value":-6.5}"#) == .set(name: "bus.mic.gain", value: -6.5))

@@ -11,14 +11,7 @@ import Glibc
 @Suite struct HostilePresetFileTests {
     let dir = TemporaryDirectory()
 
-    func loadError(_ path: String) -> String? {
-        do {
-            _ = try AUPreset.load(path: path)
-            return nil
-        } catch {
-            return error.description
-        }
-    }
+    func loadError(_ path: String) -> String? { errorText { _ = try AUPreset.load(path: path) } }
 
     @Test func devZeroAFIFOAndADirectoryAreRefusedAtOnce() throws {
         #expect(loadError("/dev/zero") == "/dev/zero: cannot read the file: is a character device, not a regular file; give the path of a preset")
