@@ -46,13 +46,7 @@ import Testing
     /// `fluidsynth -ni -F OUT FONT SONG` with its defaults (float output, so nothing is clipped).
     static func fluidSynth(_ path: String, scratch: TemporaryDirectory) throws -> Double {
         let wav = scratch.file("fluidsynth.wav")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/fluidsynth")
-        process.arguments = ["-ni", "-q", "-O", "float", "-F", wav, font, path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        try FluidSynth.render(midi: path, font: font, to: wav, settings: [])
         let audio = try AudioFileReader.read(path: wav)
         return level(audio.channels[0], audio.channels[1])
     }
