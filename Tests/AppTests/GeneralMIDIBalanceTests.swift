@@ -39,11 +39,7 @@ import Testing
     }
 
     /// RMS of both channels over `measuredFrames`, dB.
-    static func level(_ left: [Float], _ right: [Float]) -> Double {
-        var sum = 0.0
-        for i in 0..<min(left.count, measuredFrames) { sum += Double(left[i] * left[i]) + Double(right[i] * right[i]) }
-        return 10 * log10(max(sum / Double(2 * measuredFrames), 1e-30))
-    }
+    static func level(_ left: [Float], _ right: [Float]) -> Double { Measure.stereoRMSDecibels(left, right, frames: measuredFrames) }
 
     static func ours(_ path: String) throws -> Double {
         var loader = try InstrumentLoader(instrumentPath: OfflineRenderTests.defaultInstrument)

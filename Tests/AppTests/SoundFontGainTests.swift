@@ -20,11 +20,7 @@ import Testing
     static let measuredFrames = Int((excerptSeconds + 2) * rate)
 
     /// RMS of both channels over `measuredFrames`, dB.
-    static func level(_ left: [Float], _ right: [Float]) -> Double {
-        var sum = 0.0
-        for i in 0..<min(left.count, measuredFrames) { sum += Double(left[i] * left[i]) + Double(right[i] * right[i]) }
-        return 10 * log10(max(sum / Double(2 * measuredFrames), 1e-30))
-    }
+    static func level(_ left: [Float], _ right: [Float]) -> Double { Measure.stereoRMSDecibels(left, right, frames: measuredFrames) }
 
     /// Our render at the defaults: RMS, output peak and the limiter's deepest gain reduction (dB).
     static func ours(_ path: String) throws -> (rms: Double, peak: Double, reduction: Double) {

@@ -33,6 +33,13 @@ public enum Measure {
 
     public static func rms(_ x: [Float]) -> Double { rms(x[...]) }
 
+    /// RMS of both channels over their first `frames` frames (silence past their end), dB.
+    public static func stereoRMSDecibels(_ left: [Float], _ right: [Float], frames: Int) -> Double {
+        var sum = 0.0
+        for i in 0..<min(left.count, frames) { sum += Double(left[i] * left[i]) + Double(right[i] * right[i]) }
+        return 10 * log10(max(sum / Double(2 * frames), 1e-30))
+    }
+
     /// Largest deviation of a sample from the quadratic continuation of the three before it
     /// (the third difference). A step of size d shows up as d; a smooth tone at frequency f and
     /// amplitude A shows up as only A·(2πf/fs)³ (≈ 1e-4 for 440 Hz at 0.5), so a click of −60 dBFS
