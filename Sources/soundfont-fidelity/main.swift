@@ -3,10 +3,11 @@ import MIDI
 import SoundFont
 import SoundFontFidelity
 
-// soundfont-fidelity notes FONT [--presets B:P,…] [--audiograph PATH] [--verbose]
+// soundfont-fidelity notes FONT [--presets B:P,…] [--audiograph PATH] [--verbose] [--keep DIR]
 //   One note per zone range of every preset, rendered by FluidSynth and by AudioGraph; per preset
 //   the notes passing (pitch ≤ 1 cent, level over the first second ≤ 1 dB, attack/decay/release
-//   ≤ 10 % or 2 ms), the failures named, and the pass count.
+//   ≤ 10 % or 3 ms), the failures named, and the pass count. --keep DIR keeps the renders and the
+//   MIDI file there (the last batch of 8 presets) for a closer look.
 // soundfont-fidelity songs FONT SONG… [--audiograph PATH]
 //   Per channel of each song: its level alone relative to the whole mix, FluidSynth's and ours.
 
@@ -25,13 +26,14 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let audiograph = option("--audiograph") ?? ".build/release/audiograph"
 let presetFilter = option("--presets").map { Set($0.split(separator: ",").map { $0.split(separator: ":").compactMap { Int($0) } }) }
 let verbose = flag("--verbose")
+let keep = option("--keep")
 guard arguments.count >= 2 else {
     print("usage: soundfont-fidelity notes FONT [--presets B:P,…] [--verbose] | songs FONT SONG…  [--audiograph PATH]")
     exit(2)
 }
-let directory = FileManager.default.temporaryDirectory.appendingPathComponent("soundfont-fidelity-\(getpid())").path
+let directory = keep ?? FileManager.default.temporaryDirectory.appendingPathComponent("soundfont-fidelity-\(getpid())").path
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(atPath: directory) }
+defer { if keep == nil { try? FileManager.default.removeItem(atPath: directory) } }
 let renders = FidelityRenders(audiograph: audiograph, directory: directory)
 let font = arguments[1]
 
