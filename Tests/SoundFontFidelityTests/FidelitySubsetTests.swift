@@ -23,7 +23,7 @@ import Testing
         try MIDIFileWriterBridge.write(plan, to: midi)
         let renders = FidelityRenders(audiograph: Self.binary, directory: directory)
         var report = FidelityReport()
-        report.add(plan: plan, reference: try renders.fluidSynth(font: font, midi: midi, name: "n"), ours: try renders.ours(font: font, midi: midi, name: "n"))
+        report.add(plan: plan, reference: try renders.fluidSynth(font: font, midi: midi, name: "n", oversampled: false), ours: try renders.ours(font: font, midi: midi, name: "n"))
         return report
     }
 
