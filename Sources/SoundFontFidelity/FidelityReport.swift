@@ -20,7 +20,10 @@ public struct FidelityReport {
             lags.append(lag)
             let a = NoteAnalysis.bandLimited(
                 left: reference.left, right: reference.right, window: note.window.shifted(by: lag), sampleRate: rate, cutoff: note.accurateBand)
-            let b = NoteAnalysis.bandLimited(left: ours.left, right: ours.right, window: note.window, sampleRate: rate, cutoff: note.accurateBand)
+            // Ours through FluidSynth's interpolation response: the same content compared, not the interpolation.
+            let b = NoteAnalysis.bandLimited(
+                left: ours.left, right: ours.right, window: note.window, sampleRate: rate, cutoff: note.accurateBand,
+                response: { FluidSynthInterpolation.gain(at: $0 / (rate * note.step)) })
             let theirs = NoteAnalysis.measure(left: a.left, right: a.right, window: a.window, sampleRate: rate)
             let mine = NoteAnalysis.measure(left: b.left, right: b.right, window: b.window, sampleRate: rate, partialNear: theirs.partialHertz)
             comparisons.append(NoteComparison(ours: mine, reference: theirs))

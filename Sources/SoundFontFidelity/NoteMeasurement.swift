@@ -37,10 +37,11 @@ public enum NoteAnalysis {
 
     /// The note's channels from `window.onset` to `window.end` with everything above `cutoff` Hz
     /// removed (FFT, brick wall), so that both renders are measured in the band where
-    /// FluidSynth's 4-point interpolation is accurate (`FidelityNotePlan.Note.accurateBand`).
-    public static func bandLimited(left: [Float], right: [Float], window: NoteWindow, sampleRate: Double, cutoff: Double)
-        -> (left: [Float], right: [Float], window: NoteWindow)
-    {
+    /// FluidSynth's 4-point interpolation is accurate (`FidelityNotePlan.Note.accurateBand`);
+    /// below it, each frequency (Hz) scaled by `response` when one is given.
+    public static func bandLimited(
+        left: [Float], right: [Float], window: NoteWindow, sampleRate: Double, cutoff: Double, response: ((Double) -> Double)? = nil
+    ) -> (left: [Float], right: [Float], window: NoteWindow) {
         let count = min(window.end, left.count) - window.onset
         guard count > 0 else { return ([], [], NoteWindow(onset: 0, release: 0, end: 0)) }
         var size = 1
@@ -53,6 +54,13 @@ public enum NoteAnalysis {
             for bin in min(first, fft.binCount)..<fft.binCount {
                 fft.spectrum[2 * bin] = 0
                 fft.spectrum[2 * bin + 1] = 0
+            }
+            if let response {
+                for bin in 0..<min(first, fft.binCount) {
+                    let gain = Float(response(Double(bin) * sampleRate / Double(size)))
+                    fft.spectrum[2 * bin] *= gain
+                    fft.spectrum[2 * bin + 1] *= gain
+                }
             }
             fft.inverse()
             return (0..<count).map { fft.time[$0] / Float(size) }
