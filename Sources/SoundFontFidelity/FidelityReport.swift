@@ -24,8 +24,10 @@ public struct FidelityReport {
             let b = NoteAnalysis.bandLimited(
                 left: ours.left, right: ours.right, window: note.window, sampleRate: rate, cutoff: note.accurateBand,
                 response: { FluidSynthInterpolation.gain(at: $0 / (rate * note.step)) })
-            let theirs = NoteAnalysis.measure(left: a.left, right: a.right, window: a.window, sampleRate: rate)
-            let mine = NoteAnalysis.measure(left: b.left, right: b.right, window: b.window, sampleRate: rate, partialNear: theirs.partialHertz)
+            let width = note.envelopeSeconds
+            let theirs = NoteAnalysis.measure(left: a.left, right: a.right, window: a.window, sampleRate: rate, envelopeSeconds: width)
+            let mine = NoteAnalysis.measure(
+                left: b.left, right: b.right, window: b.window, sampleRate: rate, partialNear: theirs.partialHertz, envelopeSeconds: width)
             comparisons.append(NoteComparison(ours: mine, reference: theirs))
         }
         renderSeconds.fluidSynth += reference.seconds

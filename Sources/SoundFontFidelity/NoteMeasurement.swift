@@ -68,12 +68,15 @@ public enum NoteAnalysis {
         return (filter(left), filter(right), NoteWindow(onset: 0, release: window.release - window.onset, end: count))
     }
 
-    public static func measure(left: [Float], right: [Float], window: NoteWindow, sampleRate: Double, partialNear reference: Double? = nil)
-        -> NoteMeasurement
-    {
+    /// `envelopeSeconds`: the RMS window of the envelope (at least `envelopeWindowSeconds`).
+    public static func measure(
+        left: [Float], right: [Float], window: NoteWindow, sampleRate: Double, partialNear reference: Double? = nil,
+        envelopeSeconds: Double = envelopeWindowSeconds
+    ) -> NoteMeasurement {
         let hop = max(1, Int(hopSeconds * sampleRate))
         let envelope = self.envelope(
-            left: left, right: right, from: window.onset, to: window.end, hop: hop, width: max(hop, Int(envelopeWindowSeconds * sampleRate)))
+            left: left, right: right, from: window.onset, to: window.end, hop: hop,
+            width: max(hop, Int(max(envelopeSeconds, envelopeWindowSeconds) * sampleRate)))
         let firstSecond = min(window.end, window.onset + Int(sampleRate)) - window.onset
         let level = rmsDecibels(left: left, right: right, from: window.onset, count: firstSecond)
         var measurement = NoteMeasurement(partialHertz: nil, levelDecibels: level)
