@@ -18,6 +18,17 @@ public struct NoteMeasurement: Sendable, Equatable {
     /// After the note-off, from 1 dB to 21 dB below the level at the note-off (the release's
     /// slope, whatever small lag each renderer's note-off has), if it falls that far in the window.
     public var releaseSeconds: Double?
+    /// The envelope (dB, one point per `NoteAnalysis.hopSeconds` from the note-on) and, per time,
+    /// the level its end crosses and the point where it does: a miss's diagnosis (`NoteComparison.gap`).
+    public var envelope: [Double] = []
+    public var attackEnd: Crossing?
+    public var decayEnd: Crossing?
+    public var releaseEnd: Crossing?
+
+    public struct Crossing: Sendable, Equatable {
+        public var threshold: Double
+        public var point: Int?
+    }
 }
 
 /// Where one note lies in a render, in frames.
@@ -80,6 +91,7 @@ public enum NoteAnalysis {
         let firstSecond = min(window.end, window.onset + Int(sampleRate)) - window.onset
         let level = rmsDecibels(left: left, right: right, from: window.onset, count: firstSecond)
         var measurement = NoteMeasurement(partialHertz: nil, levelDecibels: level)
+        measurement.envelope = envelope
         let headPoints = max(1, firstSecond / hop)
         guard let peak = envelope.prefix(headPoints).max(), peak > silenceDecibels else { return measurement }
         let releasePoint = (window.release - window.onset) / hop
@@ -87,17 +99,20 @@ public enum NoteAnalysis {
            let onset = envelope.prefix(headPoints).firstIndex(where: { $0 >= peak - 40 })
         {
             measurement.attackSeconds = Double((top - onset) * hop) / sampleRate
-            if let fall = envelope[top..<min(releasePoint, envelope.count)].firstIndex(where: { $0 <= peak - 10 }) {
-                measurement.decaySeconds = Double((fall - top) * hop) / sampleRate
-            }
+            measurement.attackEnd = .init(threshold: peak - 1, point: top)
+            let fall = envelope[top..<max(top, min(releasePoint, envelope.count))].firstIndex(where: { $0 <= peak - 10 })
+            measurement.decayEnd = .init(threshold: peak - 10, point: fall)
+            if let fall { measurement.decaySeconds = Double((fall - top) * hop) / sampleRate }
         }
         if releasePoint > 0, releasePoint < envelope.count {
             let atRelease = envelope[releasePoint - 1]
+            measurement.releaseEnd = .init(threshold: atRelease - 21, point: nil)
             if atRelease > silenceDecibels + 21,
                let begin = envelope[releasePoint...].firstIndex(where: { $0 <= atRelease - 1 }),
                let fall = envelope[begin...].firstIndex(where: { $0 <= atRelease - 21 })
             {
                 measurement.releaseSeconds = Double((fall - begin) * hop) / sampleRate
+                measurement.releaseEnd?.point = fall
             }
         }
         let heldStart = window.onset + Int(0.1 * sampleRate)
