@@ -26,13 +26,13 @@ public enum FluidSynthInterpolation {
     /// |mean over x of Σ c_k(x) e^(−iω(k − 1 − x))|, the four points at −1, 0, 1, 2 around the read
     /// position x ∈ [0, 1) (fluid_rvoice_dsp.c's interp_coeff).
     static func coherentGain(at ν: Double) -> Double {
-        let ω = 2 * Double.pi * ν, steps = 256
+        let omega = 2 * Double.pi * ν, steps = 256
         var re = 0.0, im = 0.0
         for s in 0..<steps {
             let x = (Double(s) + 0.5) / Double(steps)
             let c = [x * (-0.5 + x * (1 - 0.5 * x)), 1 + x * x * (1.5 * x - 2.5), x * (0.5 + x * (2 - 1.5 * x)), 0.5 * x * x * (x - 1)]
             for k in 0..<4 {
-                let phase = -ω * (Double(k) - 1 - x)
+                let phase = -omega * (Double(k) - 1 - x)
                 re += c[k] * cos(phase)
                 im += c[k] * sin(phase)
             }

@@ -36,6 +36,12 @@ public struct NoteWindow: Sendable, Equatable {
     public var onset: Int
     public var release: Int
     public var end: Int
+
+    public init(onset: Int, release: Int, end: Int) {
+        self.onset = onset
+        self.release = release
+        self.end = end
+    }
 }
 
 /// The measuring itself. Control thread (allocates, plans FFTs).
