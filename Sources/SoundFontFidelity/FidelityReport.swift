@@ -23,7 +23,7 @@ public struct FidelityReport {
             // Ours through FluidSynth's interpolation response: the same content compared, not the interpolation.
             let b = NoteAnalysis.bandLimited(
                 left: ours.left, right: ours.right, window: note.window, sampleRate: rate, cutoff: note.accurateBand,
-                response: { FluidSynthInterpolation.gain(at: $0 / (rate * note.step)) })
+                response: { [interpolation = FluidSynthInterpolation(step: note.step)] in interpolation.gain(at: $0 / (rate * note.step)) })
             let width = note.envelopeSeconds
             let theirs = NoteAnalysis.measure(left: a.left, right: a.right, window: a.window, sampleRate: rate, envelopeSeconds: width)
             let mine = NoteAnalysis.measure(

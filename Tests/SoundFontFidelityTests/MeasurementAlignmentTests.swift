@@ -27,11 +27,14 @@ import Testing
     }
 
     @Test func interpolationResponseIsCatmullRomsMeanGain() {
-        func decibels(_ ν: Double) -> Double { 20 * log10(FluidSynthInterpolation.gain(at: ν)) }
+        let transposed = FluidSynthInterpolation(step: 0.7937)  // −4 semitones
+        func decibels(_ ν: Double) -> Double { 20 * log10(transposed.gain(at: ν)) }
         #expect(abs(decibels(0)) < 0.001)
         #expect(abs(decibels(0.125) + 0.039) < 0.005)
         #expect(abs(decibels(0.25) + 0.547) < 0.005)
         #expect(decibels(0.45) < -4)
-        #expect(FluidSynthInterpolation.gain(at: 0.5) == 0)
+        #expect(transposed.gain(at: 0.5) == 0)
+        // At the sample's own rate and root every read is a sample point: no interpolation at all.
+        #expect(abs(FluidSynthInterpolation(step: 1).gain(at: 0.45) - 1) < 1e-9)
     }
 }
