@@ -15,7 +15,7 @@ public struct NoteMeasurement: Sendable, Equatable {
     public var attackSeconds: Double?
     /// That point to 10 dB below it, if the level falls that far before the note-off.
     public var decaySeconds: Double?
-    /// After the note-off, from 1 dB to 21 dB below the level at the note-off (the release's
+    /// After the note-off, from 1 dB to 21 dB below the level just before it (the release's
     /// slope, whatever small lag each renderer's note-off has), if it falls that far in the window.
     public var releaseSeconds: Double?
     /// The envelope (dB, one point per `NoteAnalysis.hopSeconds` from the note-on) and, per time,
@@ -51,6 +51,8 @@ public enum NoteAnalysis {
     public static let envelopeWindowSeconds = 0.005
     /// Below this the note counts as silent (its times are not measured).
     public static let silenceDecibels = -90.0
+    /// Held-note points end this many frames before the note-off (two of FluidSynth's blocks).
+    static let heldMarginFrames = 128
 
     /// The note's channels from `window.onset` to `window.end` with everything above `cutoff` Hz
     /// removed (FFT, brick wall), so that both renders are measured in the band where
@@ -91,9 +93,8 @@ public enum NoteAnalysis {
         envelopeSeconds: Double = envelopeWindowSeconds
     ) -> NoteMeasurement {
         let hop = max(1, Int(hopSeconds * sampleRate))
-        let envelope = self.envelope(
-            left: left, right: right, from: window.onset, to: window.end, hop: hop,
-            width: max(hop, Int(max(envelopeSeconds, envelopeWindowSeconds) * sampleRate)))
+        let width = max(hop, Int(max(envelopeSeconds, envelopeWindowSeconds) * sampleRate))
+        let envelope = self.envelope(left: left, right: right, from: window.onset, to: window.end, hop: hop, width: width)
         let firstSecond = min(window.end, window.onset + Int(sampleRate)) - window.onset
         let level = rmsDecibels(left: left, right: right, from: window.onset, count: firstSecond)
         var measurement = NoteMeasurement(partialHertz: nil, levelDecibels: level)
@@ -101,17 +102,21 @@ public enum NoteAnalysis {
         let headPoints = max(1, firstSecond / hop)
         guard let peak = envelope.prefix(headPoints).max(), peak > silenceDecibels else { return measurement }
         let releasePoint = (window.release - window.onset) / hop
+        // The last point whose window ends before the note-off, less two of FluidSynth's blocks: its
+        // note-off can come 64 frames nearer its note-on than ours does (each rounded to its block
+        // clock apart), and a point that sees the release is not the held note.
+        let heldPoint = max(1, (window.release - window.onset - width - heldMarginFrames) / hop)
         if let top = envelope.prefix(headPoints).firstIndex(where: { $0 >= peak - 1 }),
            let onset = envelope.prefix(headPoints).firstIndex(where: { $0 >= peak - 40 })
         {
             measurement.attackSeconds = Double((top - onset) * hop) / sampleRate
             measurement.attackEnd = .init(threshold: peak - 1, point: top)
-            let fall = envelope[top..<max(top, min(releasePoint, envelope.count))].firstIndex(where: { $0 <= peak - 10 })
+            let fall = envelope[top..<max(top, min(heldPoint, envelope.count))].firstIndex(where: { $0 <= peak - 10 })
             measurement.decayEnd = .init(threshold: peak - 10, point: fall)
             if let fall { measurement.decaySeconds = Double((fall - top) * hop) / sampleRate }
         }
-        if releasePoint > 0, releasePoint < envelope.count {
-            let atRelease = envelope[releasePoint - 1]
+        if releasePoint > 0, releasePoint < envelope.count, heldPoint < envelope.count {
+            let atRelease = envelope[heldPoint - 1]
             measurement.releaseEnd = .init(threshold: atRelease - 21, point: nil)
             if atRelease > silenceDecibels + 21,
                let begin = envelope[releasePoint...].firstIndex(where: { $0 <= atRelease - 1 }),

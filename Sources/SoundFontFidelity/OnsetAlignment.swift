@@ -2,7 +2,8 @@ import Foundation
 
 /// Where a note starts sounding in each render, so that both are measured from the same point of
 /// the note. FluidSynth's file renderer plays a MIDI event at the start of a later block than the
-/// event's frame (in these renders 64 frames at 44.1 kHz late, measured), ours at the frame: left
+/// event's frame (in these renders 64 or 128 frames late, its note-offs as late as its note-ons:
+/// measured), ours at the frame: left
 /// as it is, every 1 ms envelope point of FluidSynth's render averages a different stretch of the
 /// waveform than ours, and on a note whose envelope is its sample's own (a drum, a low piano key
 /// whose period is longer than the envelope's window) the two cross a threshold at a different
