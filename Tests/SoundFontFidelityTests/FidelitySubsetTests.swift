@@ -10,8 +10,8 @@ import Testing
 /// each render's own onset, ours through FluidSynth's interpolation response.
 /// Fails when we play a preset differently: a level off by more than 1 dB, a pitch off by more
 /// than 1 cent, envelope times off by more than 10 % (3 ms) on more notes than the ill-conditioned
-/// threshold crossings of drums and ensembles explain (docs/SOUNDFONTS.md: 149 of 151 and 702 of
-/// 731 notes pass all three times).
+/// threshold crossings of drums and ensembles explain (docs/SOUNDFONTS.md: 150 of 151 and 702 of
+/// 731 notes pass all five).
 @Suite(.serialized) struct FidelitySubsetTests {
     static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("audiograph").path
     static let presets: Set<[Int]> = [[0, 0], [0, 24], [0, 33], [0, 40], [0, 56], [0, 73], [0, 80], [0, 11], [128, 0]]
