@@ -44,21 +44,32 @@ held_tone_check() {
     local grant; grant=$(grep -m1 -oE "asked [0-9]+×[0-9]+, got [0-9]+×[0-9.]+ from [^;]*" "$log")
     [[ $grant == "asked 256×3, got 256×"* ]] && pass "negotiated period printed: $grant" || fail "grant: '$grant'"
     echo "  $(exit_line "$log")"
+    python3 "$SERVERS/analyse.py" continuity "$wav" --hz 440 --reference-hz 1061.3 --min-seconds $((seconds - 1)) \
+        > "$T/continuity.log"
+    local continuous=$?
+    cat "$T/continuity.log"
     # An xrun of ours at a moment the server starved every client is the machine's: the reference
-    # (aplay, same plugin and period) counts those.
-    local ours reference; ours=$(xruns_in "$log"); reference=$(grep -c "underrun" "$T/reference.log")
-    echo "  xruns over ${seconds} s: audiograph $ours, the reference client $reference"
+    # (aplay, same plugin and period) counts those as underruns, and its sine in the recording shows
+    # the server's stalls even where aplay counted none. So more xruns than aplay's are ours only
+    # if they left a jump in our tone that the reference's tone does not have.
+    local ours reference stalls
+    ours=$(xruns_in "$log"); reference=$(grep -c "underrun" "$T/reference.log")
+    stalls=$(sed -nE 's/^  reference .*, ([0-9]+) discontinuities$/\1/p' "$T/continuity.log")
+    echo "  xruns over ${seconds} s: audiograph $ours, the reference client $reference (its tone: ${stalls:-?} jumps)"
     if [[ $ours == 0 ]]; then
         pass "0 xruns over ${seconds} s"
     elif (( ours <= reference )); then
         pass "$ours xruns, no more than the reference client's $reference (a starved machine)"
-    elif (( reference > 10 )); then
-        echo "INCONCLUSIVE: $ours xruns, but the reference client had $reference: the machine starved both"
+    elif [[ $continuous == 0 ]] && (( ours <= ${stalls:-0} )); then
+        pass "$ours xruns, none heard beyond the $stalls jumps the server made in the reference's tone too"
+    elif (( reference > 10 || ${stalls:-0} > 10 )); then
+        # The continuity check's own threshold: past ten stalls of the reference, the machine
+        # starved the server and counting is no judgement of ours (continuity says so too).
+        echo "INCONCLUSIVE: $ours xruns, but the reference client had $reference underruns and its tone ${stalls:-?} jumps: the machine starved both"
     else
         fail "$ours xruns, the reference client $reference"
     fi
-    python3 "$SERVERS/analyse.py" continuity "$wav" --hz 440 --reference-hz 1061.3 --min-seconds $((seconds - 1)) \
-        && pass "no discontinuity in ${seconds} s of A4" || fail "discontinuities (above)"
+    [[ $continuous == 0 ]] && pass "no discontinuity in ${seconds} s of A4" || fail "discontinuities (above)"
     python3 "$SERVERS/analyse.py" pitch "$wav" --expect-hz 440 --tol-cents 2 && pass "pitch 440 Hz" || fail "pitch"
 }
 
