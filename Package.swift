@@ -97,7 +97,7 @@ let package = Package(
         // What every front end of a running instrument uses: parameters, notes, the status snapshot.
         .target(name: "LiveControl", dependencies: ["LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI", "DSP"]),
         // Renders notes and songs through FluidSynth and AudioGraph with one font and compares them
-        // (scripts/soundfont-fidelity, the fidelity tests).
+        // (the soundfont-fidelity tool, the fidelity tests).
         .target(name: "SoundFontFidelity", dependencies: ["SoundFont", "MIDI", "AudioFiles", "Spectral"]),
         .target(
             name: "AudioGraphApp",
@@ -123,7 +123,7 @@ let package = Package(
         .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp", "PanelServer"]),
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
         .executableTarget(name: "make-sounds", dependencies: ["AudioFiles", "MIDI", "DSP"]),
-        // Compares a font's notes and songs with FluidSynth's renders (scripts/soundfont-fidelity).
+        // Compares a font's notes and songs with FluidSynth's renders (docs/SOUNDFONTS.md).
         .executableTarget(name: "soundfont-fidelity", dependencies: ["SoundFontFidelity", "SoundFont", "MIDI"]),
         // Times the sampler render loop; `--render-only` runs it under valgrind --tool=callgrind.
         .executableTarget(name: "sampler-bench", dependencies: ["Benchmarks", "Sampler", "DSP", "MIDI"]),

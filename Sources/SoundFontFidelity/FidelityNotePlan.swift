@@ -26,6 +26,13 @@ public struct FidelityNotePlan: Sendable {
         /// interpolation's roll-off, images and aliases, which our band-limited transposition does
         /// not; the notes are compared below it.
         public var accurateBand: Double { min(20_000, 0.25 * FidelityNotePlan.sampleRate * step) }
+
+        /// The envelope's RMS window: one period of the key's equal-tempered pitch on a melodic
+        /// preset (a shorter window follows the waveform, not its envelope: key 17's period is
+        /// 36 ms, and 5 ms of it rises and falls with each cycle), 5 ms on a kit.
+        public var envelopeSeconds: Double {
+            bank == 128 ? NoteAnalysis.envelopeWindowSeconds : 1 / (440 * pow(2, Double(key - 69) / 12))
+        }
     }
 
     public static let sampleRate = 44_100.0

@@ -26,6 +26,9 @@ public struct FidelityRenders {
     /// FluidSynth's render at 44.1 kHz, or with `oversampled` at 88.2 kHz (FluidSynth 2.3 goes up to 96 kHz) brought down to 44.1 kHz
     /// by sox (`rate -v`): FluidSynth without its aliasing, which our band-limited transposition
     /// does not have either, so levels compare like with like (`aliasing` shows the aliasing apart).
+    /// Oversampled, FluidSynth's envelope segments round to whole 64-frame blocks of 88.2 kHz, not
+    /// of 44.1 kHz as in ours: a modulation envelope's 1 ms decay is 0 blocks at 44.1 kHz (it holds
+    /// its peak) and 1 block at 88.2 kHz (it falls), so the note comparison uses 44.1 kHz.
     public func fluidSynth(font: String, midi: String, name: String, oversampled: Bool = true) throws -> Render {
         let out = "\(directory)/\(name)-fluidsynth.wav"
         guard oversampled else {

@@ -6,6 +6,8 @@ import Foundation
 public struct FidelityReport {
     public var notes: [FidelityNotePlan.Note] = []
     public var comparisons: [NoteComparison] = []
+    /// Per note, frames FluidSynth's onset came after ours (its render is measured from there).
+    public var lags: [Int] = []
 
     public init() {}
 
@@ -14,10 +16,18 @@ public struct FidelityReport {
         notes += plan.notes
         let rate = FidelityNotePlan.sampleRate
         for note in plan.notes {
-            let a = NoteAnalysis.bandLimited(left: reference.left, right: reference.right, window: note.window, sampleRate: rate, cutoff: note.accurateBand)
-            let b = NoteAnalysis.bandLimited(left: ours.left, right: ours.right, window: note.window, sampleRate: rate, cutoff: note.accurateBand)
-            let theirs = NoteAnalysis.measure(left: a.left, right: a.right, window: a.window, sampleRate: rate)
-            let mine = NoteAnalysis.measure(left: b.left, right: b.right, window: b.window, sampleRate: rate, partialNear: theirs.partialHertz)
+            let lag = OnsetAlignment.lag(reference: (reference.left, reference.right), ours: (ours.left, ours.right), window: note.window, sampleRate: rate)
+            lags.append(lag)
+            let a = NoteAnalysis.bandLimited(
+                left: reference.left, right: reference.right, window: note.window.shifted(by: lag), sampleRate: rate, cutoff: note.accurateBand)
+            // Ours through FluidSynth's interpolation response: the same content compared, not the interpolation.
+            let b = NoteAnalysis.bandLimited(
+                left: ours.left, right: ours.right, window: note.window, sampleRate: rate, cutoff: note.accurateBand,
+                response: { [interpolation = FluidSynthInterpolation(step: note.step)] in interpolation.gain(at: $0 / (rate * note.step)) })
+            let width = note.envelopeSeconds
+            let theirs = NoteAnalysis.measure(left: a.left, right: a.right, window: a.window, sampleRate: rate, envelopeSeconds: width)
+            let mine = NoteAnalysis.measure(
+                left: b.left, right: b.right, window: b.window, sampleRate: rate, partialNear: theirs.partialHertz, envelopeSeconds: width)
             comparisons.append(NoteComparison(ours: mine, reference: theirs))
         }
         renderSeconds.fluidSynth += reference.seconds
@@ -59,6 +69,8 @@ public struct FidelityReport {
                 format: "  |pitch| median %.3f cents, 95th %.3f; |level| median %.3f dB, 95th %.3f",
                 pitches[pitches.count / 2], pitches[pitches.count * 95 / 100], levels[levels.count / 2], levels[levels.count * 95 / 100]))
         }
+        let lagCounts = Dictionary(grouping: lags, by: { $0 }).mapValues(\.count).sorted { $0.value > $1.value }
+        lines.append("  FluidSynth's onset after ours (frames: notes): " + lagCounts.prefix(6).map { "\($0.key): \($0.value)" }.joined(separator: ", "))
         lines.append(String(format: "  render wall time: FluidSynth %.1f s, AudioGraph %.1f s", renderSeconds.fluidSynth, renderSeconds.ours))
         return lines
     }

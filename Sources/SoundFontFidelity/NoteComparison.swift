@@ -35,14 +35,28 @@ public struct NoteComparison: Sendable {
         }
     }
 
+    /// Where one render's envelope ends a time (crosses its threshold), how far the other's is from
+    /// its own threshold at that point, dB (ours − FluidSynth's sense: positive when ours is above
+    /// it there). Small beside a large time difference means the two envelopes agree and the
+    /// crossing moved along a plateau or a ripple: the time is ill-conditioned there, not the note.
+    public func gap(_ crossing: KeyPath<NoteMeasurement, NoteMeasurement.Crossing?>) -> Double? {
+        guard let theirs = reference[keyPath: crossing], let mine = ours[keyPath: crossing] else { return nil }
+        if let point = theirs.point, point < ours.envelope.count { return ours.envelope[point] - mine.threshold }
+        if let point = mine.point, point < reference.envelope.count { return theirs.threshold - reference.envelope[point] }
+        return nil
+    }
+
     /// What failed, in words (empty when it passes).
     public var failures: [String] {
         var list: [String] = []
         if !pitchPasses { list.append("pitch \(Self.format(pitchCents, "%+.2f")) cents") }
         if !levelPasses { list.append(String(format: "level %+.2f dB", levelDecibels)) }
-        if !attackPasses { list.append("attack \(Self.format(ours.attackSeconds)) s vs \(Self.format(reference.attackSeconds)) s") }
-        if !decayPasses { list.append("decay \(Self.format(ours.decaySeconds)) s vs \(Self.format(reference.decaySeconds)) s") }
-        if !releasePasses { list.append("release \(Self.format(ours.releaseSeconds)) s vs \(Self.format(reference.releaseSeconds)) s") }
+        func time(_ name: String, _ a: Double?, _ b: Double?, _ crossing: KeyPath<NoteMeasurement, NoteMeasurement.Crossing?>) -> String {
+            "\(name) \(Self.format(a)) s vs \(Self.format(b)) s (\(Self.format(gap(crossing), "%+.2f")) dB at the crossing)"
+        }
+        if !attackPasses { list.append(time("attack", ours.attackSeconds, reference.attackSeconds, \.attackEnd)) }
+        if !decayPasses { list.append(time("decay", ours.decaySeconds, reference.decaySeconds, \.decayEnd)) }
+        if !releasePasses { list.append(time("release", ours.releaseSeconds, reference.releaseSeconds, \.releaseEnd)) }
         return list
     }
 

@@ -15,9 +15,20 @@ public struct NoteMeasurement: Sendable, Equatable {
     public var attackSeconds: Double?
     /// That point to 10 dB below it, if the level falls that far before the note-off.
     public var decaySeconds: Double?
-    /// After the note-off, from 1 dB to 21 dB below the level at the note-off (the release's
+    /// After the note-off, from 1 dB to 21 dB below the level just before it (the release's
     /// slope, whatever small lag each renderer's note-off has), if it falls that far in the window.
     public var releaseSeconds: Double?
+    /// The envelope (dB, one point per `NoteAnalysis.hopSeconds` from the note-on) and, per time,
+    /// the level its end crosses and the point where it does: a miss's diagnosis (`NoteComparison.gap`).
+    public var envelope: [Double] = []
+    public var attackEnd: Crossing?
+    public var decayEnd: Crossing?
+    public var releaseEnd: Crossing?
+
+    public struct Crossing: Sendable, Equatable {
+        public var threshold: Double
+        public var point: Int?
+    }
 }
 
 /// Where one note lies in a render, in frames.
@@ -25,6 +36,12 @@ public struct NoteWindow: Sendable, Equatable {
     public var onset: Int
     public var release: Int
     public var end: Int
+
+    public init(onset: Int, release: Int, end: Int) {
+        self.onset = onset
+        self.release = release
+        self.end = end
+    }
 }
 
 /// The measuring itself. Control thread (allocates, plans FFTs).
@@ -34,13 +51,16 @@ public enum NoteAnalysis {
     public static let envelopeWindowSeconds = 0.005
     /// Below this the note counts as silent (its times are not measured).
     public static let silenceDecibels = -90.0
+    /// Held-note points end this many frames before the note-off (two of FluidSynth's blocks).
+    static let heldMarginFrames = 128
 
     /// The note's channels from `window.onset` to `window.end` with everything above `cutoff` Hz
     /// removed (FFT, brick wall), so that both renders are measured in the band where
-    /// FluidSynth's 4-point interpolation is accurate (`FidelityNotePlan.Note.accurateBand`).
-    public static func bandLimited(left: [Float], right: [Float], window: NoteWindow, sampleRate: Double, cutoff: Double)
-        -> (left: [Float], right: [Float], window: NoteWindow)
-    {
+    /// FluidSynth's 4-point interpolation is accurate (`FidelityNotePlan.Note.accurateBand`);
+    /// below it, each frequency (Hz) scaled by `response` when one is given.
+    public static func bandLimited(
+        left: [Float], right: [Float], window: NoteWindow, sampleRate: Double, cutoff: Double, response: ((Double) -> Double)? = nil
+    ) -> (left: [Float], right: [Float], window: NoteWindow) {
         let count = min(window.end, left.count) - window.onset
         guard count > 0 else { return ([], [], NoteWindow(onset: 0, release: 0, end: 0)) }
         var size = 1
@@ -54,39 +74,56 @@ public enum NoteAnalysis {
                 fft.spectrum[2 * bin] = 0
                 fft.spectrum[2 * bin + 1] = 0
             }
+            if let response {
+                for bin in 0..<min(first, fft.binCount) {
+                    let gain = Float(response(Double(bin) * sampleRate / Double(size)))
+                    fft.spectrum[2 * bin] *= gain
+                    fft.spectrum[2 * bin + 1] *= gain
+                }
+            }
             fft.inverse()
             return (0..<count).map { fft.time[$0] / Float(size) }
         }
         return (filter(left), filter(right), NoteWindow(onset: 0, release: window.release - window.onset, end: count))
     }
 
-    public static func measure(left: [Float], right: [Float], window: NoteWindow, sampleRate: Double, partialNear reference: Double? = nil)
-        -> NoteMeasurement
-    {
+    /// `envelopeSeconds`: the RMS window of the envelope (at least `envelopeWindowSeconds`).
+    public static func measure(
+        left: [Float], right: [Float], window: NoteWindow, sampleRate: Double, partialNear reference: Double? = nil,
+        envelopeSeconds: Double = envelopeWindowSeconds
+    ) -> NoteMeasurement {
         let hop = max(1, Int(hopSeconds * sampleRate))
-        let envelope = self.envelope(
-            left: left, right: right, from: window.onset, to: window.end, hop: hop, width: max(hop, Int(envelopeWindowSeconds * sampleRate)))
+        let width = max(hop, Int(max(envelopeSeconds, envelopeWindowSeconds) * sampleRate))
+        let envelope = self.envelope(left: left, right: right, from: window.onset, to: window.end, hop: hop, width: width)
         let firstSecond = min(window.end, window.onset + Int(sampleRate)) - window.onset
         let level = rmsDecibels(left: left, right: right, from: window.onset, count: firstSecond)
         var measurement = NoteMeasurement(partialHertz: nil, levelDecibels: level)
+        measurement.envelope = envelope
         let headPoints = max(1, firstSecond / hop)
         guard let peak = envelope.prefix(headPoints).max(), peak > silenceDecibels else { return measurement }
         let releasePoint = (window.release - window.onset) / hop
+        // The last point whose window ends before the note-off, less two of FluidSynth's blocks: its
+        // note-off can come 64 frames nearer its note-on than ours does (each rounded to its block
+        // clock apart), and a point that sees the release is not the held note.
+        let heldPoint = max(1, (window.release - window.onset - width - heldMarginFrames) / hop)
         if let top = envelope.prefix(headPoints).firstIndex(where: { $0 >= peak - 1 }),
            let onset = envelope.prefix(headPoints).firstIndex(where: { $0 >= peak - 40 })
         {
             measurement.attackSeconds = Double((top - onset) * hop) / sampleRate
-            if let fall = envelope[top..<min(releasePoint, envelope.count)].firstIndex(where: { $0 <= peak - 10 }) {
-                measurement.decaySeconds = Double((fall - top) * hop) / sampleRate
-            }
+            measurement.attackEnd = .init(threshold: peak - 1, point: top)
+            let fall = envelope[top..<max(top, min(heldPoint, envelope.count))].firstIndex(where: { $0 <= peak - 10 })
+            measurement.decayEnd = .init(threshold: peak - 10, point: fall)
+            if let fall { measurement.decaySeconds = Double((fall - top) * hop) / sampleRate }
         }
-        if releasePoint > 0, releasePoint < envelope.count {
-            let atRelease = envelope[releasePoint - 1]
+        if releasePoint > 0, releasePoint < envelope.count, heldPoint < envelope.count {
+            let atRelease = envelope[heldPoint - 1]
+            measurement.releaseEnd = .init(threshold: atRelease - 21, point: nil)
             if atRelease > silenceDecibels + 21,
                let begin = envelope[releasePoint...].firstIndex(where: { $0 <= atRelease - 1 }),
                let fall = envelope[begin...].firstIndex(where: { $0 <= atRelease - 21 })
             {
                 measurement.releaseSeconds = Double((fall - begin) * hop) / sampleRate
+                measurement.releaseEnd?.point = fall
             }
         }
         let heldStart = window.onset + Int(0.1 * sampleRate)

@@ -3,10 +3,13 @@ import MIDI
 import SoundFont
 import SoundFontFidelity
 
-// soundfont-fidelity notes FONT [--presets B:P,…] [--audiograph PATH] [--verbose]
+// soundfont-fidelity notes FONT [--presets B:P,…] [--audiograph PATH] [--verbose] [--keep DIR] [--oversampled-reference]
 //   One note per zone range of every preset, rendered by FluidSynth and by AudioGraph; per preset
 //   the notes passing (pitch ≤ 1 cent, level over the first second ≤ 1 dB, attack/decay/release
-//   ≤ 10 % or 2 ms), the failures named, and the pass count.
+//   ≤ 10 % or 3 ms), the failures named, and the pass count. --keep DIR keeps the renders and the
+//   MIDI file there (the last batch of 8 presets) for a closer look. FluidSynth renders at 44.1 kHz,
+//   the rate whose 64-frame envelope blocks the model follows; --oversampled-reference renders it at
+//   88.2 kHz and resamples (no aliasing, but its envelope segments then round to other block counts).
 // soundfont-fidelity songs FONT SONG… [--audiograph PATH]
 //   Per channel of each song: its level alone relative to the whole mix, FluidSynth's and ours.
 
@@ -25,13 +28,15 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let audiograph = option("--audiograph") ?? ".build/release/audiograph"
 let presetFilter = option("--presets").map { Set($0.split(separator: ",").map { $0.split(separator: ":").compactMap { Int($0) } }) }
 let verbose = flag("--verbose")
+let keep = option("--keep")
+let oversampled = flag("--oversampled-reference")
 guard arguments.count >= 2 else {
-    print("usage: soundfont-fidelity notes FONT [--presets B:P,…] [--verbose] | songs FONT SONG…  [--audiograph PATH]")
+    print("usage: soundfont-fidelity notes FONT [--presets B:P,…] [--verbose] [--keep DIR] [--oversampled-reference] | songs FONT SONG…  [--audiograph PATH]")
     exit(2)
 }
-let directory = FileManager.default.temporaryDirectory.appendingPathComponent("soundfont-fidelity-\(getpid())").path
+let directory = keep ?? FileManager.default.temporaryDirectory.appendingPathComponent("soundfont-fidelity-\(getpid())").path
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(atPath: directory) }
+defer { if keep == nil { try? FileManager.default.removeItem(atPath: directory) } }
 let renders = FidelityRenders(audiograph: audiograph, directory: directory)
 let font = arguments[1]
 
@@ -45,7 +50,7 @@ case "notes":
         let plan = FidelityNotePlan(font: file, presets: Set(presets[start..<min(start + 8, presets.count)]))
         let midi = "\(directory)/notes.mid"
         try MIDIFileWriterBridge.write(plan, to: midi)
-        report.add(plan: plan, reference: try renders.fluidSynth(font: font, midi: midi, name: "notes"), ours: try renders.ours(font: font, midi: midi, name: "notes"))
+        report.add(plan: plan, reference: try renders.fluidSynth(font: font, midi: midi, name: "notes", oversampled: oversampled), ours: try renders.ours(font: font, midi: midi, name: "notes"))
     }
     for line in report.lines(verbose: verbose) { print(line) }
 case "songs":
