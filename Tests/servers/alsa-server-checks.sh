@@ -124,18 +124,24 @@ restart_once() {
     local timer=$!
     $start
     # While the song still plays (the recording outlasts it): `status` names the reopened grant.
+    local reopened=0 playback=""
     if until_true 60 has "$log" "playback device reopened"; then
-        local playback; playback=$(control status --json | grep '"playback"')
+        reopened=1
+        playback=$(control status --json | grep '"playback"')
         [[ $playback == *"asked 256×3, got 256×"* ]] && pass "status after the reopen: what was asked and granted" \
             || fail "status after the reopen: $playback"
-    else
-        fail "no reopen in the log within 6 s of the server's start"
     fi
     wait $timer
     local resumed=$?
     cat "$T/resume.log"
-    [[ $resumed == 0 ]] && ! has "$T/resume.log" INCONCLUSIVE && pass "playback resumed within 2 s of the server's return"
-    [[ $resumed == 0 ]] || fail "resume (above)"
+    if [[ $resumed == 3 ]]; then
+        # timing.py's own recorder was not served either: the server was not back (said above).
+        (( reopened )) || echo "INCONCLUSIVE: no reopen within 6 s of the server's start, while the server served no recorder"
+    else
+        (( reopened )) || fail "no reopen in the log within 6 s of the server's start"
+        [[ $resumed == 0 ]] && ! has "$T/resume.log" INCONCLUSIVE && pass "playback resumed within 2 s of the server's return"
+        [[ $resumed == 0 ]] || fail "resume (above)"
+    fi
     timeout 20 tail --pid=$ag -f /dev/null
     wait $ag && pass "song finished, exit 0" || fail "play exit status"
     echo "  $(exit_line "$log")"

@@ -228,8 +228,11 @@ def cmd_resume(a):
     recorder = PulseRecorder()
     while not recorder.connect():
         if (now_ns() - answered) / 1e9 > 20:
-            print("FAIL: could not record testsink's monitor within 20 s of the server's return")
-            return 1
+            # A client of its own the server does not serve: the server is not back yet (a
+            # starved machine), so whether audiograph came back in time cannot be judged.
+            print("INCONCLUSIVE: the server let no recorder onto testsink's monitor within 20 s of its "
+                  "socket answering (the machine starved it): the resume is not judged")
+            return 3
         time.sleep(0.01)
     recorder.start()
     time.sleep(a.seconds)
