@@ -56,11 +56,14 @@ import Testing
         return level(left, right)
     }
 
-    static func fluidSynth(_ path: String, scratch: TemporaryDirectory) throws -> Double {
+    /// FluidSynth's render of `path` through the font, its RMS over `frames` (dry unless `settings` say otherwise).
+    static func fluidSynth(
+        _ path: String, scratch: TemporaryDirectory, settings: [String] = FluidSynth.dry, frames: Int = measuredFrames
+    ) throws -> Double {
         let wav = scratch.file("fluidsynth.wav")
-        try FluidSynth.render(midi: path, font: font, to: wav)
+        try FluidSynth.render(midi: path, font: font, to: wav, settings: settings)
         let audio = try AudioFileReader.read(path: wav)
-        return level(audio.channels[0], audio.channels[1])
+        return Measure.stereoRMSDecibels(audio.channels[0], audio.channels[1], frames: frames)
     }
 
     @Test(.enabled(if: ready, "needs fluidsynth, FluidR3_GM and openttd-openmsx (scripts/install-deps)"))
