@@ -5,34 +5,26 @@ import Synchronization
 /// `Int`, Double readouts as their bit pattern. Any thread; every access is one relaxed,
 /// lock-free operation.
 ///
+/// Non-copyable, so it owns its storage and frees it with its owner: held in an owner's stored
+/// `let`, it is used in place, with no reference to retain or release on the render thread.
 /// `@unchecked Sendable`: the storage is reached only through atomic operations; the pointer itself
 /// never changes.
-final class AtomicCells: @unchecked Sendable {
+struct AtomicCells: ~Copyable, @unchecked Sendable {
     let count: Int
-    /// The cells as a plain view: what the owners' render-thread paths use (calling this object
-    /// from another object's stored property would retain and release it).
-    let view: AtomicCellsView
+    private let cells: UnsafeMutablePointer<Atomic<Int>>
 
     init(count: Int, initial: (Int) -> Int) {
         self.count = count
-        let cells = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: max(count, 1))
+        cells = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: max(count, 1))
         for i in 0..<count { (cells + i).initialize(to: Atomic(initial(i))) }
-        view = AtomicCellsView(cells: cells)
     }
 
-    convenience init(count: Int, repeating value: Int) { self.init(count: count) { _ in value } }
+    init(count: Int, repeating value: Int) { self.init(count: count) { _ in value } }
 
     deinit {
-        view.cells.deinitialize(count: count)
-        view.cells.deallocate()
+        cells.deinitialize(count: count)
+        cells.deallocate()
     }
-}
-
-/// `AtomicCells`' storage, valid while the cells object lives. Any thread.
-///
-/// `@unchecked Sendable`: a pointer to atomics, used only through atomic operations.
-struct AtomicCellsView: @unchecked Sendable {
-    let cells: UnsafeMutablePointer<Atomic<Int>>
 
     @_noAllocation func load(_ i: Int) -> Int { cells[i].load(ordering: .relaxed) }
     @_noAllocation func store(_ i: Int, _ value: Int) { cells[i].store(value, ordering: .relaxed) }

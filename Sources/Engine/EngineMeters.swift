@@ -4,29 +4,19 @@ import Synchronization
 /// sounding voices, and the last program change it saw. Relaxed atomics; readers see recent values.
 public final class EngineMeters: Sendable {
     /// dBFS, left (0) and right (1).
-    private let outputPeakStorage = AtomicCells(count: 2, repeating: 0)
-    private let outputPeak: AtomicCellsView
-    private let outputRMSStorage = AtomicCells(count: 2, repeating: 0)
-    private let outputRMS: AtomicCellsView
+    private let outputPeak = AtomicCells(count: 2, repeating: 0)
+    private let outputRMS = AtomicCells(count: 2, repeating: 0)
     /// dBFS by `BusID.rawValue`, after each bus's fader.
-    private let busPeakStorage = AtomicCells(count: BusID.count, repeating: 0)
-    private let busPeak: AtomicCellsView
-    private let busRMSStorage = AtomicCells(count: BusID.count, repeating: 0)
-    private let busRMS: AtomicCellsView
+    private let busPeak = AtomicCells(count: BusID.count, repeating: 0)
+    private let busRMS = AtomicCells(count: BusID.count, repeating: 0)
     /// The master limiter's deepest gain reduction in the last block, dB (≥ 0).
-    private let limiterStorage = AtomicCells(count: 1, repeating: 0)
-    private let limiter: AtomicCellsView
+    private let limiter = AtomicCells(count: 1, repeating: 0)
     private let voices = Atomic<Int>(0)
     private let nonFinite = Atomic<Int>(0)
     private let runaway = Atomic<Int>(0)
     private let idle = Atomic<Bool>(true)
 
     init() {
-        outputPeak = outputPeakStorage.view
-        outputRMS = outputRMSStorage.view
-        busPeak = busPeakStorage.view
-        busRMS = busRMSStorage.view
-        limiter = limiterStorage.view
         for bus in 0..<BusID.count {
             busPeak.store(bus, -160.0)
             busRMS.store(bus, -160.0)

@@ -111,17 +111,15 @@ public struct ParameterError: Error, CustomStringConvertible, Equatable {
 public final class ParameterTable: Sendable {
     public let descriptors: [ParameterDescriptor]
     private let indexByName: [String: Int]
-    /// Double bit patterns, one per descriptor; read and written through `cells`.
-    private let values: AtomicCells
-    private let cells: AtomicCellsView
+    /// Double bit patterns, one per descriptor.
+    private let cells: AtomicCells
     /// Bumped after every store, so the render thread can tell in one load whether anything changed.
     private let changes = Atomic<UInt64>(0)
 
     init(descriptors: [ParameterDescriptor]) {
         self.descriptors = descriptors
         indexByName = Dictionary(uniqueKeysWithValues: descriptors.enumerated().map { ($1.name, $0) })
-        values = AtomicCells(count: descriptors.count, repeating: 0)
-        cells = values.view
+        cells = AtomicCells(count: descriptors.count, repeating: 0)
         for (i, d) in descriptors.enumerated() { cells.store(i, d.defaultValue) }
     }
 

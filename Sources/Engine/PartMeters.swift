@@ -14,31 +14,15 @@ public final class PartMeters: Sendable {
         case noProgram = 1
     }
 
-    private let voicesStorage = AtomicCells(count: 16, repeating: 0)
-
-    private let voices: AtomicCellsView
-    private let playedStorage = AtomicCells(count: 16, repeating: 0)
-    private let played: AtomicCellsView
-    private let ignoredStorage = AtomicCells(count: 16 * IgnoredReason.allCases.count, repeating: 0)
-    private let ignored: AtomicCellsView
+    private let voices = AtomicCells(count: 16, repeating: 0)
+    private let played = AtomicCells(count: 16, repeating: 0)
+    private let ignored = AtomicCells(count: 16 * IgnoredReason.allCases.count, repeating: 0)
     /// -2 none, -1 synth, ≥ 0 sampler program index.
-    private let programsStorage = AtomicCells(count: 16, repeating: -2)
-    private let programs: AtomicCellsView
+    private let programs = AtomicCells(count: 16, repeating: -2)
     /// Highest sample since start, as Float bits.
-    private let peaksStorage = AtomicCells(count: 16, repeating: 0)
-    private let peaks: AtomicCellsView
+    private let peaks = AtomicCells(count: 16, repeating: 0)
     /// The part's recent peak (falling at 20 dB/s), as Float bits.
-    private let levelsStorage = AtomicCells(count: 16, repeating: 0)
-    private let levels: AtomicCellsView
-
-    init() {
-        voices = voicesStorage.view
-        played = playedStorage.view
-        ignored = ignoredStorage.view
-        programs = programsStorage.view
-        peaks = peaksStorage.view
-        levels = levelsStorage.view
-    }
+    private let levels = AtomicCells(count: 16, repeating: 0)
 
     // MARK: Render thread
 

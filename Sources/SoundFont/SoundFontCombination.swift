@@ -27,9 +27,9 @@ public struct SoundFontRegion: Sendable, Equatable {
     public var instrumentZone: Int
     /// Index into `SoundFontFile.samples`.
     public var sample: Int
-    /// Keys and velocities in both zones' ranges (never empty).
-    public var keyRange: SoundFontRange
-    public var velocityRange: SoundFontRange
+    /// Keys and velocities in both zones' ranges.
+    public var keyRange: ClosedRange<Int>
+    public var velocityRange: ClosedRange<Int>
     public var generators: SoundFontEffectiveGenerators
     /// The voice's modulators: FluidSynth's defaults, then the instrument's and the preset's (see
     /// `SoundFontCombination.modulators`). Only those that can change a value are listed.
@@ -90,18 +90,24 @@ public enum SoundFontCombination {
     /// The generators that are values (not ranges or indices): those combined.
     static let valueGenerators = SoundFontGenerator.allCases.filter { !$0.isRange && !$0.isIndex }
 
-    /// The key and velocity ranges a note must lie in: a zone without its own range takes its
-    /// global zone's (spec §9.4; FluidSynth ≥ 2.3.3, where 2.3.1/2.3.2 used 0–127), and the
-    /// preset's and instrument's ranges intersect (spec §9.4).
+    /// The key and velocity ranges a note must lie in, nil where none: a zone without its own range
+    /// takes its global zone's (spec §9.4; FluidSynth ≥ 2.3.3, where 2.3.1/2.3.2 used 0–127), and the
+    /// preset's and instrument's ranges intersect (spec §9.4). A range's amount is its low byte, then
+    /// its high byte; a font may hold low > high, which matches nothing.
     public static func ranges(
         presetGlobal: SoundFontZone, presetZone: SoundFontZone, instrumentGlobal: SoundFontZone, instrumentZone: SoundFontZone
-    ) -> (key: SoundFontRange, velocity: SoundFontRange) {
-        func range(_ zone: SoundFontZone, _ global: SoundFontZone, _ generator: SoundFontGenerator) -> SoundFontRange {
-            (zone.generators[generator] ?? global.generators[generator]).map(SoundFontRange.init(amount:)) ?? .full
+    ) -> (key: ClosedRange<Int>?, velocity: ClosedRange<Int>?) {
+        func bounds(_ zone: SoundFontZone, _ global: SoundFontZone, _ generator: SoundFontGenerator) -> (low: Int, high: Int) {
+            guard let amount = zone.generators[generator] ?? global.generators[generator] else { return (0, 127) }
+            let bits = UInt16(bitPattern: amount)
+            return (Int(bits & 0xFF), Int(bits >> 8))
         }
-        let key = range(presetZone, presetGlobal, .keyRange).intersection(range(instrumentZone, instrumentGlobal, .keyRange))
-        let velocity = range(presetZone, presetGlobal, .velocityRange).intersection(range(instrumentZone, instrumentGlobal, .velocityRange))
-        return (key, velocity)
+        func range(_ generator: SoundFontGenerator) -> ClosedRange<Int>? {
+            let p = bounds(presetZone, presetGlobal, generator), i = bounds(instrumentZone, instrumentGlobal, generator)
+            let low = max(p.low, i.low), high = min(p.high, i.high)
+            return low <= high ? low...high : nil
+        }
+        return (range(.keyRange), range(.velocityRange))
     }
 
     /// The voice's modulators, as FluidSynth 2.3 builds them (defsfont
@@ -163,7 +169,7 @@ public enum SoundFontCombination {
     ) -> SoundFontRegion? {
         let p = preset.zones[presetZone], i = instrument.zones[instrumentZone]
         let (key, velocity) = ranges(presetGlobal: preset.global, presetZone: p, instrumentGlobal: instrument.global, instrumentZone: i)
-        guard !key.isEmpty, !velocity.isEmpty else { return nil }
+        guard let key, let velocity else { return nil }
         return SoundFontRegion(
             presetZone: presetZone, instrument: instrumentIndex, instrumentZone: instrumentZone, sample: sample, keyRange: key,
             velocityRange: velocity,

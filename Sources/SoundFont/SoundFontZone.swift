@@ -1,33 +1,3 @@
-/// A key or velocity range, both ends included (0…127 in a font; `low > high` is an empty range,
-/// which a font can contain and which then matches nothing).
-public struct SoundFontRange: Sendable, Equatable, CustomStringConvertible {
-    public var low: Int
-    public var high: Int
-
-    public init(low: Int, high: Int) {
-        self.low = low
-        self.high = high
-    }
-
-    /// 0…127: every key or velocity.
-    public static let full = SoundFontRange(low: 0, high: 127)
-
-    /// From a range generator's amount: low byte first in the file, high byte second.
-    init(amount: Int16) {
-        let bits = UInt16(bitPattern: amount)
-        self.init(low: Int(bits & 0xFF), high: Int(bits >> 8))
-    }
-
-    public var isEmpty: Bool { low > high }
-    public func contains(_ value: Int) -> Bool { value >= low && value <= high }
-    /// The values in both ranges (possibly empty).
-    public func intersection(_ other: SoundFontRange) -> SoundFontRange {
-        SoundFontRange(low: max(low, other.low), high: min(high, other.high))
-    }
-
-    public var description: String { "\(low)–\(high)" }
-}
-
 /// The generators one zone sets, by id, with the file's raw 16-bit amounts; a generator the zone
 /// does not set reads as nil. Value type; any thread.
 public struct SoundFontGenerators: Sendable, Equatable {
@@ -56,11 +26,6 @@ public struct SoundFontGenerators: Sendable, Equatable {
 
     public var count: Int { setMask.nonzeroBitCount }
     public var isEmpty: Bool { setMask == 0 }
-
-    /// The keyRange generator's range, or nil when the zone does not set it.
-    public var keyRange: SoundFontRange? { self[.keyRange].map(SoundFontRange.init(amount:)) }
-    /// The velRange generator's range, or nil when the zone does not set it.
-    public var velocityRange: SoundFontRange? { self[.velocityRange].map(SoundFontRange.init(amount:)) }
 }
 
 /// One zone of a preset or instrument: the generators it sets and its modulators. The first zone

@@ -63,9 +63,9 @@ public struct FidelityNotePlan: Sendable {
             if let presets, !presets.contains([preset.bank, preset.program]) { continue }
             var ranges = Set<[Int]>()
             for region in font.regions(ofPreset: index) {
-                let key = (region.keyRange.low + region.keyRange.high) / 2
+                let key = (region.keyRange.lowerBound + region.keyRange.upperBound) / 2
                 let velocity = region.velocityRange.contains(100) ? 100
-                    : max(1, (region.velocityRange.low + region.velocityRange.high) / 2)
+                    : max(1, (region.velocityRange.lowerBound + region.velocityRange.upperBound) / 2)
                 guard ranges.insert([key, velocity]).inserted else { continue }
                 let on = tick * Self.framesPerTick
                 let g = region.generators, sample = font.samples[region.sample]

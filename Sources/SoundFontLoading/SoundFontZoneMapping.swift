@@ -70,10 +70,10 @@ struct SoundFontZoneMapping {
             generators: generators(of: region), modulators: modulators(of: region), originalPitch: sample.originalPitch,
             pitchCorrection: sample.pitchCorrection, startFrame: frames.startFrame, loopsUntilRelease: frames.loopsUntilRelease, gain: gain)
         var zone = SamplerZone(waveform: waveform, rootKey: articulation.rootKey)
-        zone.minKey = region.keyRange.low
-        zone.maxKey = region.keyRange.high
-        zone.minVelocity = max(region.velocityRange.low, 1)
-        zone.maxVelocity = region.velocityRange.high
+        zone.minKey = region.keyRange.lowerBound
+        zone.maxKey = region.keyRange.upperBound
+        zone.minVelocity = max(region.velocityRange.lowerBound, 1)
+        zone.maxVelocity = region.velocityRange.upperBound
         zone.loop = frames.loop
         // For level building only (the articulation sets the pitch): how far up notes can go.
         let g = region.generators

@@ -22,12 +22,12 @@ struct RoundTripTests {
         let font = try Fixtures.load(Fixtures.minimal(preset: presetZone, instrument: instrumentZone))
         #expect(font.warnings.isEmpty)
         let i = try #require(font.instruments.first?.zones.first)
-        #expect(i.generators.keyRange == SoundFontRange(low: 10, high: 90))
-        #expect(i.generators.velocityRange == SoundFontRange(low: 5, high: 120))
+        #expect(i.generators[.keyRange] == W.range(10, 90))
+        #expect(i.generators[.velocityRange] == W.range(5, 120))
         for (g, amount) in Self.instrumentGenerators { #expect(i.generators[g] == amount, "\(g)") }
         #expect(i.sampleIndex == 0)
         let p = try #require(font.presets.first?.zones.first)
-        #expect(p.generators.keyRange == SoundFontRange(low: 20, high: 100) && p.generators.velocityRange == nil)
+        #expect(p.generators[.keyRange] == W.range(20, 100) && p.generators[.velocityRange] == nil)
         for (g, amount) in Self.presetGenerators { #expect(p.generators[g] == amount, "\(g)") }
         #expect(p.instrumentIndex == 0)
         #expect(p.generators.count == Self.presetGenerators.count + 2)
@@ -84,7 +84,7 @@ struct RoundTripTests {
         #expect(font.presets[1].bank == 128 && font.presets[1].program == 25)
         #expect(font.presets[1].global.generators[.pan] == -200 && font.presets[1].zones.count == 1)
         #expect(font.instruments[0].global.generators[.initialAttenuation] == 30)
-        #expect(font.instruments[0].global.generators.keyRange == SoundFontRange(low: 0, high: 60))
+        #expect(font.instruments[0].global.generators[.keyRange] == W.range(0, 60))
         #expect(font.preset(bank: 128, program: 25)?.name == "Kit")
     }
 }

@@ -125,7 +125,7 @@ struct ValidationTests {
         ])
         let font = try Fixtures.load(Fixtures.minimal(preset: preset))
         let zone = try #require(font.presets.first?.zones.first)
-        #expect(zone.generators[.pan] == 200 && zone.generators.keyRange == nil && zone.generators[.overridingRootKey] == nil)
+        #expect(zone.generators[.pan] == 200 && zone.generators[.keyRange] == nil && zone.generators[.overridingRootKey] == nil)
         #expect(zone.generators[.startAddressOffset] == nil && zone.generators.count == 2)
         #expect(font.warnings.count == 1)
         #expect(font.warnings.first?.hasPrefix("preset 0:0 'Piano': ") == true)

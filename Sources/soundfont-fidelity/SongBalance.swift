@@ -1,23 +1,18 @@
 import Foundation
 import MIDI
+import SoundFontFidelity
 
 /// Per-channel balance of a real song: each channel's notes rendered alone (every other event
 /// kept), its RMS relative to the whole mix's, by FluidSynth and by AudioGraph with the same
 /// font. Events are moved to 64-frame boundaries at 44.1 kHz (where FluidSynth plays them
-/// anyway), identically for both. Control thread.
-public struct SongBalance {
-    public var song: String
-    public var font: String
-    public var renders: FidelityRenders
-
-    public init(song: String, font: String, renders: FidelityRenders) {
-        self.song = song
-        self.font = font
-        self.renders = renders
-    }
+/// anyway), identically for both. Control thread. Only this tool's `songs` command uses it.
+struct SongBalance {
+    var song: String
+    var font: String
+    var renders: FidelityRenders
 
     /// Channels with notes, and (FluidSynth, AudioGraph) dB relative to the mix.
-    public func balance() throws -> [(channel: Int, reference: Double, ours: Double)] {
+    func balance() throws -> [(channel: Int, reference: Double, ours: Double)] {
         let events = try MIDIFile.read(path: song).events
         let channels = Set(events.compactMap { event -> Int? in
             if case .noteOn = event.message.normalized { return Int(event.message.channel & 15) }
@@ -40,7 +35,7 @@ public struct SongBalance {
         }
     }
 
-    public func lines() throws -> [String] {
+    func lines() throws -> [String] {
         let rows = try balance()
         var lines = ["== \((song as NSString).lastPathComponent) with \((font as NSString).lastPathComponent): channel alone relative to the mix (FluidSynth, AudioGraph, difference)"]
         var within = 0
