@@ -146,22 +146,19 @@ start_pulseaudio() {
 }
 
 # --- jackd2's dummy driver, under a server name of its own (its sockets and shared memory are
-# in /dev/shm, named after the server; removed on exit). Verbose, its log stamped: its xrun reports
+# in /dev/shm, named after the server; removed on exit). Its log is stamped: its xrun reports
 # ("client = X was not finished, state = Triggered") are matched by time with the recordings.
 export JACK_NO_AUDIO_RESERVATION=1 JACK_NO_START_SERVER=1
 start_jackd() {  # start_jackd PERIOD [RATE]
     export JACK_DEFAULT_SERVER=${JACK_DEFAULT_SERVER:-agtest$$}
-    STAMP=1 start_daemon jackd jackd -v ${JACKD_REALTIME:---realtime -P 80} -n "$JACK_DEFAULT_SERVER" -d dummy -r "${2:-48000}" -p "${1:-256}"
+    STAMP=1 start_daemon jackd jackd ${JACKD_REALTIME:---realtime -P 80} -n "$JACK_DEFAULT_SERVER" -d dummy -r "${2:-48000}" -p "${1:-256}"
     timeout 15 jack_wait -w -t 10 > /dev/null 2>&1 || { echo "jackd did not start"; cat "$T/jackd.log"; exit 2; }
 }
-# jack_xruns RECORDER SINCE: the cycles jackd reported lost ("client = X was not finished"), in
-# seconds from the moment RECORDER's first input was connected after the `now` stamp SINCE (when it
-# starts recording), comma-separated, one per cycle.
+# jack_xruns SINCE: the cycles jackd reported lost ("client = X was not finished") after the `now`
+# stamp SINCE, in seconds from it, comma-separated, one per cycle.
 jack_xruns() {
-    awk -v recorder="$1" -v since="$2" '
-        $1 >= since && !start && index($0, "PortConnect") && index($0, "dst = " recorder ":") { start = $1 }
-        start && index($0, " was not finished, state = ") && $1 - last > 0.002 { printf "%s%.3f", sep, $1 - start; sep = ","; last = $1 }
-    ' "$T/jackd.log"
+    awk -v since="$1" '$1 >= since && index($0, " was not finished, state = ") && $1 - last > 0.002 {
+        printf "%s%.3f", sep, $1 - since; sep = ","; last = $1 }' "$T/jackd.log"
 }
 
 # control REQUEST...: one request to the running audiograph's control socket; prints the reply.

@@ -34,13 +34,13 @@ sine_across_changes() {
         && pass "no discontinuity beyond the buffer-size changes (at $allow s)${3:+ and the cycles jackd reported lost}" \
         || fail "discontinuities (above)"
 }
-# The cycles jackd reported lost during the recording that started after the stamp $1, when our
+# The cycles jackd reported lost since the stamp $1 (taken as the recording starts), when our
 # callback's longest run (wall clock, preemption included: "max N%" of the last period, 256
 # frames) stayed under the shortest buffer of the run (64 frames): such a cycle was lost to the
 # machine's scheduling, not to our work. Nothing otherwise, and every jump then counts.
 lost_to_scheduling() {
     local worst; worst=$(grep -o 'max *[0-9.]*%' "$T/ag-bufsize.log" | tail -1 | tr -dc '0-9.')
-    local lost; lost=$(jack_xruns jackrec "$1")
+    local lost; lost=$(jack_xruns "$1")
     [[ -n $worst && -n $lost ]] || return 0
     local cycles; cycles=$(tr -cd , <<< "$lost" | wc -c)
     if (( $(echo "$worst * 256 < 100 * 64" | bc -l) )); then
@@ -62,7 +62,6 @@ grep -m1 "playback:" "$T/ag-bufsize.log"
 # jump in both at once is the graph's or the recorder's on a starved machine, not audiograph's.
 start_daemon reference jack_simple_client
 until_true 50 eval 'jack_lsp | grep -q jack_simple_client:output1'
-rec_start=$(now)
 start_daemon rec_bufsize $RT jack_rec -f "$T/bufsize.wav" -d 9 -b 32 AudioGraph:out_L jack_simple_client:output1
 t0=$(now)
 changes=()
@@ -76,7 +75,7 @@ wait $ag && pass "played through the changes, exit 0" || fail "play exit status"
 kill_daemon rec_bufsize INT
 grep -E "buffer size|stopped" "$T/ag-bufsize.log"
 [[ $(grep -c "JACK buffer size" "$T/ag-bufsize.log") == 3 ]] && pass "followed 256 → 64 → 1024 → 256" || fail "buffer-size changes not all seen"
-sine_across_changes bufsize "" "$(lost_to_scheduling "$rec_start")"
+sine_across_changes bufsize "" "$(lost_to_scheduling "$t0")"
 kill_daemon reference TERM
 
 echo "== 2. jackd killed and restarted mid-song"
