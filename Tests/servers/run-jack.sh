@@ -2,7 +2,9 @@
 # `play --driver jack`: the native JACK client against jackd2's dummy driver, then against
 # PipeWire's JACK (pw-jack). Recorded by a JACK client (jack_rec). No sound card needed.
 #   1. jackd: a held A4 while the buffer size changes live 256 → 64 → 1024 → 256 (jack_bufsize):
-#      no crash, 440 Hz, no discontinuity beyond the changes themselves, the changes logged
+#      no crash, 440 Hz, no discontinuity beyond the changes themselves (and the cycles jackd
+#      reported lost while our callback stayed under a period: the machine's scheduling), the
+#      changes logged
 #   2. jackd killed mid-song and restarted: reconnected within 2 s of its return, no busy loop while
 #      it is away, the note released meanwhile stays released, the one held across it ends on time
 #   3. JACK MIDI in and audio in: jack_midiseq looping C4 and G4 12000 frames apart into midi_in,
