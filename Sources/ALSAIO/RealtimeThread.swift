@@ -92,6 +92,14 @@ public enum RealtimeThread {
         return (ThreadHandle(thread: thread), status)
     }
 
+    /// Locks the process's memory as `start` does, for a real-time thread someone else starts
+    /// (JACK's process thread). Whether it did, and if not why and how to grant it. Control thread.
+    public static func lockMemory() -> (locked: Bool, problems: [String]) {
+        var problems: [String] = []
+        let locked = lockProcessMemory(problems: &problems)
+        return (locked, problems)
+    }
+
     private final class ThreadContext {
         let name: String
         let body: @Sendable () -> Void

@@ -4,6 +4,7 @@
 #pragma once
 #include <jack/jack.h>
 #include <jack/midiport.h>
+#include <jack/thread.h>
 
 static inline jack_client_t *cjack_client_open(const char *name, jack_options_t options, jack_status_t *status,
                                                const char *server_name) {

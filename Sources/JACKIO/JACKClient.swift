@@ -98,6 +98,14 @@ public final class JACKClient: @unchecked Sendable {
     public var sampleRate: Int { client.map { Int(jack_get_sample_rate($0)) } ?? 0 }
     public var bufferSize: Int { client.map { Int(jack_get_buffer_size($0)) } ?? 0 }
 
+    /// The SCHED_FIFO priority of JACK's process thread for this client; nil when the server does
+    /// not run its clients in real time.
+    public var processThreadPriority: Int32? {
+        guard let client, jack_is_realtime(client) != 0 else { return nil }
+        let priority = jack_client_real_time_priority(client)
+        return priority > 0 ? priority : nil
+    }
+
     /// Full names of this client's ports, e.g. `AudioGraph:out_L`.
     public var outputPortNames: [String] { ["\(name):out_L", "\(name):out_R"] }
     public var inputPortNames: [String] { options.input ? ["\(name):in_L", "\(name):in_R"] : [] }

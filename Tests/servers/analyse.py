@@ -13,7 +13,14 @@
       server; a discontinuity found in both (within 100 ms) is the server's or the recorder's
       (a starved machine), reported but not counted against the first. --allow T,...: moments
       (seconds into the recording) where the test changed something on purpose, e.g. JACK's
-      buffer size; a jump within 150 ms of one is not counted either.
+      buffer size; a jump within 150 ms of one is not counted either. --xruns-at T,...: moments
+      (seconds into the recording) at which the server reported a cycle lost (jackd: a client
+      "was not finished" at the cycle's end), passed only when the first channel's client
+      measured its own callback under one period at worst: such a cycle was lost to scheduling,
+      and a late client makes the recorder tear the *other* clients' blocks, so a jump up to
+      200 ms before the report (20 ms after) is the server's, reported and not counted. A jump
+      with no xrun report near it still counts. The times are reckoned from the recorder's launch,
+      as --allow's are: its start-up (under 150 ms) and the log's lag (4-40 ms) set the window.
   segments WAV [--expect HZ,HZ,...] [--absent HZ,...] [--gaps S,...]
       The recording as a sequence of notes: per 20 ms window, silence (< -50 dBFS) or the
       dominant frequency; runs of the same note are printed with their times (a dropout under
@@ -162,6 +169,14 @@ def cmd_continuity(a, rate, frames):
         # 150 ms of one is the change itself.
         moments = [float(t) for t in a.allow.split(",")]
         shared += [e for e in events if e not in shared and any(abs(e[0] - m) < 0.15 for m in moments)]
+    if a.xruns_at:
+        # Stamped when the server's log line is read (4-40 ms after the cycle, measured on a
+        # loaded machine) and reckoned from the recorder's launch (it records from a little later).
+        lost = [float(t) for t in a.xruns_at.split(",")]
+        at_xrun = [e for e in events if e not in shared and any(-0.02 < m - e[0] < 0.2 for m in lost)]
+        for t, n in at_xrun:
+            print(f"  discontinuity at {t:.3f} s: at a cycle the server reported lost (xrun): the scheduling's, not counted")
+        shared += at_xrun
     ours = len(events) - len(shared)
     failures = []
     if a.reference_hz and ref_amplitude == 0 and ours:
@@ -327,6 +342,7 @@ def main():
     ap.add_argument("--hz", type=float)
     ap.add_argument("--reference-hz", type=float)
     ap.add_argument("--allow")
+    ap.add_argument("--xruns-at")
     ap.add_argument("--min-seconds", type=float)
     ap.add_argument("--expect")
     ap.add_argument("--absent")

@@ -67,10 +67,17 @@ stop_pid() {
     wait "$pid" 2> /dev/null
     return 0
 }
-# start_daemon NAME CMD...: runs CMD in its own session, output in $T/NAME.log; sets PID_<NAME>.
+# stamp_lines: each line of stdin, prefixed with the time it was read (seconds, as `now` prints).
+stamp_lines() { local line; while IFS= read -r line; do printf '%s %s\n' "$EPOCHREALTIME" "$line"; done; }
+# start_daemon NAME CMD...: runs CMD in its own session, output in $T/NAME.log (each line stamped
+# with the time it came when STAMP=1); sets PID_<NAME>.
 start_daemon() {
     local name=$1; shift
-    setsid "$@" >> "$T/$name.log" 2>&1 &
+    if [[ ${STAMP:-0} == 1 ]]; then
+        setsid "$@" > >(stamp_lines >> "$T/$name.log") 2>&1 &
+    else
+        setsid "$@" >> "$T/$name.log" 2>&1 &
+    fi
     local pid=$!
     PIDS+=("$pid")
     printf -v "PID_$name" %s "$pid"
@@ -139,12 +146,19 @@ start_pulseaudio() {
 }
 
 # --- jackd2's dummy driver, under a server name of its own (its sockets and shared memory are
-# in /dev/shm, named after the server; removed on exit).
+# in /dev/shm, named after the server; removed on exit). Its log is stamped: its xrun reports
+# ("client = X was not finished, state = Triggered") are matched by time with the recordings.
 export JACK_NO_AUDIO_RESERVATION=1 JACK_NO_START_SERVER=1
 start_jackd() {  # start_jackd PERIOD [RATE]
     export JACK_DEFAULT_SERVER=${JACK_DEFAULT_SERVER:-agtest$$}
-    start_daemon jackd jackd ${JACKD_REALTIME:---realtime -P 80} -n "$JACK_DEFAULT_SERVER" -d dummy -r "${2:-48000}" -p "${1:-256}"
+    STAMP=1 start_daemon jackd jackd ${JACKD_REALTIME:---realtime -P 80} -n "$JACK_DEFAULT_SERVER" -d dummy -r "${2:-48000}" -p "${1:-256}"
     timeout 15 jack_wait -w -t 10 > /dev/null 2>&1 || { echo "jackd did not start"; cat "$T/jackd.log"; exit 2; }
+}
+# jack_xruns SINCE: the cycles jackd reported lost ("client = X was not finished") after the `now`
+# stamp SINCE, in seconds from it, comma-separated, one per cycle.
+jack_xruns() {
+    awk -v since="$1" '$1 >= since && index($0, " was not finished, state = ") && $1 - last > 0.002 {
+        printf "%s%.3f", sep, $1 - since; sep = ","; last = $1 }' "$T/jackd.log"
 }
 
 # control REQUEST...: one request to the running audiograph's control socket; prints the reply.

@@ -55,6 +55,10 @@ final class LiveSession {
     func run(_ playback: Playback) throws -> Int32 {
         let renderer: PeriodRenderer, input: (CaptureSource, String)?, description: String, audioServer: String
         var capture: String?
+        // The sequencer's reader stamps every note's arrival: it must wake as promptly as the
+        // render thread, just below it — JACK's process thread under the JACK driver, whatever
+        // priority the server gives its clients (never above it: it would preempt the cycle).
+        let readerPriority: Int32?
         switch playback {
         case .alsa(let opened):
             input = try devices.openInput(rate: opened.rate, period: opened.period)
@@ -62,6 +66,7 @@ final class LiveSession {
             description = opened.description
             audioServer = opened.audioServer
             renderer = try makeRenderer(rate: opened.rate, period: opened.period, maxFrames: opened.period)
+            readerPriority = options.realtimePriority.map { max($0 - 5, 1) }
         case .jack(let client):
             // Prepared for any buffer size JACK may switch to live, so a change allocates nothing.
             input = nil
@@ -70,11 +75,12 @@ final class LiveSession {
             description = JACKDriver.describe(client)
             audioServer = "JACK (native client)"
             renderer = try makeRenderer(rate: client.sampleRate, period: min(client.bufferSize, Self.jackMaxFrames), maxFrames: Self.jackMaxFrames)
+            readerPriority = options.realtimePriority == nil ? nil : client.processThreadPriority.map { max($0 - 1, 1) }
         }
         let (rate, period) = (Int(renderer.sampleRate), renderer.periodFrames)
         LiveLog.line("playback: \(description)")
         if let capture { LiveLog.line("capture: \(capture)") }
-        let sequencer = MIDIInput.start(options: options, inbox: renderer.inbox)
+        let sequencer = MIDIInput.start(options: options, priority: readerPriority, inbox: renderer.inbox)
         let status = StatusSource(renderer: renderer, devices: DeviceDescriptions(
             playback: description, capture: capture, realtime: "starting",
             sampler: loader.presetPath.map { ($0 as NSString).lastPathComponent } ?? "none", audioServer: audioServer), sequencer: sequencer)
@@ -95,7 +101,12 @@ final class LiveSession {
             let jack = JACKDriver(client: client, target: JACKRenderTarget(renderer: renderer, maxFrames: Self.jackMaxFrames),
                                   connect: options.jackConnect, status: status)
             try jack.start()
-            status.update { $0.realtime = "JACK's process thread" }
+            // JACK starts the process thread; its pages are locked here, as the push driver's are.
+            let memory = options.realtimePriority != nil ? RealtimeThread.lockMemory() : (locked: false, problems: [])
+            let realtime = (["JACK's process thread, memory " + (memory.locked ? "locked" : "not locked")] + memory.problems)
+                .joined(separator: "\n  ")
+            status.update { $0.realtime = realtime }
+            LiveLog.line("audio thread: \(realtime)")
             driver = jack
         }
         let service = ControlService(renderer: renderer, status: status)

@@ -5,13 +5,14 @@ import LiveLoop
 /// connections asked for. Control thread.
 enum MIDIInput {
     /// The running client, or nil when there is no sequencer (said in the log: notes can still
-    /// come from a song or the control socket).
-    static func start(options: LiveOptions, inbox: MIDIInbox) -> SequencerClient? {
+    /// come from a song or the control socket). `priority`: the reader thread's SCHED_FIFO
+    /// priority (nil: normal scheduling).
+    static func start(options: LiveOptions, priority: Int32?, inbox: MIDIInbox) -> SequencerClient? {
         do {
             let client = try SequencerClient(options: SequencerClientOptions(autoconnect: options.autoconnect, pollTimeoutMilliseconds: 20))
             // Arrival stamps are every note's timing reference: the reader must wake as promptly
             // as the render thread (just below it), or its scheduling delay becomes onset jitter.
-            let reader = try client.start(priority: options.realtimePriority.map { max($0 - 5, 1) }) { inbox.receive($0) }
+            let reader = try client.start(priority: priority) { inbox.receive($0) }
             LiveLog.line("MIDI input: \(client.options.clientName):\(client.options.portName) at \(client.inputAddress)"
                          + (options.autoconnect != nil ? " (autoconnect on)" : "") + ", reader thread: \(reader)")
             for spec in options.connect {
