@@ -258,13 +258,7 @@ public final class SamplerInstrument {
             for c in 0..<SamplerConstants.partCount {
                 if touched & (1 << c) != 0 {
                     let mix = partBlock(c, frames: frames)
-                    var peak = partPeaks[c]
-                    for i in 0..<frames {
-                        chunk.left[i] += mix.left[i]
-                        chunk.right[i] += mix.right[i]
-                        peak = max(max(peak, abs(mix.left[i])), abs(mix.right[i]))  // what the variadic max does, without its array
-                    }
-                    partPeaks[c] = peak
+                    partPeaks[c] = PartMix.add(mix, into: chunk, peak: partPeaks[c])
                     if let sends, sendsWholeMix & (1 << c) != 0 {
                         sends.add(mix, at: sendOffset + offset, levels: &parts[c].sends)
                     } else {
