@@ -335,7 +335,13 @@ public final class SamplerInstrument {
     }
 
     /// Render thread: true when no voice is sounding (the engine may skip `render`).
-    public var isSilent: Bool { @_noAllocation get { activeVoiceCount == 0 } }
+    /// Stops at the first sounding voice (asked every block; counting all 256 slots was not needed).
+    public var isSilent: Bool {
+        @_noAllocation get {
+            for slot in 0..<voiceSlots where voices[slot].isActive { return false }
+            return true
+        }
+    }
 
     /// Render thread: voices sounding, including those fading out after a steal.
     public var activeVoiceCount: Int {
