@@ -17,15 +17,15 @@ public struct LevelMeter {
 
     @_noAllocation
     public mutating func process(_ samples: UnsafePointer<Float>, frames: Int) {
-        var p = peak * powf(peakFallPerFrame, Float(frames))
+        // The peak in its own vectorised pass: in one loop with the average's recursion it ran
+        // one frame at a time.
+        peak = BlockPeak.of(samples, frames: frames, from: peak * powf(peakFallPerFrame, Float(frames)))
         var ms = meanSquare
         let k = rmsCoefficient
         for i in 0..<frames {
             let x = samples[i]
-            p = max(p, abs(x))
             ms += k * (x * x - ms)
         }
-        peak = p
         meanSquare = ms < 1e-20 ? 0 : ms
     }
 

@@ -41,7 +41,7 @@ enum ResamplingKernels {
         _ source: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
         phase: UInt64, increment: UInt64
     ) {
-        let raw = UnsafeRawPointer(source - 1)
+        let raw = source - 1
         var group = FourPhases(phase: phase, increment: increment)
         var i = 0
         while i &+ 4 <= count {
@@ -66,7 +66,7 @@ enum ResamplingKernels {
         into outputLeft: UnsafeMutablePointer<Float>, _ outputRight: UnsafeMutablePointer<Float>, count: Int,
         phase: UInt64, increment: UInt64
     ) {
-        let rawLeft = UnsafeRawPointer(left - 1), rawRight = UnsafeRawPointer(right - 1)
+        let rawLeft = left - 1, rawRight = right - 1
         var group = FourPhases(phase: phase, increment: increment)
         var i = 0
         while i &+ 4 <= count {
@@ -106,7 +106,7 @@ enum ResamplingKernels {
 
         /// The four frames i − 1 … i + 2 around each sample's frame i.
         @inline(__always)
-        func windows(_ raw: UnsafeRawPointer) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        func windows(_ raw: UnsafePointer<Float>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
             let p1 = phase &+ increment, p2 = p1 &+ increment, p3 = p2 &+ increment
             return (window(raw, phase), window(raw, p1), window(raw, p2), window(raw, p3))
         }
@@ -118,9 +118,11 @@ enum ResamplingKernels {
         }
     }
 
+    /// Indexed as a Float pointer, not by bytes: the ×4 folds into the load's address (a byte
+    /// offset, `(p >> 32) * 4`, compiled to a shift and a mask per window).
     @inline(__always)
-    private static func window(_ raw: UnsafeRawPointer, _ p: UInt64) -> SIMD4<Float> {
-        raw.loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: p &>> 32) &* 4, as: SIMD4<Float>.self)
+    private static func window(_ frames: UnsafePointer<Float>, _ p: UInt64) -> SIMD4<Float> {
+        UnsafeRawPointer(frames + Int(truncatingIfNeeded: p &>> 32)).loadUnaligned(as: SIMD4<Float>.self)
     }
 
     /// Rows (one output's window each) to columns (one frame offset each, across the outputs).

@@ -258,13 +258,7 @@ public final class SamplerInstrument {
             for c in 0..<SamplerConstants.partCount {
                 if touched & (1 << c) != 0 {
                     let mix = partBlock(c, frames: frames)
-                    var peak = partPeaks[c]
-                    for i in 0..<frames {
-                        chunk.left[i] += mix.left[i]
-                        chunk.right[i] += mix.right[i]
-                        peak = max(max(peak, abs(mix.left[i])), abs(mix.right[i]))  // what the variadic max does, without its array
-                    }
-                    partPeaks[c] = peak
+                    partPeaks[c] = PartMix.add(mix, into: chunk, peak: partPeaks[c])
                     if let sends, sendsWholeMix & (1 << c) != 0 {
                         sends.add(mix, at: sendOffset + offset, levels: &parts[c].sends)
                     } else {
@@ -341,7 +335,13 @@ public final class SamplerInstrument {
     }
 
     /// Render thread: true when no voice is sounding (the engine may skip `render`).
-    public var isSilent: Bool { @_noAllocation get { activeVoiceCount == 0 } }
+    /// Stops at the first sounding voice (asked every block; counting all 256 slots was not needed).
+    public var isSilent: Bool {
+        @_noAllocation get {
+            for slot in 0..<voiceSlots where voices[slot].isActive { return false }
+            return true
+        }
+    }
 
     /// Render thread: voices sounding, including those fading out after a steal.
     public var activeVoiceCount: Int {

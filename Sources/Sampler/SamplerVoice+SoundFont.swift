@@ -23,11 +23,15 @@ extension SamplerVoice {
         let kernel = Kernel(quality: region.isPlain ? .cubic : context.quality, context: context)
         let reachedEnd = read(region, frames: frames, increment: increment, kernel: kernel, context: context)
         if sf.filterActive {
-            let hertz = sf.cutoffHertz(sampleRate: context.outputSampleRate)
-            if abs(hertz - sf.designedHertz) > 0.01 {
-                sf.designedHertz = hertz
-                sf.filter.design(cutoffHz: hertz, q: sf.q, sampleRate: context.outputSampleRate)
-                if region.isStereo { sf.rightFilter.design(cutoffHz: hertz, q: sf.q, sampleRate: context.outputSampleRate) }
+            let cents = sf.cutoffCents
+            if cents != sf.evaluatedCutoffCents {
+                sf.evaluatedCutoffCents = cents
+                let hertz = sf.cutoffHertz(cents: cents, sampleRate: context.outputSampleRate)
+                if abs(hertz - sf.designedHertz) > 0.01 {
+                    sf.designedHertz = hertz
+                    sf.filter.design(cutoffHz: hertz, q: sf.q, sampleRate: context.outputSampleRate)
+                    if region.isStereo { sf.rightFilter.design(cutoffHz: hertz, q: sf.q, sampleRate: context.outputSampleRate) }
+                }
             }
             sf.filter.process(context.scratchLeft, count: frames)
             if region.isStereo { sf.rightFilter.process(context.scratchRight, count: frames) }
@@ -101,13 +105,38 @@ extension SamplerVoice {
     }
 
     /// `left`/`right` += the scratch chunk × gains ramping from `start` to `end` over `frames`.
+    /// Specialised for what most chunks are: a mono sample (its one channel read once) and, for a
+    /// held note, gains that did not move (no ramp: the same products as the ramp's `start + 0`).
     private static func addRamped(
         _ context: VoiceRenderContext, stereo: Bool, into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>,
         frames: Int, from start: (left: Float, right: Float), to end: (left: Float, right: Float)
     ) {
         let sourceLeft = context.scratchLeft
-        let sourceRight = stereo ? context.scratchRight : context.scratchLeft
-        let ramp = context.ramp
+        if stereo {
+            addRamped(sourceLeft, context.scratchRight, context.ramp, into: left, right, frames: frames, from: start, to: end)
+        } else if start == end {
+            for i in 0..<frames {
+                let sample = sourceLeft[i]
+                left[i] += sample * start.left
+                right[i] += sample * start.right
+            }
+        } else {
+            let ramp = context.ramp
+            let scale = 1 / Float(frames)
+            let stepLeft = (end.left - start.left) * scale, stepRight = (end.right - start.right) * scale
+            for i in 0..<frames {
+                let sample = sourceLeft[i], position = ramp[i]
+                left[i] += sample * (start.left + stepLeft * position)
+                right[i] += sample * (start.right + stepRight * position)
+            }
+        }
+    }
+
+    private static func addRamped(
+        _ sourceLeft: UnsafePointer<Float>, _ sourceRight: UnsafePointer<Float>, _ ramp: UnsafePointer<Float>,
+        into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, frames: Int,
+        from start: (left: Float, right: Float), to end: (left: Float, right: Float)
+    ) {
         let scale = 1 / Float(frames)
         let stepLeft = (end.left - start.left) * scale, stepRight = (end.right - start.right) * scale
         for i in 0..<frames {

@@ -181,9 +181,12 @@ struct SF2LFO {
         elapsed = min(elapsed + n, Int(Int32.max))
         value += step * Double(n)
         // At most a few reflections: the frequency is limited to 109 Hz, a chunk to 64 frames.
-        for _ in 0..<8 where value > 1 || value < -1 {
+        // (A counted `while`: a `for … where` over 0..<8 tested all eight every chunk.)
+        var reflections = 0
+        while (value > 1 || value < -1) && reflections < 8 {
             value = value > 1 ? 2 - value : -2 - value
             step = -step
+            reflections += 1
         }
     }
 }

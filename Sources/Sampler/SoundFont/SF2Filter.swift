@@ -5,16 +5,17 @@ import DSP
 /// recursion, unrolled over four frames, becomes a linear map of the state and the four inputs
 /// (`design` precomputes it), so each group of four outputs is a few SIMD multiply-adds with no
 /// per-frame dependency chain: several times cheaper than the frame-by-frame recursion, which was
-/// the largest cost of a SoundFont voice. Transposed direct form II state, Double precision
-/// (stable down to FluidSynth's lowest cutoff, 20 Hz). Mono: SoundFont samples are. Render-thread
-/// safe value type.
+/// the largest cost of a SoundFont voice. The state (transposed direct form II) is carried in
+/// Double precision, stable down to FluidSynth's lowest cutoff; the four outputs, which are Float
+/// anyway, are formed in Float from it (one SIMD4 lane per frame instead of two Double halves).
+/// Mono: SoundFont samples are. Render-thread safe value type.
 struct SF2Filter {
     /// y[0…3] = stateToOutput.0 · s1 + stateToOutput.1 · s2 + Σ inputToOutput.j · x[j]
-    private var stateToOutput = (SIMD4<Double>(), SIMD4<Double>())
-    private var inputToOutput = (SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>())
-    /// The state after four frames: s1' = Σ …, s2' = Σ … over (s1, s2, x0…x3).
-    private var nextS1 = (0.0, 0.0, SIMD4<Double>())
-    private var nextS2 = (0.0, 0.0, SIMD4<Double>())
+    private var stateToOutput = (SIMD4<Float>(), SIMD4<Float>())
+    private var inputToOutput = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
+    /// The state after four frames, (s1', s2') = fromS1 · s1 + fromS2 · s2 + Σ fromInput.j · x[j].
+    private var fromS1 = SIMD2<Double>(), fromS2 = SIMD2<Double>()
+    private var fromInput = (SIMD2<Double>(), SIMD2<Double>(), SIMD2<Double>(), SIMD2<Double>())
     /// The plain coefficients, for a remainder of fewer than four frames.
     private var b = (0.0, 0.0, 0.0), a = (0.0, 0.0)
     private var s1 = 0.0, s2 = 0.0
@@ -46,40 +47,38 @@ struct SF2Filter {
             }
             return (y, s1, s2)
         }
-        let fromS1 = run(s1: 1, s2: 0, impulseAt: -1), fromS2 = run(s1: 0, s2: 1, impulseAt: -1)
+        let s1Response = run(s1: 1, s2: 0, impulseAt: -1), s2Response = run(s1: 0, s2: 1, impulseAt: -1)
         let x0 = run(s1: 0, s2: 0, impulseAt: 0), x1 = run(s1: 0, s2: 0, impulseAt: 1)
         let x2 = run(s1: 0, s2: 0, impulseAt: 2), x3 = run(s1: 0, s2: 0, impulseAt: 3)
-        stateToOutput = (fromS1.y, fromS2.y)
-        inputToOutput = (x0.y, x1.y, x2.y, x3.y)
-        nextS1 = (fromS1.s1, fromS2.s1, SIMD4(x0.s1, x1.s1, x2.s1, x3.s1))
-        nextS2 = (fromS1.s2, fromS2.s2, SIMD4(x0.s2, x1.s2, x2.s2, x3.s2))
+        stateToOutput = (SIMD4<Float>(s1Response.y), SIMD4<Float>(s2Response.y))
+        inputToOutput = (SIMD4<Float>(x0.y), SIMD4<Float>(x1.y), SIMD4<Float>(x2.y), SIMD4<Float>(x3.y))
+        fromS1 = SIMD2(s1Response.s1, s1Response.s2)
+        fromS2 = SIMD2(s2Response.s1, s2Response.s2)
+        fromInput = (SIMD2(x0.s1, x0.s2), SIMD2(x1.s1, x1.s2), SIMD2(x2.s1, x2.s2), SIMD2(x3.s1, x3.s2))
     }
 
     /// Filters `count` samples in place.
     mutating func process(_ samples: UnsafeMutablePointer<Float>, count: Int) {
-        var s1 = s1, s2 = s2
         let (m1, m2) = stateToOutput
         let (k0, k1, k2, k3) = inputToOutput
-        let (p1, p2, pX) = nextS1
-        let (q1, q2, qX) = nextS2
+        let (c0, c1, c2, c3) = fromInput
+        var state = SIMD2(s1, s2)
         var i = 0
-        while i + 4 <= count {
-            let x = SIMD4<Double>(Double(samples[i]), Double(samples[i + 1]), Double(samples[i + 2]), Double(samples[i + 3]))
-            var y = m1 * s1 + m2 * s2
-            y += k0 * x[0]
-            y += k1 * x[1]
-            y += k2 * x[2]
-            y += k3 * x[3]
-            let n1 = p1 * s1 + p2 * s2 + (pX * x).sum()
-            let n2 = q1 * s1 + q2 * s2 + (qX * x).sum()
-            s1 = n1
-            s2 = n2
-            samples[i] = Float(y[0])
-            samples[i + 1] = Float(y[1])
-            samples[i + 2] = Float(y[2])
-            samples[i + 3] = Float(y[3])
-            i += 4
+        while i &+ 4 <= count {
+            let x = UnsafeRawPointer(samples + i).loadUnaligned(as: SIMD4<Float>.self)
+            let narrow = SIMD2<Float>(state)
+            var y: SIMD4<Float> = m1 * narrow[0] + m2 * narrow[1]
+            y += k0 * x[0] + k1 * x[1]
+            y += k2 * x[2] + k3 * x[3]
+            let low = SIMD2<Double>(x.lowHalf), high = SIMD2<Double>(x.highHalf)
+            let fromState: SIMD2<Double> = fromS1 * SIMD2(repeating: state.x) + fromS2 * SIMD2(repeating: state.y)
+            let fromFirst: SIMD2<Double> = c0 * SIMD2(repeating: low.x) + c1 * SIMD2(repeating: low.y)
+            let fromLast: SIMD2<Double> = c2 * SIMD2(repeating: high.x) + c3 * SIMD2(repeating: high.y)
+            state = fromState + (fromFirst + fromLast)
+            UnsafeMutableRawPointer(samples + i).storeBytes(of: y, as: SIMD4<Float>.self)
+            i &+= 4
         }
+        var s1 = state[0], s2 = state[1]
         while i < count {
             let x = Double(samples[i])
             let y = b.0 * x + s1

@@ -206,12 +206,19 @@ struct SF2Voice {
         return RealTimeMath.floor(cents) - rootCents
     }
 
-    /// The filter's cutoff now, Hz, within 5 Hz … 0.45 × the output rate (FluidSynth's limits).
+    /// The filter's cutoff now in absolute cents, limited to 1500…13500 and whole, as
+    /// `SF2Units.cutoffHertz` takes it: equal cents, equal cutoff.
+    @inline(__always)  // as `pitchCents`
+    var cutoffCents: Double {
+        let cents = cutoff + modLFO.value * modLFOToCutoff + modulationEnvelopeValue * modEnvToCutoff
+        return RealTimeMath.floor(min(max(cents, 1500), 13_500))
+    }
+
+    /// The filter's cutoff at `cents`, Hz, within 5 Hz … 0.45 × the output rate (FluidSynth's limits).
     @_noAllocation
     @inline(__always)  // as `pitchCents`
-    func cutoffHertz(sampleRate: Double) -> Double {
-        let cents = cutoff + modLFO.value * modLFOToCutoff + modulationEnvelopeValue * modEnvToCutoff
-        return min(max(SF2Units.cutoffHertz(absoluteCents: cents), 5), 0.45 * sampleRate)
+    func cutoffHertz(cents: Double, sampleRate: Double) -> Double {
+        min(max(SF2Units.cutoffHertz(absoluteCents: cents), 5), 0.45 * sampleRate)
     }
 
     /// The modulation LFO's attenuation now, centibels (FluidSynth 2.3: a negative sum is 0 dB).
@@ -292,6 +299,8 @@ struct SF2Voice {
     /// The right channel's, for a stereo waveform (SoundFont samples are mono: stereo pairs are two voices).
     var rightFilter = SF2Filter()
     var designedHertz = -1.0
+    /// The cutoff cents last looked at (NaN: none yet): a chunk whose cents did not move skips its exp2.
+    var evaluatedCutoffCents = Double.nan
     /// Left/right gains reached at the end of the previous chunk (each chunk ramps from them).
     var lastGains: (left: Float, right: Float) = (0, 0)
 
@@ -323,6 +332,7 @@ struct SF2Voice {
         filter.reset()
         rightFilter.reset()
         designedHertz = -1
+        evaluatedCutoffCents = .nan
         lastGains = (0, 0)
     }
 }
