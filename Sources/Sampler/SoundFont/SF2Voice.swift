@@ -128,7 +128,12 @@ struct SF2Voice {
         modEnvToCutoff = clip(g[G.modEnvToFilterCutoff], -12_000, 12_000)
         modLFOToVolume = clip(g[G.modLFOToVolume], -960, 960)
         let qDecibels = clip(g[G.initialFilterQ] / 10, 0, 96)
-        q = RealTimeMath.pow(10, (qDecibels - 3.01) / 20)
+        let newQ = RealTimeMath.pow(10, (qDecibels - 3.01) / 20)
+        if newQ != q {  // a modulated Q designs the filter anew at the next chunk, as FluidSynth's set_q does
+            designedHertz = -1
+            evaluatedCutoffCents = .nan
+        }
+        q = newQ
         filterGain = 1 / RealTimeMath.sqrt(q)
         filterActive = qDecibels > 0 || cutoff < 13_500 || modLFOToCutoff != 0 || modEnvToCutoff != 0
         panGains = (SF2Units.panGain(pan, left: true), SF2Units.panGain(pan, left: false))
