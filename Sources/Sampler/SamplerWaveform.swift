@@ -22,7 +22,13 @@ public final class SamplerWaveform: @unchecked Sendable {
 
     /// Control thread. Fails when there are no channels, more than two, channels of unequal
     /// length, no frames, or a non-positive sample rate.
-    public init(channels: [[Float]], sampleRate: Double, naturalLoop: SamplerLoop? = nil) throws(SamplerProgramError) {
+    ///
+    /// `playedLoop`: a waveform that is only ever played with this loop, which must end at its last
+    /// frame (a SoundFont zone that loops until the voice ends): it is stored as such a region
+    /// plays it, the frames followed by the loop again, so that region's plain form is the
+    /// waveform itself instead of a copy of it (`loopedCopy`). Past its end `frames` reads the loop,
+    /// not zeros: such a waveform must not be played unlooped.
+    public init(channels: [[Float]], sampleRate: Double, naturalLoop: SamplerLoop? = nil, playedLoop: SamplerLoop? = nil) throws(SamplerProgramError) {
         guard let first = channels.first, (1...2).contains(channels.count),
               channels.allSatisfy({ $0.count == first.count }) else {
             throw .invalidWaveform(reason: "needs 1 or 2 channels of equal length, got \(channels.map(\.count))")
@@ -32,22 +38,36 @@ public final class SamplerWaveform: @unchecked Sendable {
         if let naturalLoop, !naturalLoop.fits(frameCount: first.count) {
             throw .invalidWaveform(reason: "loop \(naturalLoop) outside \(first.count) frames")
         }
+        if let playedLoop, !(playedLoop.fits(frameCount: first.count) && playedLoop.endFrame == first.count) {
+            throw .invalidWaveform(reason: "played loop \(playedLoop) does not end at the last of \(first.count) frames")
+        }
         channelCount = channels.count
         self.sampleRate = sampleRate
         self.frameCount = first.count
         self.naturalLoop = naturalLoop
+        self.playedLoop = playedLoop
         let guardFrames = Self.guardFrames
+        // After the frames: zeros, or the loop played on as far as its plain form reads.
+        let tail = guardFrames + (playedLoop == nil ? 0 : RegionStorage.plainLoopTailFrames)
         storage = channels.map { channel in
-            let base = UnsafeMutablePointer<Float>.allocate(capacity: channel.count + 2 * guardFrames)
+            let base = UnsafeMutablePointer<Float>.allocate(capacity: guardFrames + channel.count + tail)
             base.initialize(repeating: 0, count: guardFrames)
-            (base + guardFrames + channel.count).initialize(repeating: 0, count: guardFrames)
             channel.withUnsafeBufferPointer { source in PlayedChannel.copy(source.baseAddress!, count: source.count, scale: 1, into: base + guardFrames) }
+            if let playedLoop {
+                PlayedChannel(frames: base + guardFrames, frameCount: channel.count, loop: playedLoop)
+                    .read(from: channel.count, count: tail, scale: 1, into: base + guardFrames + channel.count)
+            } else {
+                (base + guardFrames + channel.count).initialize(repeating: 0, count: tail)
+            }
             return base
         }
     }
 
-    /// One allocation per channel: `guardFrames` zeros, the frames, `guardFrames` zeros, so an
-    /// unlooped region's plain form reads them in place (`RegionStorage`).
+    /// The loop this waveform is stored played with (see `init`), if any.
+    public let playedLoop: SamplerLoop?
+
+    /// One allocation per channel: `guardFrames` zeros, the frames, `guardFrames` zeros (or the
+    /// played loop's tail), so a region's plain form reads them in place (`RegionStorage`).
     private let storage: [UnsafeMutablePointer<Float>]
     static let guardFrames = LevelLayout.guardFrames
 
@@ -75,6 +95,7 @@ public final class SamplerWaveform: @unchecked Sendable {
     /// waveform, so the regions of every program that plays it with this loop share it; valid
     /// while the waveform lives. Control side (~1 instruction per frame, the first time).
     func loopedCopy(channel: Int, loop: SamplerLoop, frames: Int) -> UnsafePointer<Float> {
+        if loop == playedLoop && frames == frameCount + RegionStorage.plainLoopTailFrames { return self.frames(channel: channel) }
         let key = CopyKey(channel: min(channel, channelCount - 1), loop: loop, frames: frames)
         return loopedCopies.withLock { copies in
             if let copy = copies[key] { return UnsafePointer(copy + Self.guardFrames) }

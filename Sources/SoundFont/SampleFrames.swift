@@ -44,6 +44,28 @@ extension SoundFontFile {
         }
     }
 
+    /// Frames `range` of `samples[index]` as Float, the same values as `sampleFrames(index)[range]`
+    /// (`range` clamped to what the sample holds): a PCM sample reads only those frames from the
+    /// file, so no copy of the whole sample is made; a Vorbis stream is decoded whole and sliced.
+    /// Throws as `sampleFrames` does.
+    public func sampleFrames(_ index: Int, in range: Range<Int>) throws(SoundFontError) -> [Float] {
+        guard samples.indices.contains(index), !samples[index].isCompressed, samples[index].isPlayable else {
+            let whole = try sampleFrames(index)
+            return Array(whole[range.clamped(to: 0..<whole.count)])
+        }
+        let sample = samples[index]
+        let frames = range.clamped(to: 0..<sample.frameCount)
+        let pool = sample.start + frames.lowerBound..<sample.start + frames.upperBound
+        defer {
+            storage.release(sampleBytes.lowerBound + 2 * pool.lowerBound..<sampleBytes.lowerBound + 2 * pool.upperBound)
+            if let low = sample24Bytes { storage.release(low.lowerBound + pool.lowerBound..<low.lowerBound + pool.upperBound) }
+        }
+        return [Float](unsafeUninitializedCapacity: frames.count) { buffer, count in
+            pcmFrames(pool, into: buffer)
+            count = frames.count
+        }
+    }
+
     /// Pool frames `range` (16-bit, plus sm24's low bytes when present) as Float into
     /// `destination`, which must hold `range.count`. The range must lie in `0..<poolFrames`.
     public func pcmFrames(_ range: Range<Int>, into destination: UnsafeMutableBufferPointer<Float>) {

@@ -55,6 +55,11 @@ public enum SoundFontBankLoader {
             warnings += plan.substitutions.map { "\(name): \($0)" }
         }
         let waveforms = SoundFontWaveforms(font: font)
+        for (index, presetIndex) in chosen.enumerated() {
+            for played in playedRegions(font: font, preset: presetIndex, keys: keys.map { $0[firstProgram + index] ?? [] }) {
+                waveforms.expect(played.frames)
+            }
+        }
         var programs: [SamplerProgram] = [], names: [String] = []
         for (index, presetIndex) in chosen.enumerated() {
             let preset = font.presets[presetIndex]
@@ -76,26 +81,19 @@ public enum SoundFontBankLoader {
         gain: Double = fluidSynthGain, warnings: inout [String]
     ) throws(SoundFontError) -> SamplerProgram {
         var zones: [SamplerZone] = []
-        if keys?.isEmpty != true {
-            for region in font.regions(ofPreset: preset) {
-                if let keys, !keys.contains(where: region.keyRange.contains) { continue }
-                let sample = font.samples[region.sample]
-                guard let frames = SoundFontZoneMapping.frames(
-                    of: region, frameCount: sample.frameCount, loopStart: sample.loopStart, loopEnd: min(sample.loopEnd, sample.frameCount))
-                else { continue }
-                do {
-                    let waveform = try waveforms.waveform(for: frames)
-                    var zone = SoundFontZoneMapping.zone(region, sample: sample, frames: frames, waveform: waveform, gain: gain)
-                    // A render plays only the struck keys: the zone narrowed to them reaches no
-                    // higher than they do, so its levels stop at the steps the song asks for.
-                    if let struck = keys?.filter(region.keyRange.contains), let low = struck.min(), let high = struck.max() {
-                        zone.minKey = low
-                        zone.maxKey = high
-                    }
-                    zones.append(zone)
-                } catch {
-                    warnings.append(error.description)
+        for (region, sample, frames) in playedRegions(font: font, preset: preset, keys: keys) {
+            do {
+                let waveform = try waveforms.waveform(for: frames)
+                var zone = SoundFontZoneMapping.zone(region, sample: sample, frames: frames, waveform: waveform, gain: gain)
+                // A render plays only the struck keys: the zone narrowed to them reaches no
+                // higher than they do, so its levels stop at the steps the song asks for.
+                if let struck = keys?.filter(region.keyRange.contains), let low = struck.min(), let high = struck.max() {
+                    zone.minKey = low
+                    zone.maxKey = high
                 }
+                zones.append(zone)
+            } catch {
+                warnings.append(error.description)
             }
         }
         var layer = SamplerLayer()
@@ -106,6 +104,19 @@ public enum SoundFontBankLoader {
             return program
         } catch {
             throw SoundFontError(path: font.path, chunk: "pdta", reason: "preset \(font.presets[preset].name): \(error.description)")
+        }
+    }
+
+    /// The regions of `preset` that become zones (those `keys` reach, when given; none for no
+    /// keys), each with its sample and the frames it plays.
+    static func playedRegions(font: SoundFontFile, preset: Int, keys: Set<Int>?) -> [(region: SoundFontRegion, sample: SoundFontSample, frames: SoundFontZoneMapping.Frames)] {
+        guard keys?.isEmpty != true else { return [] }
+        return font.regions(ofPreset: preset).compactMap { region in
+            if let keys, !keys.contains(where: region.keyRange.contains) { return nil }
+            let sample = font.samples[region.sample]
+            return SoundFontZoneMapping.frames(
+                of: region, frameCount: sample.frameCount, loopStart: sample.loopStart, loopEnd: min(sample.loopEnd, sample.frameCount)
+            ).map { (region, sample, $0) }
         }
     }
 

@@ -1,47 +1,94 @@
 import Sampler
 import SoundFont
 
-/// The waveforms a SoundFont's zones play, made on need: each sample is read (16-bit frames from
-/// the mapped file, or its Ogg Vorbis stream decoded) the first time a zone needs it, and each
-/// distinct part of it a zone plays becomes one `SamplerWaveform`, shared by every zone playing
-/// the same frames. Counts what it holds, so the loader can state its memory. Control thread.
+/// The waveforms a SoundFont's zones play, made on need: each distinct part of a sample a zone
+/// plays becomes one `SamplerWaveform`, shared by every zone playing the same frames. A PCM
+/// sample's part is read straight from the mapped file (no copy of the whole sample is kept, so
+/// loading a font peaks near what its waveforms hold); an Ogg Vorbis stream is decoded once, the
+/// first time a zone needs it, and kept until `releaseSampleData` since its other parts would
+/// decode it again. A part that every zone to be built (`expect`) plays looping until the voice
+/// ends, with one loop, is made in that played form and cut at the loop's end
+/// (`SamplerWaveform(playedLoop:)`): it is held once, not once plain and once as the region's
+/// looped copy. Counts what it holds, so the loader can state its memory. Control thread.
 final class SoundFontWaveforms {
     let font: SoundFontFile
     private var waveforms: [SoundFontZoneMapping.Frames: SamplerWaveform] = [:]
-    private var samplesRead: [Int: [Float]] = [:]
+    private var decodedStreams: [Int: [Float]] = [:]
+    /// Per part of a sample (`key`): the one loop every zone expected so far plays it with
+    /// forever, or nil when some zone plays it otherwise.
+    private var onlyLoop: [SoundFontZoneMapping.Frames: SamplerLoop?] = [:]
     /// Float frames held by the waveforms made so far.
     private(set) var residentFrames = 0
 
     init(font: SoundFontFile) { self.font = font }
 
+    /// Records that a zone will play `frames`: call for every zone before the first `waveform(for:)`.
+    func expect(_ frames: SoundFontZoneMapping.Frames) {
+        let key = Self.key(frames), loop = Self.loopForever(frames)
+        if let known = onlyLoop[key] {
+            onlyLoop[key] = .some(known == loop ? loop : nil)
+        } else {
+            onlyLoop[key] = .some(loop)
+        }
+    }
+
     /// The waveform for `frames`; throws (naming the sample) when its data cannot be read.
     func waveform(for frames: SoundFontZoneMapping.Frames) throws(SoundFontError) -> SamplerWaveform {
-        var key = frames
-        key.startFrame = 0
-        key.loop = nil
-        key.loopsUntilRelease = false
+        var key = Self.key(frames)
+        // Played form only when every expected zone (this one too) plays it with this loop.
+        let only = onlyLoop[key] ?? nil
+        let playedLoop = Self.loopForever(frames).flatMap { loop in only == loop ? loop : nil }
+        key.loop = playedLoop
         if let made = waveforms[key] { return made }
-        let data = try read(frames.sample)
-        let range = frames.range.clamped(to: 0..<data.count)
+        var data = try read(frames.sample, frames.range)
         let sample = font.samples[frames.sample]
         let waveform: SamplerWaveform
         do {
-            waveform = try SamplerWaveform(channels: [Array(data[range])], sampleRate: Double(sample.sampleRate))
+            if let playedLoop, data.count >= playedLoop.endFrame {
+                data.removeLast(data.count - playedLoop.endFrame)
+                waveform = try SamplerWaveform(channels: [data], sampleRate: Double(sample.sampleRate), playedLoop: playedLoop)
+            } else {
+                key.loop = nil  // a Vorbis stream that decodes short: the plain waveform, as any zone gets
+                if let made = waveforms[key] { return made }
+                waveform = try SamplerWaveform(channels: [data], sampleRate: Double(sample.sampleRate))
+            }
         } catch {
             throw SoundFontError(path: font.path, chunk: "pdta/shdr", reason: "sample \(frames.sample) '\(sample.name)': \(error.description)")
         }
         waveforms[key] = waveform
-        residentFrames += range.count
+        residentFrames += data.count
         return waveform
     }
 
-    /// Forgets the decoded samples (the waveforms keep their own copies).
-    func releaseSampleData() { samplesRead = [:] }
+    /// The part of the sample `frames` plays, whatever the zone's loop and start.
+    private static func key(_ frames: SoundFontZoneMapping.Frames) -> SoundFontZoneMapping.Frames {
+        var key = frames
+        key.startFrame = 0
+        key.loop = nil
+        key.loopsUntilRelease = false
+        return key
+    }
 
-    private func read(_ sample: Int) throws(SoundFontError) -> [Float] {
-        if let data = samplesRead[sample] { return data }
-        let data = try font.sampleFrames(sample)
-        samplesRead[sample] = data
-        return data
+    /// The loop a zone of `frames` plays until the voice ends (sample mode 1), when nothing after
+    /// its end is ever played (the voice starts before it); nil otherwise.
+    private static func loopForever(_ frames: SoundFontZoneMapping.Frames) -> SamplerLoop? {
+        guard let loop = frames.loop, !frames.loopsUntilRelease, frames.startFrame < loop.endFrame else { return nil }
+        return loop
+    }
+
+    /// Forgets the decoded Vorbis streams (the waveforms keep their own copies).
+    func releaseSampleData() { decodedStreams = [:] }
+
+    /// Frames `range` of `sample` (clamped to what it holds), as `font.sampleFrames(sample)[range]`.
+    private func read(_ sample: Int, _ range: Range<Int>) throws(SoundFontError) -> [Float] {
+        guard font.samples.indices.contains(sample), font.samples[sample].isCompressed else { return try font.sampleFrames(sample, in: range) }
+        let data: [Float]
+        if let decoded = decodedStreams[sample] {
+            data = decoded
+        } else {
+            data = try font.sampleFrames(sample)
+            decodedStreams[sample] = data
+        }
+        return Array(data[range.clamped(to: 0..<data.count)])
     }
 }

@@ -1,0 +1,49 @@
+import Foundation
+import SoundFont
+import SoundFontLoading
+import Testing
+
+/// What loading a font for `play` keeps resident: the waveforms, not the file. The font is mapped
+/// while it is read and unmapped when the loader returns (it is never locked by the audio thread's
+/// `mlockall`, which comes later), and a zone's frames are read by range, giving the same values
+/// as slicing the whole sample.
+@Suite("SoundFont loading memory")
+struct LoadingMemoryTests {
+    /// Lines of this process's memory map naming `path` (read to the end: procfs files have no size).
+    static func mappings(of path: String) throws -> Int {
+        let maps = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd() ?? Data()
+        return String(decoding: maps, as: UTF8.self).split(separator: "\n").filter { $0.hasSuffix(path) }.count
+    }
+
+    /// A font file of `Fixtures.minimal()` at a path of its own (tests run in parallel).
+    static func writeFont() throws -> String {
+        let path = NSTemporaryDirectory() + "audiograph-loading-\(UUID().uuidString).sf2"
+        try Data(Fixtures.minimal().bytes()).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func theWholeFontLoadedForPlayLeavesNoMappingOfTheFile() throws {
+        let path = try Self.writeFont()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // The check can fail: while a parsed font lives, its file is mapped.
+        try withExtendedLifetime(try SoundFontFile.load(path: path)) { try #require(try Self.mappings(of: path) == 1) }
+        let bank = try SoundFontBankLoader.load(path: path, selection: .wholeFont, song: nil)
+        #expect(bank.programs.count == 1 && bank.residentFrames == 100)
+        #expect(try Self.mappings(of: path) == 0)
+        withExtendedLifetime(bank) {}
+    }
+
+    @Test func framesReadByRangeEqualTheWholeSampleSliced() throws {
+        let path = try Self.writeFont()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var writer = Fixtures.minimal()
+        writer.sm24 = (0..<146).map { UInt8(truncatingIfNeeded: $0 * 37) }
+        for font in [try SoundFontFile.load(path: path), try Fixtures.load(writer)] {
+            let whole = try font.sampleFrames(0)
+            for range in [0..<100, 20..<80, 0..<1, 99..<100, 90..<140, 150..<160] {
+                let clamped = range.clamped(to: 0..<whole.count)
+                #expect(try font.sampleFrames(0, in: range) == Array(whole[clamped]), "frames \(range)")
+            }
+        }
+    }
+}
