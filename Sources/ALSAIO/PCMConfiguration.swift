@@ -33,6 +33,9 @@ public struct PCMRequest: Sendable, Equatable {
     public var periodCount: Int
     /// Formats to try, in order.
     public var formatPreference: [PCMSampleFormat]
+    /// SCHED_FIFO priority for the threads a server plugin starts in our process while opening
+    /// (`RealtimeThread.whileScheduled`); nil: they get the opening thread's normal scheduling.
+    public var pluginThreadPriority: Int32? = nil
 
     public init(
         deviceName: String, direction: PCMDirection, sampleRateHz: Int = 48_000, channels: Int = 2,

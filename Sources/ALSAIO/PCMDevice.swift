@@ -61,7 +61,11 @@ public final class PCMDevice: @unchecked Sendable {
         // under the `jack` plugin would leave a blocking write in poll() for ever).
         let route = PCMRoute.of(request.deviceName)
         let opening = "snd_pcm_open(\"\(request.deviceName)\", \(request.direction.rawValue))"
-        let openResult = snd_pcm_open(&opened, request.deviceName, stream, SND_PCM_NONBLOCK)
+        // The pulse plugin's transfer thread, started here, inherits a real-time policy if asked.
+        let pluginPriority = route == .pulse ? request.pluginThreadPriority : nil
+        let openResult = RealtimeThread.whileScheduled(fifoPriority: pluginPriority) {
+            snd_pcm_open(&opened, request.deviceName, stream, SND_PCM_NONBLOCK)
+        }
         if openResult < 0 {
             let absent = route.serverAbsentExplanation(device: request.deviceName, code: openResult)
             throw ALSAError(operation: opening, code: openResult, summary: absent)

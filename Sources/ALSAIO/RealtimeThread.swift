@@ -109,6 +109,23 @@ public enum RealtimeThread {
         }
     }
 
+    /// Runs `body` with the calling thread under SCHED_FIFO at `fifoPriority` (nil: as it is),
+    /// then restores its scheduling. Threads `body` starts with default attributes inherit the
+    /// policy: the pulse plugin's libpulse mainloop, which carries our buffer to the server, is
+    /// started inside `snd_pcm_open`. Without the right to real-time scheduling, `body` just runs.
+    public static func whileScheduled<T, E: Error>(fifoPriority: Int32?, _ body: () throws(E) -> T) throws(E) -> T {
+        guard let fifoPriority else { return try body() }
+        let me = pthread_self()
+        var policy: Int32 = 0
+        var saved = sched_param()
+        guard pthread_getschedparam(me, &policy, &saved) == 0 else { return try body() }
+        var raised = sched_param()
+        raised.sched_priority = fifoPriority
+        let changed = pthread_setschedparam(me, SCHED_FIFO, &raised) == 0
+        defer { if changed { pthread_setschedparam(me, policy, &saved) } }
+        return try body()
+    }
+
     private static func create(_ thread: inout pthread_t, _ context: UnsafeMutableRawPointer, fifoPriority: Int32?) -> Int32 {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

@@ -112,7 +112,10 @@ struct LiveDevices {
     }
 
     private func playbackRequest(rate: Int, period: Int) -> PCMRequest {
-        PCMRequest(deviceName: options.device, direction: .playback, sampleRateHz: rate, channels: 2,
-                   periodFrames: period, periodCount: options.periods)
+        var request = PCMRequest(deviceName: options.device, direction: .playback, sampleRateHz: rate, channels: 2,
+                                 periodFrames: period, periodCount: options.periods)
+        // Below the render thread, which fills the buffer the plugin's thread carries to the server.
+        request.pluginThreadPriority = options.realtimePriority.map { max($0 - 5, 1) }
+        return request
     }
 }
