@@ -60,7 +60,8 @@ public enum RealtimeThread {
     /// falls back to normal scheduling. `priority: nil` starts a normal thread.
     /// Control thread.
     public static func start(
-        name: String, priority: Int32?, lockMemory: Bool = true, body: @escaping @Sendable () -> Void
+        name: String, priority: Int32?, lockMemory: Bool = true, stackBytes: Int = stackBytes,
+        body: @escaping @Sendable () -> Void
     ) throws(ThreadStartError) -> (ThreadHandle, RealtimeStatus) {
         var problems: [String] = []
         var memoryLocked = false
@@ -71,7 +72,7 @@ public enum RealtimeThread {
         var thread = pthread_t()
         var realtime = false
         if let priority {
-            let result = create(&thread, context, fifoPriority: priority)
+            let result = create(&thread, context, fifoPriority: priority, stackBytes: stackBytes)
             if result == 0 {
                 realtime = true
             } else {
@@ -81,7 +82,7 @@ public enum RealtimeThread {
             }
         }
         if !realtime {
-            let result = create(&thread, context, fifoPriority: nil)
+            let result = create(&thread, context, fifoPriority: nil, stackBytes: stackBytes)
             guard result == 0 else {
                 Unmanaged<ThreadContext>.fromOpaque(context).release()
                 throw ThreadStartError(name: name, code: result)
@@ -126,10 +127,19 @@ public enum RealtimeThread {
         return try body()
     }
 
-    private static func create(_ thread: inout pthread_t, _ context: UnsafeMutableRawPointer, fifoPriority: Int32?) -> Int32 {
+    /// The stack of the threads `start` creates, instead of the default 8 MiB (`ulimit -s`):
+    /// `mlockall(MCL_FUTURE)` locks a new thread's stack whole, and these threads (the render
+    /// loop, the MIDI reader) use a few KiB: no recursion, no large local buffers (the render
+    /// path allocates nothing). The margin is wide; what was measured is in docs/SOUNDFONTS.md.
+    public static let stackBytes = 1 << 20
+
+    private static func create(
+        _ thread: inout pthread_t, _ context: UnsafeMutableRawPointer, fifoPriority: Int32?, stackBytes: Int
+    ) -> Int32 {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, stackBytes)  // EINVAL below PTHREAD_STACK_MIN: the default stays
         if let fifoPriority {
             pthread_attr_setinheritsched(&attributes, Int32(PTHREAD_EXPLICIT_SCHED))
             pthread_attr_setschedpolicy(&attributes, SCHED_FIFO)

@@ -142,7 +142,7 @@ public final class ControlServer: @unchecked Sendable {
 
     /// Starts the poll loop on a detached thread.
     public func start() {
-        Thread.detachNewThread { [self] in serve() }
+        SmallStackThread.detach { [self] in serve() }
     }
 
     /// Stops the loop (within 50 ms) and removes the socket file if it is still the one bound here.

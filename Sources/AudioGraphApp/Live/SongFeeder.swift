@@ -36,7 +36,7 @@ final class SongFeeder: @unchecked Sendable {
     func start() {
         let origin = MonotonicClock.nanoseconds() + 100_000_000
         endNanoseconds = origin + UInt64(song.durationSeconds * 1e9)
-        Thread.detachNewThread { [self] in
+        SmallStackThread.detach { [self] in
             var last = origin
             for event in song.events {
                 let due = origin + UInt64(max(0, event.seconds) * 1e9)
