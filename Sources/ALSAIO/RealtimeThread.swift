@@ -159,7 +159,8 @@ public enum RealtimeThread {
     }
 
     /// Locks current and future pages, but only when RLIMIT_MEMLOCK cannot bite: with a
-    /// finite limit, MCL_FUTURE would make later allocations beyond it fail outright.
+    /// finite limit, MCL_FUTURE would make later allocations beyond it fail outright. Then gives
+    /// back the libraries the real-time threads never read (`ColdLibraryPages`).
     private static func lockProcessMemory(problems: inout [String]) -> Bool {
         var limit = rlimit()
         getrlimit(__rlimit_resource_t(calsa_rlimit_memlock), &limit)
@@ -170,7 +171,10 @@ public enum RealtimeThread {
                     + "be swapped out or faulted in on the audio thread: " + RealtimeStatus.howToGrant)
             return false
         }
-        if mlockall(MCL_CURRENT | MCL_FUTURE) == 0 { return true }
+        if mlockall(MCL_CURRENT | MCL_FUTURE) == 0 {
+            ColdLibraryPages.release()
+            return true
+        }
         problems.append("mlockall failed (\(String(cString: strerror(errno)))): " + RealtimeStatus.howToGrant)
         return false
     }
