@@ -11,7 +11,7 @@ public struct RealtimeStatus: Sendable, Equatable, CustomStringConvertible {
     /// The thread runs under SCHED_FIFO at `priority`.
     public var isRealtime: Bool
     public var priority: Int32
-    /// `mlockall(MCL_CURRENT | MCL_FUTURE)` succeeded: no page faults on the audio path.
+    /// Memory locked (`mlockall` semantics, current and future, but for `ColdLibraryPages`): no page faults on the audio path.
     public var memoryLocked: Bool
     /// Empty when everything was granted; otherwise what failed and how to grant it.
     public var problems: [String]
@@ -159,8 +159,8 @@ public enum RealtimeThread {
     }
 
     /// Locks current and future pages, but only when RLIMIT_MEMLOCK cannot bite: with a
-    /// finite limit, MCL_FUTURE would make later allocations beyond it fail outright. Then gives
-    /// back the libraries the real-time threads never read (`ColdLibraryPages`).
+    /// finite limit, MCL_FUTURE would make later allocations beyond it fail outright. The
+    /// libraries the real-time threads never read are left out (`ColdLibraryPages`).
     private static func lockProcessMemory(problems: inout [String]) -> Bool {
         var limit = rlimit()
         getrlimit(__rlimit_resource_t(calsa_rlimit_memlock), &limit)
@@ -171,11 +171,9 @@ public enum RealtimeThread {
                     + "be swapped out or faulted in on the audio thread: " + RealtimeStatus.howToGrant)
             return false
         }
-        if mlockall(MCL_CURRENT | MCL_FUTURE) == 0 {
-            ColdLibraryPages.release()
-            return true
-        }
-        problems.append("mlockall failed (\(String(cString: strerror(errno)))): " + RealtimeStatus.howToGrant)
+        let failure = ColdLibraryPages.lockAllButCold()
+        if failure == 0 { return true }
+        problems.append("mlockall failed (\(String(cString: strerror(failure)))): " + RealtimeStatus.howToGrant)
         return false
     }
 }
