@@ -26,8 +26,10 @@ public final class LevelSchedule {
     private var built = 0, withdrawn = 0
     /// Programs holding withdrawn levels that voices still read.
     private var waiting = Set<Int>()
-    /// What the builds so far did (the warning to print at the end).
+    /// What the builds so far did (the warning to print at the end), each region counted once
+    /// however many uses it has.
     public private(set) var report: LevelReport
+    private var reported = Set<[Int]>()
 
     /// `plan` of the song the render plays, `bank` the renderer's; `frame` gives a message
     /// position's frame, `gapFrames` how far apart two strikes of a region may lie in one use.
@@ -67,7 +69,8 @@ public final class LevelSchedule {
     public func prepare(before end: Int) {
         while built < byFirst.count && byFirst[built].strikes.lowerBound < end {
             let use = byFirst[built]
-            report = report + bank.programs[use.program].supply([use.request], from: store, margin: margin)
+            let outcome = bank.programs[use.program].supply([use.request], from: store, margin: margin)
+            if reported.insert([use.program, use.request.region, outcome.unfit, outcome.reduced]).inserted { report = report + outcome }
             built += 1
         }
     }

@@ -57,6 +57,28 @@ import Testing
         #expect(store.budget.peakBytes == 2 * oneRegion)
     }
 
+    /// So a budget holding one half's levels band-limits the whole song, where building everything
+    /// first leaves the second half plain; a region that does not fit is named once however many
+    /// uses it has.
+    @Test func aBudgetForOneHalfServesBoth() throws {
+        let bank = ProgramBank(programs: [try program(1_000), try program(2_000)], names: ["a", "b"], table: [0: [.sampler(0), .sampler(1)]])
+        let song: [MIDIMessage] = [noteOn(60), noteOff(60), .programChange(channel: 0, program: 1), noteOn(60), noteOff(60)]
+        let plan = LevelBuildPlan(bank: bank, messages: song)
+        #expect(plan.build(in: bank, store: LevelStore(budget: LevelBudget(limitBytes: oneRegion))).unfit == 1)
+        for (limit, published, unfit) in [(oneRegion, 2, 0), (oneRegion - 1, 0, 2)] {
+            let fresh = ProgramBank(programs: [try program(1_000), try program(2_000)], names: ["a", "b"], table: [0: [.sampler(0), .sampler(1)]])
+            let again = song + [.programChange(channel: 0, program: 0)] + song  // each region used twice, far apart
+            let schedule = LevelSchedule(
+                plan: LevelBuildPlan(bank: fresh, messages: again), bank: fresh, store: LevelStore(budget: LevelBudget(limitBytes: limit)),
+                frame: { $0 * second * 100 }, gapFrames: second)
+            for end in 1...again.count {
+                schedule.prepare(before: end)
+                schedule.release(before: end)
+            }
+            #expect(schedule.report.published == published && schedule.report.unfit == unfit, "budget \(limit) bytes")
+        }
+    }
+
     /// Strikes further apart than the gap are two uses: the levels go between them and come back
     /// before the second; strikes within it are one use.
     @Test func aRegionStruckAgainAfterTheGapIsRebuiltBeforeIt() throws {
