@@ -67,6 +67,10 @@ public final class OfflineRenderer {
     static let silenceSeconds = 0.5
     /// A sound still going at a cap is faded out over this time, not cut.
     public static let fadeSeconds = 0.05
+    /// A region's levels are let go when the song does not strike it again for this long, and
+    /// rebuilt before its next strike (`LevelSchedule`): memory against rebuilding time (see
+    /// docs/SOUNDFONTS.md, "Loading and memory").
+    public var levelGapSeconds = 30.0
     /// Events handed to the engine per block.
     public static let eventCapacity = 4096
     private let output: StereoBuffer
@@ -105,10 +109,12 @@ public final class OfflineRenderer {
         func event(_ i: Int) -> (frame: Int, message: MIDIMessage) {
             i < end ? scheduled[i] : (lastFrame, SongEnd.messages[i - end])
         }
-        // Band-limited levels of exactly what the song plays, before the first block (deterministic),
-        // as far as the level budget holds them.
-        let levelWarning = engine.programBank.flatMap { bank in
-            LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)).build(in: bank).warning
+        // Band-limited levels of exactly what the song plays, each region's from just before its
+        // first note to just after its last (deterministic), as far as the level budget holds them.
+        let levels = engine.programBank.map { bank in
+            LevelSchedule(
+                plan: LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)), bank: bank,
+                frame: { scheduled[midi.startIndex + $0].frame }, gapFrames: Int((levelGapSeconds.isNaN ? 0 : min(max(levelGapSeconds, 0), 1e6)) * rate))
         }
         let inputFrames = min(input?.frameCount ?? 0, songLimit)
         let musicFrames = max(end > midi.startIndex ? scheduled[end - 1].frame + 1 : 0, inputFrames)
@@ -146,7 +152,9 @@ public final class OfflineRenderer {
             }
             let inputBlock = try input.map { input throws(AudioFileError) in try fillInput(input, from: frame, frames: n, limit: inputFrames) }
             let block = output.block(frames: n)
+            levels?.prepare(before: next - midi.startIndex)
             engine.render(output: block, input: inputBlock, events: UnsafeBufferPointer(rebasing: events[0..<count]))
+            levels?.release(before: next - midi.startIndex)
             engine.performControlWork()
             if frame + n > endLimit - fadeFrames { fade(block, from: frame, end: endLimit, over: fadeFrames) }
             let skip = min(max(0, latency - frame), n)
@@ -168,7 +176,7 @@ public final class OfflineRenderer {
                 format: "still sounding %.0f s after the last event (the tail limit): faded out over %.0f ms at %.2f s",
                 maxTailSeconds, Self.fadeSeconds * 1000, Double(frame - latency) / rate))
         }
-        if let levelWarning { summary.warnings.append(levelWarning) }
+        if let levelWarning = levels?.report.warning { summary.warnings.append(levelWarning) }
         if skippedEvents > 0 {
             summary.warnings.append(String(
                 format: "the song is longer than the %.0f s limit: %d events after it were not played (raise it with --max-seconds)",

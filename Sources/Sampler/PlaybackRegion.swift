@@ -144,10 +144,18 @@ final class RegionStorage {
 
     /// Publishes `levels` as `request`'s region's band-limited form (a release store the render
     /// thread acquires at note-on). Returns false, publishing nothing, if it has its levels
-    /// already, or its withdrawn ones are not freed yet (`reclaim`).
+    /// already, or its withdrawn ones are not freed yet (`reclaim`) and `levels` are others.
     func publish(_ levels: RegionLevels, for request: LevelRequest) -> Bool {
         let index = request.region
         precondition(needs.indices.contains(index), "a request of another program")
+        if published[index] == nil, let held = withdrawn.firstIndex(where: { $0.region == index && $0.levels === levels }) {
+            // The same levels again while voices still hold them: published again as they are.
+            let entry = withdrawn.remove(at: held)
+            published[index] = (entry.form, entry.levels)
+            cells[index].pointee.levels.address.store(Int(bitPattern: entry.form), ordering: .sequentiallyConsistent)
+            awaiting.subtract(1, ordering: .relaxed)
+            return true
+        }
         guard let need = needs[index], published[index] == nil, !withdrawn.contains(where: { $0.region == index }) else { return false }
         precondition(need.waveform === request.waveform && need.loop == request.loop, "a request of another program")
         precondition(levels.channelCount == request.waveform.channelCount, "levels for another region")

@@ -156,7 +156,8 @@ public final class SamplerProgram: @unchecked Sendable {
     /// Any thread but the render thread: makes `levels` (built for `request`, a request of this
     /// program) the region's band-limited form, from the next note-on on it. Returns false, and
     /// publishes nothing, when the region has its levels already (another builder was first) or
-    /// its withdrawn levels still wait for their voices (`reclaimWithdrawnLevels`).
+    /// its withdrawn levels still wait for their voices (`reclaimWithdrawnLevels`) and `levels`
+    /// are not those (the same ones are published again as they are).
     @discardableResult
     public func publishLevels(_ levels: RegionLevels, for request: LevelRequest) -> Bool {
         storageLock.withLock { _ in storage.publish(levels, for: request) }

@@ -23,6 +23,7 @@ public final class LevelBudget: Sendable {
 
     private let limit: Atomic<Int>
     private let used = Atomic<Int>(0)
+    private let peak = Atomic<Int>(0)
 
     public init(limitBytes: Int) {
         limit = Atomic(max(0, limitBytes))
@@ -38,13 +39,19 @@ public final class LevelBudget: Sendable {
     /// What levels take now (built and not yet freed), bytes.
     public var usedBytes: Int { used.load(ordering: .relaxed) }
 
+    /// The most levels took at once since the budget was made, bytes (a high-water mark).
+    public var peakBytes: Int { peak.load(ordering: .relaxed) }
+
     /// Charges `bytes` if they fit under the limit; false (nothing charged) if not.
     func reserve(_ bytes: Int) -> Bool {
         var current = used.load(ordering: .relaxed)
         while true {
             guard current + bytes <= limitBytes else { return false }
             let (exchanged, original) = used.compareExchange(expected: current, desired: current + bytes, ordering: .relaxed)
-            if exchanged { return true }
+            if exchanged {
+                peak.max(current + bytes, ordering: .relaxed)
+                return true
+            }
             current = original
         }
     }

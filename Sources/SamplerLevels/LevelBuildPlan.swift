@@ -10,6 +10,9 @@ import Sampler
 public struct LevelBuildPlan: Sendable, Equatable {
     /// Program index in the bank → keys struck on it.
     public private(set) var keys: [Int: Set<Int>] = [:]
+    /// Program index → key → the positions (in `messages`, from 0) of the note-ons striking it,
+    /// in song order, for `LevelSchedule`.
+    public private(set) var strikes: [Int: [Int: [Int]]] = [:]
     /// Whether the song widens a pitch-bend range beyond 2 semitones (RPN 0): then the regions
     /// get the margin levels too (`LevelRequest.levelCount`), else only those their zones reach.
     public private(set) var widensBendRange = false
@@ -25,7 +28,7 @@ public struct LevelBuildPlan: Sendable, Equatable {
         var controllers = [ChannelControllerState](repeating: ChannelControllerState(), count: ProgramBank.partCount)
         var programs = (0..<ProgramBank.partCount).map { bank.startProgram(channel: $0) }
         var isDrum = bank.parts.map(\.isDrum)
-        for message in messages {
+        for (position, message) in messages.enumerated() {
             let channel = Int(message.channel & 15)
             switch message.normalized {
             case .system(.reset):
@@ -38,7 +41,10 @@ public struct LevelBuildPlan: Sendable, Equatable {
                     programs[channel] = selected
                 }
             case .noteOn(_, let note, _):
-                if case .sampler(let index) = programs[channel] { keys[index, default: []].insert(Int(note)) }
+                if case .sampler(let index) = programs[channel] {
+                    keys[index, default: []].insert(Int(note))
+                    strikes[index, default: [:]][Int(note), default: []].append(position)
+                }
             case .controlChange(_, let controller, let value):
                 _ = controllers[channel].apply(controller: controller, value: value)
                 let state = controllers[channel]

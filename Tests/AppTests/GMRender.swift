@@ -11,6 +11,8 @@ struct GMRender {
     var rate = 48000.0
     var block = 256
     var settings = ["fx.enabled=off", "master.lowpass.enabled=off", "master.highpass.enabled=off"]
+    /// `OfflineRenderer.levelGapSeconds`.
+    var levelGapSeconds = 30.0
 
     struct Output {
         var left: [Float]
@@ -36,7 +38,9 @@ struct GMRender {
         loader.levels = .byNeed
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block))
         var left: [Float] = [], right: [Float] = []
-        let summary = try OfflineRenderer(engine: engine, blockFrames: block).render(midi: song.events) { b throws(AudioFileError) in
+        let renderer = OfflineRenderer(engine: engine, blockFrames: block)
+        renderer.levelGapSeconds = levelGapSeconds
+        let summary = try renderer.render(midi: song.events) { b throws(AudioFileError) in
             left.append(contentsOf: UnsafeBufferPointer(start: b.left, count: b.frames))
             right.append(contentsOf: UnsafeBufferPointer(start: b.right, count: b.frames))
         }
