@@ -3,6 +3,7 @@
 //
 // Layers, bottom to top (arrows point down only; see Sources/DSP/README.md for the unit contract):
 //   C libraries  CALSA CJACK CSndFile CLibXML2 CFFTW CSoxr   (system-library shims; CPulseSinks: libpulse by dlopen)
+//   compile time MemberwiseInit                                 (`@PublicInit`, a macro any target may use; nothing linked)
 //   system       FileAccess                                     (regular files only, size-checked reads)
 //   pure values  MIDI → FileAccess                              (messages, SMF files, note names)
 //   kernels      DSP; Spectral → DSP                            (render-thread safe units; Spectral = FFTW)
@@ -27,6 +28,7 @@
 // format: libxml2 and libsndfile come in only through SamplerLoading and the app. Sampler renders
 // only: the levels it plays are built on the loading side and handed over through its seam
 // (`SamplerProgram.levelRequests` / `publishLevels`, Sources/SamplerLevels/README.md).
+import CompilerPluginSupport
 import PackageDescription
 
 // Render-path code carries `@_noAllocation` (Sources/DSP/README.md), which the compiler checks
@@ -44,6 +46,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // For the one macro, `@PublicInit` (MemberwiseInit): compile time only, nothing of it is linked.
+        .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         // The web panel's HTTP/WebSocket server: linked by `audiograph` alone, through PanelServer.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -63,18 +67,26 @@ let package = Package(
         // libpulse loaded at run time (dlopen) to list the PulseAudio/pipewire-pulse sinks: no link, no build dependency.
         .systemLibrary(name: "CPulseSinks"),
 
+        // `@PublicInit`: the public memberwise init Swift synthesises only as internal (compile time).
+        .macro(
+            name: "MemberwiseInitMacro",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]),
+        .target(name: "MemberwiseInit", dependencies: ["MemberwiseInitMacro"]),
         // Opens outside files safely (regular files only, O_NONBLOCK, size checked first); below every reader.
-        .target(name: "FileAccess"),
-        .target(name: "MIDI", dependencies: ["FileAccess"], swiftSettings: realTimeChecked),
-        .target(name: "DSP", exclude: ["README.md"], swiftSettings: realTimeChecked),
+        .target(name: "FileAccess", dependencies: ["MemberwiseInit"]),
+        .target(name: "MIDI", dependencies: ["MemberwiseInit", "FileAccess"], swiftSettings: realTimeChecked),
+        .target(name: "DSP", dependencies: ["MemberwiseInit"], exclude: ["README.md"], swiftSettings: realTimeChecked),
         .target(name: "Spectral", dependencies: ["CFFTW", "DSP"], swiftSettings: realTimeChecked),
-        .target(name: "AudioFiles", dependencies: ["CSndFile", "CSoxr", "FileAccess"]),
-        .target(name: "Presets", dependencies: ["CLibXML2", "FileAccess"]),
+        .target(name: "AudioFiles", dependencies: ["MemberwiseInit", "CSndFile", "CSoxr", "FileAccess"]),
+        .target(name: "Presets", dependencies: ["MemberwiseInit", "CLibXML2", "FileAccess"]),
         // SoundFont 2.04 / SF3 files: RIFF parsing, validation, the zone model, combination rules,
         // sample data mapped and read on need (Vorbis decoded through AudioFiles' libsndfile).
-        .target(name: "SoundFont", dependencies: ["AudioFiles", "FileAccess"], exclude: ["README.md"]),
+        .target(name: "SoundFont", dependencies: ["MemberwiseInit", "AudioFiles", "FileAccess"], exclude: ["README.md"]),
         .target(name: "Instruments", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
-        .target(name: "Sampler", dependencies: ["DSP", "MIDI"], swiftSettings: realTimeChecked),
+        .target(name: "Sampler", dependencies: ["MemberwiseInit", "DSP", "MIDI"], swiftSettings: realTimeChecked),
         // Builds the sampler's band-limited levels (control and builder threads, FFTW).
         .target(name: "SamplerLevels", dependencies: ["Sampler", "Spectral", "DSP", "MIDI"], exclude: ["README.md"]),
         // Builds a SamplerProgram from an .aupreset and its sample files (control thread, file I/O).
@@ -84,31 +96,31 @@ let package = Package(
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"], swiftSettings: realTimeChecked),
         .target(
             name: "Engine",
-            dependencies: ["DSP", "MIDI", "Spectral", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
+            dependencies: ["MemberwiseInit", "DSP", "MIDI", "Spectral", "Instruments", "Sampler", "MicEffects"], swiftSettings: realTimeChecked),
         // What the real-time units cost (control thread; `audiograph bench`, sampler-bench, callgrind).
         .target(name: "Benchmarks", dependencies: ["DSP", "MIDI", "Sampler", "SamplerLevels", "MicEffects", "Spectral"]),
         // The render thread's device calls are checked too: only the C leaves are opted out (RenderThreadCalls.swift).
-        .target(name: "ALSAIO", dependencies: ["CALSA", "MIDI"], swiftSettings: realTimeChecked),
+        .target(name: "ALSAIO", dependencies: ["MemberwiseInit", "CALSA", "MIDI"], swiftSettings: realTimeChecked),
         // A native JACK client: ports, a process callback handing each cycle to a renderer, the
         // server's notifications (knows nothing of Engine; the callback is checked like the engine).
-        .target(name: "JACKIO", dependencies: ["CJACK"], swiftSettings: realTimeChecked),
+        .target(name: "JACKIO", dependencies: ["MemberwiseInit", "CJACK"], swiftSettings: realTimeChecked),
         // The live render path (one per period, for a push or a callback driver) and the ALSA push loop.
-        .target(name: "LiveLoop", dependencies: ["ALSAIO", "JACKIO", "Engine", "DSP", "MIDI"], exclude: ["README.md"], swiftSettings: realTimeChecked),
+        .target(name: "LiveLoop", dependencies: ["MemberwiseInit", "ALSAIO", "JACKIO", "Engine", "DSP", "MIDI"], exclude: ["README.md"], swiftSettings: realTimeChecked),
         // What every front end of a running instrument uses: parameters, notes, the status snapshot.
-        .target(name: "LiveControl", dependencies: ["LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI", "DSP"]),
+        .target(name: "LiveControl", dependencies: ["MemberwiseInit", "LiveLoop", "ALSAIO", "Engine", "Sampler", "MIDI", "DSP"]),
         // Renders notes and songs through FluidSynth and AudioGraph with one font and compares them
         // (the soundfont-fidelity tool, the fidelity tests).
-        .target(name: "SoundFontFidelity", dependencies: ["SoundFont", "MIDI", "AudioFiles", "Spectral"]),
+        .target(name: "SoundFontFidelity", dependencies: ["MemberwiseInit", "SoundFont", "MIDI", "AudioFiles", "Spectral"]),
         .target(
             name: "AudioGraphApp",
             dependencies: [
-                "LiveLoop", "LiveControl", "PanelProtocol", "Engine", "ALSAIO", "JACKIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
+                "MemberwiseInit", "LiveLoop", "LiveControl", "PanelProtocol", "Engine", "ALSAIO", "JACKIO", "AudioFiles", "Presets", "SamplerLevels", "SamplerLoading", "Spectral", "FileAccess", "Benchmarks",
                 "SoundFont", "SoundFontLoading", "DSP", "Instruments", "MIDI", "MicEffects", "Sampler", "CPulseSinks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The web panel: its messages, validation, limits and page (no networking, unit-tested), and
         // the Hummingbird server around them, which only the `audiograph` executable links.
-        .target(name: "PanelProtocol"),
+        .target(name: "PanelProtocol", dependencies: ["MemberwiseInit"]),
         .target(
             name: "PanelServer",
             dependencies: [
@@ -139,7 +151,7 @@ let package = Package(
             ]),
 
         // Shared measuring tools for the tests: pitch in cents, spectra, steps, levels.
-        .target(name: "AudioTestSupport", dependencies: ["DSP"], path: "Tests/AudioTestSupport"),
+        .target(name: "AudioTestSupport", dependencies: ["MemberwiseInit", "DSP"], path: "Tests/AudioTestSupport"),
         // The live loop driven by hand (ALSA's null PCM, injected device loss) for the tests and scripts/tsan-live.
         .target(
             name: "LiveTestSupport", dependencies: ["LiveLoop", "LiveControl", "AudioGraphApp", "ALSAIO", "Engine", "MIDI"],

@@ -22,14 +22,12 @@
 ///
 /// `includes` take ports the default skips (network peers, Midi Through); `excludes` drop
 /// ports the default takes. Excludes win. See `AutoconnectPattern` for the syntax.
-public struct AutoconnectPolicy: Sendable, Equatable {
-    public var includes: [AutoconnectPattern]
-    public var excludes: [AutoconnectPattern]
+import MemberwiseInit
 
-    public init(includes: [AutoconnectPattern] = [], excludes: [AutoconnectPattern] = []) {
-        self.includes = includes
-        self.excludes = excludes
-    }
+@PublicInit
+public struct AutoconnectPolicy: Sendable, Equatable {
+    public var includes: [AutoconnectPattern] = []
+    public var excludes: [AutoconnectPattern] = []
 
     /// Parses pattern texts (see `AutoconnectPattern`); throws naming the bad one.
     public init(including: [String], excluding: [String]) throws(ALSAError) {

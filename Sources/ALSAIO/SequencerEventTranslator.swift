@@ -1,5 +1,6 @@
 import CALSA
 import MIDI
+import MemberwiseInit
 
 /// ALSA sequencer event type codes we act on (`SND_SEQ_EVENT_*`).
 public enum SequencerEventType {
@@ -24,22 +25,14 @@ public enum SequencerEventType {
 /// The parts of an `snd_seq_event_t` a channel message uses, read out of its union:
 /// `note` view (channel, note, velocity) for note and key-pressure events, `control` view
 /// (channel, param, value) for the others. Plain value so translation is testable without ALSA.
+@PublicInit
 public struct SequencerEventFields: Sendable, Equatable {
     public var type: UInt8
-    public var channel: UInt8
-    public var note: UInt8
-    public var velocity: UInt8
-    public var param: UInt32
-    public var value: Int32
-
-    public init(type: UInt8, channel: UInt8 = 0, note: UInt8 = 0, velocity: UInt8 = 0, param: UInt32 = 0, value: Int32 = 0) {
-        self.type = type
-        self.channel = channel
-        self.note = note
-        self.velocity = velocity
-        self.param = param
-        self.value = value
-    }
+    public var channel: UInt8 = 0
+    public var note: UInt8 = 0
+    public var velocity: UInt8 = 0
+    public var param: UInt32 = 0
+    public var value: Int32 = 0
 }
 
 /// ALSA sequencer events ↔ `MIDIMessage`. No allocation; any thread.

@@ -1,4 +1,5 @@
 import MIDI
+import MemberwiseInit
 
 /// What the sequencer thread hands the application. Plain value; no allocation to pass on.
 public enum SequencerInput: Sendable, Equatable {
@@ -24,25 +25,16 @@ public enum SequencerInput: Sendable, Equatable {
 }
 
 /// How the sequencer client presents itself and whom it connects to by itself.
+@PublicInit
 public struct SequencerClientOptions: Sendable, Equatable {
     /// The client name others see in `aconnect -l` (and address us by).
-    public var clientName: String
+    public var clientName: String = "AudioGraph"
     /// Our input port's name.
-    public var portName: String
+    public var portName: String = "MIDI In"
     /// nil turns autoconnect off (connect with `connect(spec:)` or `aconnect` instead).
-    public var autoconnect: AutoconnectPolicy?
+    public var autoconnect: AutoconnectPolicy? = AutoconnectPolicy()
     /// How long the reader thread waits in poll() before checking whether to stop.
-    public var pollTimeoutMilliseconds: Int32
-
-    public init(
-        clientName: String = "AudioGraph", portName: String = "MIDI In",
-        autoconnect: AutoconnectPolicy? = AutoconnectPolicy(), pollTimeoutMilliseconds: Int32 = 100
-    ) {
-        self.clientName = clientName
-        self.portName = portName
-        self.autoconnect = autoconnect
-        self.pollTimeoutMilliseconds = pollTimeoutMilliseconds
-    }
+    public var pollTimeoutMilliseconds: Int32 = 100
 }
 
 /// Event counters of a running sequencer client. Plain value read from atomics.

@@ -1,12 +1,10 @@
 /// A sequencer port address, `client:port` as `aconnect` prints it.
+import MemberwiseInit
+
+@PublicInit
 public struct SequencerAddress: Hashable, Sendable, CustomStringConvertible {
     public var client: UInt8
     public var port: UInt8
-
-    public init(client: UInt8, port: UInt8) {
-        self.client = client
-        self.port = port
-    }
 
     public var description: String { "\(client):\(port)" }
 }
@@ -56,6 +54,7 @@ public enum SequencerPortType {
 }
 
 /// One sequencer port as `aconnect -l` would list it. Plain value (tests build these by hand).
+@PublicInit
 public struct SequencerPortInfo: Sendable, Equatable, CustomStringConvertible {
     public var client: Int
     public var clientName: String
@@ -66,20 +65,7 @@ public struct SequencerPortInfo: Sendable, Equatable, CustomStringConvertible {
     /// `SequencerPortType` bits.
     public var types: UInt32
     /// The client is part of the kernel (a card's MIDI ports, Midi Through), not a program.
-    public var isKernelClient: Bool
-
-    public init(
-        client: Int, clientName: String, port: Int, portName: String, capabilities: UInt32, types: UInt32,
-        isKernelClient: Bool = false
-    ) {
-        self.client = client
-        self.clientName = clientName
-        self.port = port
-        self.portName = portName
-        self.capabilities = capabilities
-        self.types = types
-        self.isKernelClient = isKernelClient
-    }
+    public var isKernelClient: Bool = false
 
     public var address: SequencerAddress {
         SequencerAddress(client: UInt8(truncatingIfNeeded: client), port: UInt8(truncatingIfNeeded: port))

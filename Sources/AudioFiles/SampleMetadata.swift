@@ -1,13 +1,11 @@
 /// A loop region in frames. `endFrame` is EXCLUSIVE: one past the last looped frame, so
 /// `endFrame - startFrame` is the loop length and playback jumps from `endFrame - 1` to `startFrame`.
+import MemberwiseInit
+
+@PublicInit
 public struct SampleLoop: Sendable, Equatable, Hashable {
     public var startFrame: Int
     public var endFrame: Int
-
-    public init(startFrame: Int, endFrame: Int) {
-        self.startFrame = startFrame
-        self.endFrame = endFrame
-    }
 
     /// Number of frames in one pass of the loop.
     public var lengthFrames: Int { endFrame - startFrame }
@@ -15,33 +13,23 @@ public struct SampleLoop: Sendable, Equatable, Hashable {
 
 /// What a sample file says about how to play it (WAV `smpl`, AIFF `INST`+`MARK`, CAF `inst`+`regn`/`mark`).
 /// Every field is optional: files without the chunks give the defaults.
+@PublicInit
 public struct SampleMetadata: Sendable, Equatable {
     /// MIDI note at which the recording plays at its original pitch.
-    public var rootKey: Int?
+    public var rootKey: Int? = nil
     /// Tuning correction to apply at playback, in cents (positive = play higher). AIFF `INST` detune
     /// as stored; WAV `smpl` pitch fraction f gives −f (the recording is f cents sharp of `rootKey`);
     /// a CAF fractional base note b gives (rootKey − b)·100 with rootKey = b rounded. nil when zero.
-    public var fineTuneCents: Double?
+    public var fineTuneCents: Double? = nil
     /// Keys the file says it is meant for (AIFF `INST`, CAF `inst`); nil when the format has no such field.
-    public var keyRange: ClosedRange<Int>?
+    public var keyRange: ClosedRange<Int>? = nil
     /// Velocities the file says it is meant for (AIFF `INST`, CAF `inst`); nil when absent.
-    public var velocityRange: ClosedRange<Int>?
+    public var velocityRange: ClosedRange<Int>? = nil
     /// Loops in file order, the sustain loop first (backward and alternating loops are listed too:
     /// direction is not kept, players loop forward). Loops reaching past the audio are dropped.
     /// Frame positions are in the file's own rate
     /// (or the converted rate after `AudioFileReader.read(path:convertingTo:)`).
-    public var loops: [SampleLoop]
-
-    public init(
-        rootKey: Int? = nil, fineTuneCents: Double? = nil, keyRange: ClosedRange<Int>? = nil,
-        velocityRange: ClosedRange<Int>? = nil, loops: [SampleLoop] = []
-    ) {
-        self.rootKey = rootKey
-        self.fineTuneCents = fineTuneCents
-        self.keyRange = keyRange
-        self.velocityRange = velocityRange
-        self.loops = loops
-    }
+    public var loops: [SampleLoop] = []
 
     /// The sustain loop, if the file has one.
     public var sustainLoop: SampleLoop? { loops.first }

@@ -1,5 +1,6 @@
 import FileAccess
 import Foundation
+import MemberwiseInit
 
 /// The instrument file (JSON, documented in Instruments/README.md): which preset and loop files,
 /// bus levels and every other parameter, master filter settings, MIDI channel routing, control
@@ -35,21 +36,15 @@ public struct InstrumentFile: Codable, Sendable, Equatable {
     /// `demo`: a song path, or `{"song": …, "loops": {…}, "controls": […], "start": {…}}` whose loops,
     /// control mappings and channel starts are added only while the demo plays, so they take no
     /// MIDI channel from other songs.
+    @PublicInit
     public struct Demo: Codable, Sendable, Equatable {
         public var song: String
-        public var loops: [String: String]?
-        public var controls: [Control]?
+        public var loops: [String: String]? = nil
+        public var controls: [Control]? = nil
         /// Channel → starting program number, `synth` or `none`, over `channels.start`.
-        public var start: [String: Value]?
+        public var start: [String: Value]? = nil
 
         enum CodingKeys: String, CodingKey, CaseIterable { case song, loops, controls, start }
-
-        public init(song: String, loops: [String: String]? = nil, controls: [Control]? = nil, start: [String: Value]? = nil) {
-            self.song = song
-            self.loops = loops
-            self.controls = controls
-            self.start = start
-        }
 
         public init(from decoder: Decoder) throws {
             if let song = try? decoder.singleValueContainer().decode(String.self) {

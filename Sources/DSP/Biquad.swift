@@ -1,3 +1,4 @@
+import MemberwiseInit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,13 +65,10 @@ public struct BiquadCoefficients: Sendable, Equatable {
 /// A stereo biquad (transposed direct form II, state in Double so low cutoffs stay quiet and exact).
 /// Render-thread safe; coefficients can change every block (the state carries over, so sweeps are smooth
 /// when the cutoff itself is smoothed).
+@PublicInit
 public struct StereoBiquad {
-    public var coefficients: BiquadCoefficients
+    public var coefficients: BiquadCoefficients = .identity
     @usableFromInline var state: (l1: Double, l2: Double, r1: Double, r2: Double) = (0, 0, 0, 0)
-
-    public init(coefficients: BiquadCoefficients = .identity) {
-        self.coefficients = coefficients
-    }
 
     @_noAllocation
     public mutating func reset() { state = (0, 0, 0, 0) }

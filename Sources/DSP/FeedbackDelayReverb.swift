@@ -1,36 +1,27 @@
+import MemberwiseInit
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// What `FeedbackDelayReverb` does, in real units. Values outside the ranges are clamped.
+@PublicInit
 public struct ReverbSettings: Sendable, Equatable {
     /// RT60 at low frequencies: seconds for the tail to fall by 60 dB.
-    public var decaySeconds: Double
+    public var decaySeconds: Double = 1.8
     /// RT60 at `dampingHz` as a fraction of `decaySeconds` (1 = no high-frequency damping).
-    public var highFrequencyDecayRatio: Double
+    public var highFrequencyDecayRatio: Double = 0.5
     /// Where `highFrequencyDecayRatio` holds, Hz.
-    public var dampingHz: Double
+    public var dampingHz: Double = 5000
     /// Time before the reverb starts, seconds.
-    public var preDelaySeconds: Double
+    public var preDelaySeconds: Double = 0.012
     /// Scales the eight delay lengths (1 = 43–86 ms, a mid-sized hall); a change glides over 0.2 s.
-    public var size: Double
+    public var size: Double = 1
     /// Early diffusion, 0…1 (all-pass coefficient 0…0.7 on each input before the network). The
     /// all-passes span ~30 ms, so the tail's first echo comes ~73 ms after `preDelaySeconds` at
     /// size 1, with diffused sound rising from the start when diffusion is above 0.
-    public var diffusion: Double
+    public var diffusion: Double = 0.7
     /// Return level, dB.
-    public var levelDecibels: Double
-
-    public init(decaySeconds: Double = 1.8, highFrequencyDecayRatio: Double = 0.5, dampingHz: Double = 5000,
-                preDelaySeconds: Double = 0.012, size: Double = 1, diffusion: Double = 0.7, levelDecibels: Double = 0) {
-        self.decaySeconds = decaySeconds
-        self.highFrequencyDecayRatio = highFrequencyDecayRatio
-        self.dampingHz = dampingHz
-        self.preDelaySeconds = preDelaySeconds
-        self.size = size
-        self.diffusion = diffusion
-        self.levelDecibels = levelDecibels
-    }
+    public var levelDecibels: Double = 0
 
     public static let decayRange = 0.1...30.0
     public static let highFrequencyDecayRatioRange = 0.05...1.0

@@ -1,3 +1,4 @@
+import MemberwiseInit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,20 +19,14 @@ public struct LowFrequencyOscillator {
     }
 
     /// Rate, shape and onset.
+    @PublicInit
     public struct Settings: Sendable, Equatable {
-        public var waveform: Waveform
-        public var rateHz: Double
+        public var waveform: Waveform = .triangle
+        public var rateHz: Double = 5
         /// After `start()`, the output stays 0 this long; the cycle starts (at p = 0) when it ends.
-        public var delaySeconds: Double
+        public var delaySeconds: Double = 0
         /// Then the depth rises linearly from 0 to 1 over this time.
-        public var fadeInSeconds: Double
-
-        public init(waveform: Waveform = .triangle, rateHz: Double = 5, delaySeconds: Double = 0, fadeInSeconds: Double = 0) {
-            self.waveform = waveform
-            self.rateHz = rateHz
-            self.delaySeconds = delaySeconds
-            self.fadeInSeconds = fadeInSeconds
-        }
+        public var fadeInSeconds: Double = 0
 
         public static let rateRange = 0.0...100.0
         public static let onsetRange = 0.0...60.0

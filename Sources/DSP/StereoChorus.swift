@@ -1,28 +1,21 @@
+import MemberwiseInit
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// What `StereoChorus` does, in real units. Values outside the ranges are clamped.
+@PublicInit
 public struct ChorusSettings: Sendable, Equatable {
     /// LFO rate (sine), Hz.
-    public var rateHz: Double
+    public var rateHz: Double = 0.5
     /// Peak delay deviation of each voice around the base delay, milliseconds.
-    public var depthMilliseconds: Double
+    public var depthMilliseconds: Double = 2.5
     /// Centre delay of the voices, milliseconds.
-    public var baseDelayMilliseconds: Double
+    public var baseDelayMilliseconds: Double = 12
     /// 0: every voice in the centre; 1: voices spread evenly from hard left to hard right.
-    public var spread: Double
+    public var spread: Double = 1
     /// Return level, dB.
-    public var levelDecibels: Double
-
-    public init(rateHz: Double = 0.5, depthMilliseconds: Double = 2.5, baseDelayMilliseconds: Double = 12, spread: Double = 1,
-                levelDecibels: Double = 0) {
-        self.rateHz = rateHz
-        self.depthMilliseconds = depthMilliseconds
-        self.baseDelayMilliseconds = baseDelayMilliseconds
-        self.spread = spread
-        self.levelDecibels = levelDecibels
-    }
+    public var levelDecibels: Double = 0
 
     public static let rateRange = 0.01...10.0
     public static let depthRange = 0.0...10.0

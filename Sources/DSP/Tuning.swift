@@ -1,22 +1,18 @@
+import MemberwiseInit
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The player's calibration of pitch: the A4 reference plus the MIDI master tuning RPNs, as one
 /// offset in semitones that a sampler voice or a synth voice adds to its note. Pure value; any thread.
+@PublicInit
 public struct MasterTuning: Sendable, Equatable {
     /// Frequency of A4 (note 69), Hz (e.g. 442 for many orchestras).
-    public var a4Hz: Double
+    public var a4Hz: Double = 440
     /// RPN 1 (channel fine tuning), −100…+100 cents.
-    public var fineCents: Double
+    public var fineCents: Double = 0
     /// RPN 2 (channel coarse tuning), −64…+63 semitones.
-    public var coarseSemitones: Double
-
-    public init(a4Hz: Double = 440, fineCents: Double = 0, coarseSemitones: Double = 0) {
-        self.a4Hz = a4Hz
-        self.fineCents = fineCents
-        self.coarseSemitones = coarseSemitones
-    }
+    public var coarseSemitones: Double = 0
 
     /// A channel's tuning from its RPN 1 14-bit data value and RPN 2 data MSB, under `a4Hz`.
     public init(a4Hz: Double, fineTuningData: Int, coarseTuningData: Int) {

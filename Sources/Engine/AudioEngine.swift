@@ -4,43 +4,29 @@ import Instruments
 import MIDI
 import MicEffects
 import Sampler
+import MemberwiseInit
 
 /// Sizes fixed at prepare time.
+@PublicInit
 public struct EngineConfiguration: Sendable {
-    public var sampleRate: Double
+    public var sampleRate: Double = 48000
     /// The largest block `render` will be asked for.
-    public var maxFrames: Int
-    public var maxSynthVoices: Int
-    public var maxSamplerVoices: Int
+    public var maxFrames: Int = 1024
+    public var maxSynthVoices: Int = 64
+    public var maxSamplerVoices: Int = 128
     /// `.high` (windowed sinc) for offline renders; `.realtime` (4-point) live.
-    public var samplerQuality: InterpolationQuality
-
-    public init(sampleRate: Double = 48000, maxFrames: Int = 1024, maxSynthVoices: Int = 64, maxSamplerVoices: Int = 128,
-                samplerQuality: InterpolationQuality = .realtime) {
-        self.sampleRate = sampleRate
-        self.maxFrames = maxFrames
-        self.maxSynthVoices = maxSynthVoices
-        self.maxSamplerVoices = maxSamplerVoices
-        self.samplerQuality = samplerQuality
-    }
+    public var samplerQuality: InterpolationQuality = .realtime
 }
 
 /// What the instrument plays, decided on the control thread before the engine is built.
+@PublicInit
 public struct EngineContent: Sendable {
-    public var loops: [BusID: LoopSample]
-    public var routing: ChannelRouting
-    public var controls: [ControlMapping]
+    public var loops: [BusID: LoopSample] = [:]
+    public var routing: ChannelRouting = ChannelRouting()
+    public var controls: [ControlMapping] = []
     /// The parts' sounds: sampler programs, program table, starting programs, drum parts. nil:
     /// no sampler sounds, every part plays the sine synth.
-    public var programBank: ProgramBank?
-
-    public init(loops: [BusID: LoopSample] = [:], routing: ChannelRouting = ChannelRouting(), controls: [ControlMapping] = [],
-                programBank: ProgramBank? = nil) {
-        self.programBank = programBank
-        self.loops = loops
-        self.routing = routing
-        self.controls = controls
-    }
+    public var programBank: ProgramBank? = nil
 
     /// One sampler program on every part except channel 2 (index 1), which plays the synth: the
     /// single-program instrument (tests, `--preset` without a program table).

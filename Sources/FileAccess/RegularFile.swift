@@ -1,3 +1,4 @@
+import MemberwiseInit
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -6,14 +7,10 @@
 
 /// Why a file could not be used: the path and the reason, one line, ready to show a user
 /// (`AudioFiles` uses it as `AudioFileError` for reading, writing and converting too).
+@PublicInit
 public struct FileAccessError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var reason: String
-
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
 
     public var description: String { "\(PrintableText.escaped(path)): \(reason)" }
 }

@@ -1,4 +1,5 @@
 import CJACK
+import MemberwiseInit
 
 #if canImport(Glibc)
 import Glibc
@@ -7,22 +8,16 @@ import Musl
 #endif
 
 /// How to appear in the JACK graph.
+@PublicInit
 public struct JACKClientOptions: Sendable, Equatable {
     /// The client name (ports are `NAME:out_L`, …); JACK appends `-01` … when it is taken.
-    public var name: String
+    public var name: String = "AudioGraph"
     /// The server to join; nil for `$JACK_DEFAULT_SERVER`, else "default".
-    public var serverName: String?
+    public var serverName: String? = nil
     /// Register `in_L`/`in_R` for the mic/line bus.
-    public var input: Bool
+    public var input: Bool = false
     /// Register a MIDI in port, `midi_in`.
-    public var midiInput: Bool
-
-    public init(name: String = "AudioGraph", serverName: String? = nil, input: Bool = false, midiInput: Bool = false) {
-        self.name = name
-        self.serverName = serverName
-        self.input = input
-        self.midiInput = midiInput
-    }
+    public var midiInput: Bool = false
 }
 
 /// A native JACK client: its ports (`out_L`, `out_R`; `in_L`, `in_R` and `midi_in` when asked),

@@ -1,6 +1,8 @@
 /// One process cycle as the renderer sees it: JACK's own port buffers (planar float, valid until
 /// the callback returns; render into the outputs in place) and the MIDI that arrived on the MIDI
 /// in port during the cycle. Plain value; render thread.
+import MemberwiseInit
+
 public struct JACKCycle {
     /// Frames in this cycle: JACK's buffer size, which may change between cycles (`jack_bufsize`).
     public var frames: Int
@@ -30,14 +32,10 @@ public struct JACKMIDIEvent: Sendable, Equatable {
 /// the cycle's `JACKCycle`. A C function, not a closure or a protocol: the process callback may
 /// not allocate, retain or call through an existential (Sources/DSP/README.md), and the renderer
 /// lives in a module above this one. The function is checked by the compiler in its own module.
+@PublicInit
 public struct JACKRenderer: @unchecked Sendable {
     public typealias Function = @convention(c) (_ context: UnsafeMutableRawPointer?, _ cycle: UnsafeRawPointer?) -> Void
 
     public var context: UnsafeMutableRawPointer
     public var function: Function
-
-    public init(context: UnsafeMutableRawPointer, function: Function) {
-        self.context = context
-        self.function = function
-    }
 }

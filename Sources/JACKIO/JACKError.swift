@@ -1,19 +1,15 @@
 import CJACK
+import MemberwiseInit
 
 /// A failed JACK call on the control thread (opening a client, registering or connecting ports).
+@PublicInit
 public struct JACKError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What we were doing, e.g. `jack_client_open("AudioGraph")`.
     public var operation: String
     /// What went wrong, in words (JACK's status bits, or the port involved).
     public var reason: String
     /// No server to talk to (not running, or gone): worth waiting for, unlike a refused request.
-    public var serverAbsent: Bool
-
-    public init(operation: String, reason: String, serverAbsent: Bool = false) {
-        self.operation = operation
-        self.reason = reason
-        self.serverAbsent = serverAbsent
-    }
+    public var serverAbsent: Bool = false
 
     public var description: String { "\(operation) failed: \(reason)" }
 

@@ -2,9 +2,11 @@ import ALSAIO
 import Engine
 import LiveLoop
 import Synchronization
+import MemberwiseInit
 
 /// What a running instrument plays on, in words for `status`: set at start, changed by the
 /// control thread when a device is reopened or renegotiated.
+@PublicInit
 public struct DeviceDescriptions: Sendable, Equatable {
     public var playback: String
     /// nil without a mic/line input.
@@ -14,19 +16,10 @@ public struct DeviceDescriptions: Sendable, Equatable {
     /// The sampler preset's file name, or "none".
     public var sampler: String
     /// The web panel's address (and token, when it needs one); nil without a panel.
-    public var panel: String?
+    public var panel: String? = nil
     /// What the playback device goes to: a sound server and how (`PipeWire (ALSA pipewire plugin)`,
     /// `JACK (native client)`), or `none (…)`.
-    public var audioServer: String?
-
-    public init(playback: String, capture: String?, realtime: String, sampler: String, panel: String? = nil, audioServer: String? = nil) {
-        self.panel = panel
-        self.audioServer = audioServer
-        self.playback = playback
-        self.capture = capture
-        self.realtime = realtime
-        self.sampler = sampler
-    }
+    public var audioServer: String? = nil
 }
 
 /// Builds the `StatusSnapshot` of a running instrument from what its threads publish: the

@@ -2,16 +2,13 @@ import ALSAIO
 import Foundation
 import MIDI
 import Synchronization
+import MemberwiseInit
 
 /// A MIDI message with the CLOCK_MONOTONIC time it arrived.
+@PublicInit
 public struct StampedMessage: BitwiseCopyable, Sendable {
     public var message: MIDIMessage
     public var arrivalNanoseconds: UInt64
-
-    public init(message: MIDIMessage, arrivalNanoseconds: UInt64) {
-        self.message = message
-        self.arrivalNanoseconds = arrivalNanoseconds
-    }
 
     public static let placeholder = StampedMessage(message: .noteOff(channel: 0, note: 0, velocity: 0), arrivalNanoseconds: 0)
 }

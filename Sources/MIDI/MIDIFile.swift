@@ -1,4 +1,5 @@
 import FileAccess
+import MemberwiseInit
 
 /// Why a Standard MIDI File could not be read. `description` names the file (when known), the byte
 /// offset where parsing stopped (when it applies) and the reason.
@@ -15,18 +16,13 @@ public struct MIDIFileError: Error, CustomStringConvertible, Sendable, Equatable
 }
 
 /// A channel message at an absolute time in a MIDI file.
+@PublicInit
 public struct MIDIFileEvent: Sendable, Equatable {
     /// Time from the start of the song, with every tempo change applied.
     public var seconds: Double
     /// Index of the `MTrk` chunk the event came from (0-based).
     public var track: Int
     public var message: MIDIMessage
-
-    public init(seconds: Double, track: Int, message: MIDIMessage) {
-        self.seconds = seconds
-        self.track = track
-        self.message = message
-    }
 }
 
 /// A song's channel messages in time order, 16 bytes each (time, track, status and data bytes):
@@ -85,6 +81,7 @@ extension MIDIEventList.Packed {
 
 /// A Standard MIDI File (type 0 or 1) flattened into one timeline of channel messages.
 /// Built on the control thread; the player walks `events` and converts seconds to frames.
+@PublicInit
 public struct MIDIFile: Sendable, Equatable {
     /// 0 (one track) or 1 (parallel tracks sharing the first track's tempo map).
     public var format: Int
@@ -109,19 +106,6 @@ public struct MIDIFile: Sendable, Equatable {
         self.init(
             format: format, ticksPerQuarter: ticksPerQuarter, ticksPerSecond: ticksPerSecond, events: MIDIEventList(events),
             trackNames: trackNames, durationSeconds: durationSeconds)
-    }
-
-    public init(
-        format: Int, ticksPerQuarter: Int, ticksPerSecond: Double?, events: MIDIEventList, trackNames: [String],
-        durationSeconds: Double, warnings: [String] = []
-    ) {
-        self.warnings = warnings
-        self.format = format
-        self.ticksPerQuarter = ticksPerQuarter
-        self.ticksPerSecond = ticksPerSecond
-        self.events = events
-        self.trackNames = trackNames
-        self.durationSeconds = durationSeconds
     }
 
     /// Control thread. Reads and parses a `.mid` file; errors name the path and byte offset.

@@ -1,3 +1,4 @@
+import MemberwiseInit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,37 +11,25 @@ import Darwin
 /// Control/offline thread only.
 public enum MIDIFileWriter {
     /// A channel message at a tick (ticks from the start of the song, not deltas).
+    @PublicInit
     public struct TimedEvent: Sendable, Equatable {
         public var tick: Int
         public var message: MIDIMessage
-
-        public init(tick: Int, message: MIDIMessage) {
-            self.tick = tick
-            self.message = message
-        }
     }
 
     /// One track: a name (written as meta event 3) and its events. Events at the same tick keep the
     /// order given here, so put a note-off before a note-on that re-strikes the same key.
+    @PublicInit
     public struct Track: Sendable, Equatable {
         public var name: String
         public var events: [TimedEvent]
-
-        public init(name: String, events: [TimedEvent]) {
-            self.name = name
-            self.events = events
-        }
     }
 
     /// A tempo that takes effect at `tick`.
+    @PublicInit
     public struct TempoChange: Sendable, Equatable {
         public var tick: Int
         public var beatsPerMinute: Double
-
-        public init(tick: Int, beatsPerMinute: Double) {
-            self.tick = tick
-            self.beatsPerMinute = beatsPerMinute
-        }
     }
 
     /// The file's bytes. `ticksPerQuarter` is 1…32767; negative ticks are written at 0.

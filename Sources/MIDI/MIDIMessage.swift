@@ -1,6 +1,8 @@
 /// A channel voice or mode message, or a recognised system-exclusive message, decoded. Channels
 /// are 0–15; data values 0–127; pitch bend is signed, −8192…8191 (0 = centre). Plain value: safe
 /// to pass through lock-free queues and to switch over on the render thread.
+import MemberwiseInit
+
 public enum MIDIMessage: Sendable, Equatable, Hashable, BitwiseCopyable {
     case noteOn(channel: UInt8, note: UInt8, velocity: UInt8)
     case noteOff(channel: UInt8, note: UInt8, velocity: UInt8)
@@ -62,12 +64,8 @@ public enum MIDIController {
 }
 
 /// A message placed at a frame inside the block being rendered.
+@PublicInit
 public struct TimedMIDIMessage: Sendable, Equatable, BitwiseCopyable {
     public var frameOffset: Int
     public var message: MIDIMessage
-
-    public init(frameOffset: Int, message: MIDIMessage) {
-        self.frameOffset = frameOffset
-        self.message = message
-    }
 }

@@ -1,14 +1,12 @@
 /// Where the panel listens, from `--panel [ADDR:]PORT` or the instrument file's `"panel"`:
 /// `8080` is 127.0.0.1:8080; `0.0.0.0:8080`, `192.168.1.20:8080`, `[::]:8080` name the address.
 /// Only loopback addresses are served without a token.
+import MemberwiseInit
+
+@PublicInit
 public struct PanelAddress: Sendable, Equatable, CustomStringConvertible {
     public var host: String
     public var port: Int
-
-    public init(host: String, port: Int) {
-        self.host = host
-        self.port = port
-    }
 
     public init(parsing text: String) throws(PanelError) {
         let quoted = PanelError.excerpt(text)

@@ -1,6 +1,9 @@
 /// Who may load the page and open its WebSocket. Loopback panels check `Host` (a page from another
 /// site that re-points its name at 127.0.0.1 is refused); panels on any other address need the
 /// token. WebSockets must come from the page itself (`Origin` = `http://` + `Host`).
+import MemberwiseInit
+
+@PublicInit
 public struct PanelGate: Sendable {
     public enum Decision: Equatable, Sendable {
         case allow
@@ -11,11 +14,6 @@ public struct PanelGate: Sendable {
     public let address: PanelAddress
     /// Required when not nil (every non-loopback address).
     public let token: String?
-
-    public init(address: PanelAddress, token: String?) {
-        self.address = address
-        self.token = token
-    }
 
     /// GET of the page (`/?token=…`).
     public func admitPage(host: String?, token given: String?) -> Decision {

@@ -1,6 +1,9 @@
 /// One parameter as the page sees it: what the control is, its range and what its values are
 /// called. The app fills these from the engine's parameter table; the panel validates against them
 /// before anything reaches the instrument.
+import MemberwiseInit
+
+@PublicInit
 public struct PanelParameter: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
         case continuous, integer, toggle, choice
@@ -13,19 +16,8 @@ public struct PanelParameter: Codable, Sendable, Equatable {
     public var defaultValue: Double
     public var kind: Kind
     /// A choice's names, by index; empty otherwise.
-    public var choices: [String]
+    public var choices: [String] = []
     public var summary: String
-
-    public init(name: String, unit: String, min: Double, max: Double, defaultValue: Double, kind: Kind, choices: [String] = [], summary: String) {
-        self.name = name
-        self.unit = unit
-        self.min = min
-        self.max = max
-        self.defaultValue = defaultValue
-        self.kind = kind
-        self.choices = choices
-        self.summary = summary
-    }
 
     /// The value the instrument would store for `value`, or why it is refused.
     public func validate(_ value: Double) throws(PanelError) -> Double {

@@ -1,4 +1,5 @@
 import Foundation
+import MemberwiseInit
 
 /// Everything the page shows, left to right along the signal path, as one JSON frame sent to
 /// every open page at the feed rate. Levels are dBFS (−160 for silence), rounded to 0.1 dB.
@@ -26,31 +27,23 @@ public struct PanelState: Codable, Sendable, Equatable {
     /// Every parameter's current value by name (what `audiograph get` reads).
     public var values: [String: Double]
 
+    @PublicInit
     public struct Part: Codable, Sendable, Equatable {
         public var channel: Int
         public var program: String
         public var voices: Int
         /// Peak of the part's sub-mix in the last frame, dBFS.
         public var level: Double
-        public init(channel: Int, program: String, voices: Int, level: Double) {
-            self.channel = channel
-            self.program = program
-            self.voices = voices
-            self.level = level
-        }
     }
 
+    @PublicInit
     public struct Bus: Codable, Sendable, Equatable {
         public var name: String
         public var peak: Double
         public var rms: Double
-        public init(name: String, peak: Double, rms: Double) {
-            self.name = name
-            self.peak = peak
-            self.rms = rms
-        }
     }
 
+    @PublicInit
     public struct Health: Codable, Sendable, Equatable {
         public var xruns: Int
         public var dspLoad: Double
@@ -62,19 +55,6 @@ public struct PanelState: Codable, Sendable, Equatable {
         public var realtime: String
         public var sampler: String
         public var audioServer: String?
-        public init(xruns: Int, dspLoad: Double, worstDspLoad: Double, voices: Int, startupMilliseconds: Double?, playback: String, capture: String?,
-                    realtime: String, sampler: String, audioServer: String?) {
-            self.xruns = xruns
-            self.dspLoad = dspLoad
-            self.worstDspLoad = worstDspLoad
-            self.voices = voices
-            self.startupMilliseconds = startupMilliseconds
-            self.playback = playback
-            self.capture = capture
-            self.realtime = realtime
-            self.sampler = sampler
-            self.audioServer = audioServer
-        }
     }
 
     public init(midiSources: [String]?, midiNotes: [Int], parts: [Part], inputPeak: [Double]?, inputRMS: [Double]?, pitchHz: Double?, buses: [Bus],

@@ -1,23 +1,19 @@
 /// A layer's filter (`Filters` is a single dict, not an array).
+import MemberwiseInit
+
+@PublicInit
 public struct Filter: Sendable, Equatable {
-    public var enabled: Bool
+    public var enabled: Bool = false
     /// `cutoff`, Hz (default 20000 = open).
-    public var cutoffHz: Double
+    public var cutoffHz: Double = 20000
     /// `resonance`, dB (default 0).
-    public var resonanceDecibels: Double
+    public var resonanceDecibels: Double = 0
     /// `type`: only 40 (resonant low-pass, [GUESS]) is ever seen; `nil` when absent.
-    public var type: Int?
+    public var type: Int? = nil
 
     /// What `type` names: 40 low-pass (the only code seen in files); 41 high-pass and 42
     /// band-pass follow it [GUESS: no file or document shows them]; absent = low-pass.
     public var kind: FilterKind { FilterKind(code: type) }
-
-    public init(enabled: Bool = false, cutoffHz: Double = 20000, resonanceDecibels: Double = 0, type: Int? = nil) {
-        self.enabled = enabled
-        self.cutoffHz = cutoffHz
-        self.resonanceDecibels = resonanceDecibels
-        self.type = type
-    }
 }
 
 /// A layer filter's response (`Filter.type`).
@@ -88,24 +84,15 @@ public struct Envelope: Sendable, Equatable {
 }
 
 /// One low-frequency oscillator of a layer.
+@PublicInit
 public struct LFO: Sendable, Equatable {
     public var id: Int
-    public var enabled: Bool
+    public var enabled: Bool = true
     /// `rate`, Hz (default 3 [GUESS, AudioKit's default]).
-    public var rateHz: Double
+    public var rateHz: Double = 3
     /// `delay`, seconds before the LFO starts (default 0).
-    public var delaySeconds: Double
-    public var waveform: LFOWaveform
-
-    public init(
-        id: Int, enabled: Bool = true, rateHz: Double = 3, delaySeconds: Double = 0, waveform: LFOWaveform = .triangle
-    ) {
-        self.id = id
-        self.enabled = enabled
-        self.rateHz = rateHz
-        self.delaySeconds = delaySeconds
-        self.waveform = waveform
-    }
+    public var delaySeconds: Double = 0
+    public var waveform: LFOWaveform = .triangle
 }
 
 /// LFO `waveform` codes (from AudioKit's preset builder; absent = triangle; only 28 seen in files).

@@ -5,6 +5,8 @@
 /// needs no `indirect` storage.
 ///
 /// Pure data: any thread may use it.
+import MemberwiseInit
+
 public enum PropertyList: Sendable, Equatable {
     case dictionary([Entry])
     case array([PropertyList])
@@ -17,14 +19,10 @@ public enum PropertyList: Sendable, Equatable {
     case date(String)
 
     /// One `<key>`/value pair of a dictionary.
+    @PublicInit
     public struct Entry: Sendable, Equatable {
         public var key: String
         public var value: PropertyList
-
-        public init(key: String, value: PropertyList) {
-            self.key = key
-            self.value = value
-        }
     }
 }
 

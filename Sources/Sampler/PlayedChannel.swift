@@ -1,16 +1,13 @@
 /// One channel of a region as it plays: the waveform's frames up to the loop end, then the loop
 /// again and again (unlooped: up to the last frame, then silence). What the level builder reads.
 /// Valid while the waveform it points into lives (`LevelRequest` keeps it).
+import MemberwiseInit
+
+@PublicInit
 public struct PlayedChannel {
     public var frames: UnsafePointer<Float>
     public var frameCount: Int
     public var loop: SamplerLoop?
-
-    public init(frames: UnsafePointer<Float>, frameCount: Int, loop: SamplerLoop?) {
-        self.frames = frames
-        self.frameCount = frameCount
-        self.loop = loop
-    }
 
     /// Writes frames `first ..< first + count` × `scale` to `output` (0 before frame 0 and after
     /// the end), run by run. Scaling makes the copies loops rather than memcpy, which callgrind

@@ -1,5 +1,7 @@
 /// What one part (MIDI channel) plays: a sampler program of the bank, the engine's sine synth,
 /// or nothing. Plain value; the render thread switches on it.
+import MemberwiseInit
+
 public enum PartProgram: Sendable, Equatable {
     case none
     case synth
@@ -10,16 +12,11 @@ public enum PartProgram: Sendable, Equatable {
 /// How a part starts: its General MIDI program number, whether it is a drum part (its programs
 /// come from the percussion bank 128, like channel 10 in General MIDI), and an optional sound that
 /// replaces the table's entry for that start (e.g. `--preset`).
+@PublicInit
 public struct PartSetup: Sendable, Equatable {
-    public var program: Int
-    public var isDrum: Bool
-    public var startOverride: PartProgram?
-
-    public init(program: Int = 0, isDrum: Bool = false, startOverride: PartProgram? = nil) {
-        self.program = program
-        self.isDrum = isDrum
-        self.startOverride = startOverride
-    }
+    public var program: Int = 0
+    public var isDrum: Bool = false
+    public var startOverride: PartProgram? = nil
 
     /// Program 0 on every channel, channel 10 (index 9) the drum part.
     public static let generalMIDI: [PartSetup] = (0..<16).map { PartSetup(isDrum: $0 == 9) }

@@ -1,4 +1,5 @@
 import DSP
+import MemberwiseInit
 
 /// One sample mapped onto a key and velocity range, as an AUSampler zone. Value type filled on the
 /// control thread and handed to `SamplerProgram.init`.
@@ -54,60 +55,37 @@ public enum SamplerVelocityCurve: Sendable, Equatable {
 
 /// The per-layer resonant filter (AUSampler `Filters`): a 12 dB/octave biquad of `kind` whose
 /// resonance in dB is its gain at the cutoff (`BiquadCoefficients.q(resonanceDecibels:)`).
+@PublicInit
 public struct SamplerFilterSettings: Sendable, Equatable {
-    public var isEnabled: Bool
-    public var kind: BiquadCoefficients.Kind
-    public var cutoffHz: Double
-    public var resonanceDecibels: Double
-
-    public init(
-        isEnabled: Bool = false, kind: BiquadCoefficients.Kind = .lowPass, cutoffHz: Double = 20_000,
-        resonanceDecibels: Double = 0
-    ) {
-        self.isEnabled = isEnabled
-        self.kind = kind
-        self.cutoffHz = cutoffHz
-        self.resonanceDecibels = resonanceDecibels
-    }
+    public var isEnabled: Bool = false
+    public var kind: BiquadCoefficients.Kind = .lowPass
+    public var cutoffHz: Double = 20_000
+    public var resonanceDecibels: Double = 0
 }
 
 /// How far a layer's LFO swings one destination: its output (−1…1) times `amount`, in the
 /// destination's unit, times the value of `controller` (0…1) when one scales it (mod wheel → vibrato).
+@PublicInit
 public struct SamplerLFODepth: Sendable, Equatable {
     public var amount: Double
     /// A MIDI controller 0…127 whose value/127 scales the depth; nil = full depth.
-    public var controller: Int?
-
-    public init(amount: Double, controller: Int? = nil) {
-        self.amount = amount
-        self.controller = controller
-    }
+    public var controller: Int? = nil
 }
 
 /// A layer's LFO and where it goes. Every voice runs its own copy from note-on, so the delay and
 /// fade-in count from each note (AUSampler's LFO belongs to the voice: a delayed vibrato starts
 /// anew on every note, which a part-wide LFO could not do).
+@PublicInit
 public struct SamplerLFO: Sendable, Equatable {
     public var oscillator: LowFrequencyOscillator.Settings
     /// Pitch swing, cents.
-    public var pitch: SamplerLFODepth?
+    public var pitch: SamplerLFODepth? = nil
     /// Filter cutoff swing, cents (only heard when the layer's filter is on).
-    public var cutoff: SamplerLFODepth?
+    public var cutoff: SamplerLFODepth? = nil
     /// Level swing, dB (the output is × 10^(depth·lfo/20): tremolo).
-    public var gain: SamplerLFODepth?
+    public var gain: SamplerLFODepth? = nil
     /// Pan swing in pan positions (−1 hard left … +1 hard right).
-    public var pan: SamplerLFODepth?
-
-    public init(
-        oscillator: LowFrequencyOscillator.Settings, pitch: SamplerLFODepth? = nil, cutoff: SamplerLFODepth? = nil,
-        gain: SamplerLFODepth? = nil, pan: SamplerLFODepth? = nil
-    ) {
-        self.oscillator = oscillator
-        self.pitch = pitch
-        self.cutoff = cutoff
-        self.gain = gain
-        self.pan = pan
-    }
+    public var pan: SamplerLFODepth? = nil
 
     /// Routes nothing: no voice runs it.
     public var isSilent: Bool { pitch == nil && cutoff == nil && gain == nil && pan == nil }
@@ -119,14 +97,10 @@ public struct SamplerLFO: Sendable, Equatable {
 
 /// A DLS-style linear modulation amount: a normalised source x ∈ 0…1 adds
 /// `atZero + (atOne − atZero)·x` to its destination (in the destination's unit).
+@PublicInit
 public struct SamplerModulationAmount: Sendable, Equatable {
-    public var atZero: Double
+    public var atZero: Double = 0
     public var atOne: Double
-
-    public init(atZero: Double = 0, atOne: Double) {
-        self.atZero = atZero
-        self.atOne = atOne
-    }
 
     public func value(_ x: Double) -> Double { atZero + (atOne - atZero) * x }
 }
@@ -178,6 +152,7 @@ public struct SamplerLayer: Sendable {
 }
 
 /// Program-wide parameters (AUSampler top-level `gain`, `pan`, `coarse/fine tune`, `voice count`).
+@PublicInit
 public struct SamplerGlobals: Sendable, Equatable {
     public var gainDecibels: Double = 0
     public var pan: Double = 0
@@ -187,15 +162,5 @@ public struct SamplerGlobals: Sendable, Equatable {
     /// For a program made for one known song (a render): the largest upward pitch shift its
     /// bends and tunings ask beyond the keys, semitones (`LevelBuildPlan.pitchShiftSemitones`).
     /// Levels then reach just that far; nil (live): the bend range, at least 2, + 2 semitones.
-    public var knownPitchShiftSemitones: Double?
-
-    public init(
-        gainDecibels: Double = 0, pan: Double = 0, tuneCents: Double = 0, voiceCount: Int = 64, knownPitchShiftSemitones: Double? = nil
-    ) {
-        self.gainDecibels = gainDecibels
-        self.pan = pan
-        self.tuneCents = tuneCents
-        self.voiceCount = voiceCount
-        self.knownPitchShiftSemitones = knownPitchShiftSemitones
-    }
+    public var knownPitchShiftSemitones: Double? = nil
 }

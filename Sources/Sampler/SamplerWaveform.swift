@@ -1,4 +1,5 @@
 import Synchronization
+import MemberwiseInit
 
 #if canImport(Glibc)
 import Glibc
@@ -131,14 +132,10 @@ public final class SamplerWaveform: @unchecked Sendable {
 }
 
 /// A sustain loop in sample frames: `startFrame` ..< `endFrame` (end exclusive).
+@PublicInit
 public struct SamplerLoop: Sendable, Equatable, Hashable, CustomStringConvertible {
     public var startFrame: Int
     public var endFrame: Int
-
-    public init(startFrame: Int, endFrame: Int) {
-        self.startFrame = startFrame
-        self.endFrame = endFrame
-    }
 
     public var description: String { "\(startFrame)..<\(endFrame)" }
 

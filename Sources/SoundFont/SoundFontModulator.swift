@@ -1,5 +1,7 @@
 /// A modulator's source (spec §8.2): a MIDI controller or note property, with its direction,
 /// polarity and curve, as the 16-bit enumerator the file stores.
+import MemberwiseInit
+
 public struct SoundFontModulatorSource: Sendable, Hashable, CustomStringConvertible {
     public var rawValue: UInt16
 
@@ -58,27 +60,17 @@ public struct SoundFontModulatorSource: Sendable, Hashable, CustomStringConverti
 
 /// A modulator (spec §8.2, §9.5): `amount × map(source) × map(amountSource)` is added to the
 /// destination generator's value, in that generator's units. Value type; any thread.
+@PublicInit
 public struct SoundFontModulator: Sendable, Equatable, CustomStringConvertible {
     public var source: SoundFontModulatorSource
     public var destination: SoundFontGenerator
     /// In the destination's units per full-scale source excursion. A 16-bit number in the file;
     /// wider here because combining zones adds amounts (`SoundFontCombination`).
     public var amount: Int
-    public var amountSource: SoundFontModulatorSource
+    public var amountSource: SoundFontModulatorSource = .none
     /// 0 = linear, 2 = absolute value (spec §8.3). FluidSynth 2.3 turns off modulators with any
     /// transform other than 0 (their amount reads 0 after loading); so does the loader.
-    public var transform: UInt16
-
-    public init(
-        source: SoundFontModulatorSource, destination: SoundFontGenerator, amount: Int,
-        amountSource: SoundFontModulatorSource = .none, transform: UInt16 = 0
-    ) {
-        self.source = source
-        self.destination = destination
-        self.amount = amount
-        self.amountSource = amountSource
-        self.transform = transform
-    }
+    public var transform: UInt16 = 0
 
     /// FluidSynth's identity (defsfont, mod `fluid_mod_test_identity`): same sources and
     /// destination. The spec also compares the transform; FluidSynth does not, and nor do we.

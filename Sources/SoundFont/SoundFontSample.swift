@@ -2,6 +2,9 @@
 /// the smpl pool; for SF3 Ogg Vorbis samples they are bytes of it, and `frameCount` is the decoded
 /// length read from the stream's last Ogg page. Loop points are frames from the sample's first
 /// frame, for both. Value type; any thread.
+import MemberwiseInit
+
+@PublicInit
 public struct SoundFontSample: Sendable, Equatable {
     public var name: String
     /// First frame (PCM) or byte (Vorbis) in the smpl chunk.
@@ -29,7 +32,7 @@ public struct SoundFontSample: Sendable, Equatable {
     /// wSampleType as stored: 1 mono, 2 right, 4 left, 8 linked, 0x10 Ogg Vorbis (SF3), 0x8000 ROM.
     public var typeBits: UInt16
     /// Whether a note can play this sample, and why not.
-    public var playability: Playability
+    public var playability: Playability = .playable
 
     public enum Playability: Sendable, Equatable {
         case playable
@@ -54,23 +57,5 @@ public struct SoundFontSample: Sendable, Equatable {
         if typeBits & 2 != 0 { return .right }
         if typeBits & 1 == 0 && typeBits & 8 != 0 { return .linked }
         return .mono
-    }
-
-    public init(
-        name: String, start: Int, end: Int, frameCount: Int, loopStart: Int, loopEnd: Int, sampleRate: Int, originalPitch: Int,
-        pitchCorrection: Int, link: Int, typeBits: UInt16, playability: Playability = .playable
-    ) {
-        self.name = name
-        self.start = start
-        self.end = end
-        self.frameCount = frameCount
-        self.loopStart = loopStart
-        self.loopEnd = loopEnd
-        self.sampleRate = sampleRate
-        self.originalPitch = originalPitch
-        self.pitchCorrection = pitchCorrection
-        self.link = link
-        self.typeBits = typeBits
-        self.playability = playability
     }
 }

@@ -1,5 +1,7 @@
 /// The generators one zone sets, by id, with the file's raw 16-bit amounts; a generator the zone
 /// does not set reads as nil. Value type; any thread.
+import MemberwiseInit
+
 public struct SoundFontGenerators: Sendable, Equatable {
     private var amounts = [Int16](repeating: 0, count: SoundFontGenerator.idCount)
     private var setMask: UInt64 = 0
@@ -31,14 +33,10 @@ public struct SoundFontGenerators: Sendable, Equatable {
 /// One zone of a preset or instrument: the generators it sets and its modulators. The first zone
 /// of a preset or instrument may be its global zone (no `instrument` / `sampleID` generator), whose
 /// generators and modulators every other zone of it inherits unless it sets its own.
+@PublicInit
 public struct SoundFontZone: Sendable, Equatable {
-    public var generators: SoundFontGenerators
-    public var modulators: [SoundFontModulator]
-
-    public init(generators: SoundFontGenerators = SoundFontGenerators(), modulators: [SoundFontModulator] = []) {
-        self.generators = generators
-        self.modulators = modulators
-    }
+    public var generators: SoundFontGenerators = SoundFontGenerators()
+    public var modulators: [SoundFontModulator] = []
 
     /// The index into `SoundFontFile.instruments` of a preset zone (nil for a global zone).
     public var instrumentIndex: Int? { generators[.instrument].map { Int(UInt16(bitPattern: $0)) } }

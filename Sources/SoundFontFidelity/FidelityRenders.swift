@@ -1,5 +1,6 @@
 import AudioFiles
 import Foundation
+import MemberwiseInit
 
 /// Renders a MIDI file through FluidSynth and through AudioGraph with the same font, reverb and
 /// chorus off on both sides, unity gain on both (each side's gain is one linear factor on every
@@ -7,15 +8,11 @@ import Foundation
 /// times each (wall clock). FluidSynth: `fluidsynth -ni -R 0 -C 0 -g 1.0 -r 44100 -O float -F OUT
 /// FONT MIDI`; AudioGraph: `audiograph render --soundfont FONT --soundfont-gain 1 --midi MIDI` with
 /// the sends and the limiter off. Control thread.
+@PublicInit
 public struct FidelityRenders {
     public var audiograph: String
-    public var fluidsynth = "fluidsynth"
+    public var fluidsynth: String = "fluidsynth"
     public var directory: String
-
-    public init(audiograph: String, directory: String) {
-        self.audiograph = audiograph
-        self.directory = directory
-    }
 
     public struct Render {
         public var left: [Float]

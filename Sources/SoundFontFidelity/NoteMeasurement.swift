@@ -1,5 +1,6 @@
 import Foundation
 import Spectral
+import MemberwiseInit
 
 /// What one rendered note measures as: the frequency of its strongest partial, its level over
 /// the first second, and its attack, decay and release times, read from a 1 ms RMS envelope.
@@ -32,16 +33,11 @@ public struct NoteMeasurement: Sendable, Equatable {
 }
 
 /// Where one note lies in a render, in frames.
+@PublicInit
 public struct NoteWindow: Sendable, Equatable {
     public var onset: Int
     public var release: Int
     public var end: Int
-
-    public init(onset: Int, release: Int, end: Int) {
-        self.onset = onset
-        self.release = release
-        self.end = end
-    }
 }
 
 /// The measuring itself. Control thread (allocates, plans FFTs).

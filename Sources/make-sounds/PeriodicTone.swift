@@ -65,26 +65,13 @@ struct HarmonicTone {
 
     var partials: [Partial]
     var transients: [Transient] = []
-    var loopNoise: LoopNoise?
+    var loopNoise: LoopNoise? = nil
     var attackSeconds: Double
     /// Time at which every partial has reached its steady level; the sustain loop starts here.
     var settleSeconds: Double
     /// Number of `loop.frames` blocks in the sustain loop.
     var loopRepeats: Int
     var tailSeconds: Double
-
-    init(
-        partials: [Partial], transients: [Transient] = [], loopNoise: LoopNoise? = nil, attackSeconds: Double, settleSeconds: Double,
-        loopRepeats: Int, tailSeconds: Double
-    ) {
-        self.partials = partials
-        self.transients = transients
-        self.loopNoise = loopNoise
-        self.attackSeconds = attackSeconds
-        self.settleSeconds = settleSeconds
-        self.loopRepeats = loopRepeats
-        self.tailSeconds = tailSeconds
-    }
 
     /// Returns the samples (peak-normalised to `peak`) and the sustain loop (exclusive end).
     func render(loop: PeriodicLoop, peak: Double) -> (samples: [Float], loopStart: Int, loopEnd: Int) {

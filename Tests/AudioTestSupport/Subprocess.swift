@@ -1,15 +1,13 @@
 import Foundation
+import MemberwiseInit
 
 /// Runs a program to its end and returns its exit status with stdout and stderr merged, as a
 /// user sees them in a terminal.
 public enum Subprocess {
+    @PublicInit
     public struct Outcome: Sendable {
         public var status: Int32
         public var output: String
-        public init(status: Int32, output: String) {
-            self.status = status
-            self.output = output
-        }
     }
 
     /// What a run with `inheritingEnvironment: false` starts from: a plain `PATH` and `HOME`,

@@ -2,20 +2,15 @@
 /// generator `destination`. Sources are the file's 16-bit enumerators: bits 0–6 the index, bit 7
 /// the CC flag, bit 8 direction (max → min), bit 9 polarity (bipolar), bits 10–15 the curve
 /// (0 linear, 1 concave, 2 convex, 3 switch). `transform` 2 takes the absolute value.
+import MemberwiseInit
+
+@PublicInit
 public struct SF2Modulator: Sendable, Equatable, Hashable {
     public var source: UInt16
     public var destination: UInt16
     public var amount: Double
-    public var amountSource: UInt16
-    public var transform: UInt16
-
-    public init(source: UInt16, destination: UInt16, amount: Double, amountSource: UInt16 = 0, transform: UInt16 = 0) {
-        self.source = source
-        self.destination = destination
-        self.amount = amount
-        self.amountSource = amountSource
-        self.transform = transform
-    }
+    public var amountSource: UInt16 = 0
+    public var transform: UInt16 = 0
 
     /// The ten default modulators as FluidSynth 2.3 adds them to every voice (S§8.4, with FS's
     /// amounts: pan 500, not 1000; velocity → cutoff in FS's inert form, kept so that a font's

@@ -2,35 +2,25 @@
 /// loader's combination of preset and instrument zones, FluidSynth's defaults included) and the
 /// sample header facts pitch needs. Attached to a `SamplerZone`, whose waveform, key/velocity
 /// ranges and loop say what plays; this says how. Control-thread value.
+import MemberwiseInit
+
+@PublicInit
 public struct SF2ZoneArticulation: Sendable, Equatable {
-    public var generators: SF2Generators
+    public var generators: SF2Generators = SF2Generators()
     /// At most `maxModulators` are kept (FluidSynth's limit per voice).
-    public var modulators: [SF2Modulator]
+    public var modulators: [SF2Modulator] = SF2Modulator.fluidSynthDefaults
     /// The sample header's original key (0…127) and pitch correction (cents).
-    public var originalPitch: Int
-    public var pitchCorrection: Int
+    public var originalPitch: Int = 60
+    public var pitchCorrection: Int = 0
     /// Frame of the waveform the voice starts at (start address offsets applied).
-    public var startFrame: Int
+    public var startFrame: Int = 0
     /// Sample mode 3: loop while the key is held, then play on to the end (the zone's `loop` is the loop).
-    public var loopsUntilRelease: Bool
+    public var loopsUntilRelease: Bool = false
     /// Linear gain on the voice's output, sends included: FluidSynth's `synth.gain`, which the
     /// loader sets (`SoundFontBankLoader.fluidSynthGain`); 1 here so hand-made zones are unscaled.
-    public var gain: Double
+    public var gain: Double = 1
 
     public static let maxModulators = 64
-
-    public init(
-        generators: SF2Generators = SF2Generators(), modulators: [SF2Modulator] = SF2Modulator.fluidSynthDefaults, originalPitch: Int = 60,
-        pitchCorrection: Int = 0, startFrame: Int = 0, loopsUntilRelease: Bool = false, gain: Double = 1
-    ) {
-        self.generators = generators
-        self.modulators = modulators
-        self.originalPitch = originalPitch
-        self.pitchCorrection = pitchCorrection
-        self.startFrame = startFrame
-        self.loopsUntilRelease = loopsUntilRelease
-        self.gain = gain
-    }
 
     /// The root key pitch is computed from (overridingRootKey, else the sample's), for level planning.
     public var rootKey: Int {
