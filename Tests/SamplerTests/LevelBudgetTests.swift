@@ -170,7 +170,7 @@ import Testing
     @Test func notesStruckWhileLevelsAreWithdrawnAndFreed() throws {
         let (first, second, sampler, publisher) = try liveRig()
         defer { publisher.stop() }
-        let store = publisher.store, oneRegion = oneRegionBytes
+        let store = publisher.store
         var withdrawals = 0, wasPublished = (true, false)
         for block in 0..<400 {
             let out = render(sampler, frames: 1_024, events: [
