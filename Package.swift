@@ -74,7 +74,9 @@ let package = Package(
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]),
-        .target(name: "MemberwiseInit", dependencies: ["MemberwiseInitMacro"]),
+        // scripts/fuzz links libFuzzer's `main` into every executable, which the plugin (it has its own) cannot
+        // take: it builds without it and hands the compiler the ordinary release build's (AUDIOGRAPH_MACRO_PLUGIN).
+        .target(name: "MemberwiseInit", dependencies: Context.environment["AUDIOGRAPH_MACRO_PLUGIN"] == nil ? ["MemberwiseInitMacro"] : []),
         // Opens outside files safely (regular files only, O_NONBLOCK, size checked first); below every reader.
         .target(name: "FileAccess", dependencies: ["MemberwiseInit"]),
         .target(name: "MIDI", dependencies: ["MemberwiseInit", "FileAccess"], swiftSettings: realTimeChecked),
