@@ -114,7 +114,7 @@ public final class OfflineRenderer {
         let levels = engine.programBank.map { bank in
             LevelSchedule(
                 plan: LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)), bank: bank,
-                frame: { scheduled[midi.startIndex + $0].frame }, gapFrames: Int((levelGapSeconds.isNaN ? 0 : min(max(levelGapSeconds, 0), 1e6)) * rate))
+                frame: { scheduled[midi.startIndex + $0].frame }, gapFrames: Int((0...1e6).clamp(levelGapSeconds) * rate))
         }
         let inputFrames = min(input?.frameCount ?? 0, songLimit)
         let musicFrames = max(end > midi.startIndex ? scheduled[end - 1].frame + 1 : 0, inputFrames)

@@ -52,7 +52,13 @@ public final class LevelPublisher: Sendable {
             programs: order.map { bank.programs[$0] }, store: store, poll: pollMilliseconds, prefetch: prefetch, log: log, finished: finished)
         let context = Unmanaged.passRetained(job).toOpaque()
         var thread = pthread_t()
-        let started = pthread_create(&thread, nil, { raw in
+        // 1 MiB, not the default 8: under `play`'s mlockall(MCL_FUTURE) a stack is resident whole,
+        // and the builder's working memory is on the heap (FFT buffers, frames).
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, stackBytes)
+        let started = pthread_create(&thread, &attributes, { raw in
             let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
             // On Linux a thread has its own nice value: this lowers the builder only.
             _ = nice(10)
@@ -68,6 +74,8 @@ public final class LevelPublisher: Sendable {
         }
         return LevelPublisher(programs: job.programs, job: job)
     }
+
+    static let stackBytes = 1 << 20
 
     private init(programs: [SamplerProgram], job: Job) {
         self.programs = programs
@@ -90,8 +98,8 @@ public final class LevelPublisher: Sendable {
         let log: @Sendable (String) -> Void
         let finished: @Sendable (LevelReport) -> Void
         let stopped = Atomic<Bool>(false)
-        /// Struck regions already said not to fit (program index, region).
-        private var notedUnfit = Set<[Int]>()
+        /// Struck regions already said not to fit.
+        private var notedUnfit = Set<RegionKey>()
         private var prefetching = true
         private var prefetchReport: LevelReport
 
@@ -145,7 +153,7 @@ public final class LevelPublisher: Sendable {
                 case .levels(let levels):
                     published = programs[p].publishLevels(levels, for: request) || published
                 case .doesNotFit(let bytes) where bytes > store.budget.limitBytes:
-                    if notedUnfit.insert([p, request.region]).inserted {
+                    if notedUnfit.insert(RegionKey(program: p, region: request.region)).inserted {
                         log("band-limited levels: a region of \(request.waveform.frameCount) frames needs \(LevelBudget.describe(bytes)), "
                             + "more than the whole \(LevelBudget.describe(store.budget.limitBytes)) level budget (--level-memory): "
                             + "it plays without band-limiting")

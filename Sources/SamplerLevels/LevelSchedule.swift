@@ -29,7 +29,13 @@ public final class LevelSchedule {
     /// What the builds so far did (the warning to print at the end), each region counted once
     /// however many uses it has.
     public private(set) var report: LevelReport
-    private var reported = Set<[Int]>()
+    /// Regions with each outcome already counted in `report`: a region rebuilt for a later use
+    /// counts again only if that build came out differently.
+    private var reported = Set<Reported>()
+    private struct Reported: Hashable {
+        var region: RegionKey
+        var unfit, reduced: Int
+    }
 
     /// `plan` of the song the render plays, `bank` the renderer's; `frame` gives a message
     /// position's frame, `gapFrames` how far apart two strikes of a region may lie in one use.
@@ -70,7 +76,7 @@ public final class LevelSchedule {
         while built < byFirst.count && byFirst[built].strikes.lowerBound < end {
             let use = byFirst[built]
             let outcome = bank.programs[use.program].supply([use.request], from: store, margin: margin)
-            if reported.insert([use.program, use.request.region, outcome.unfit, outcome.reduced]).inserted { report = report + outcome }
+            if reported.insert(Reported(region: RegionKey(program: use.program, region: use.request.region), unfit: outcome.unfit, reduced: outcome.reduced)).inserted { report = report + outcome }
             built += 1
         }
     }

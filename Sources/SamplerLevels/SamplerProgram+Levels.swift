@@ -80,3 +80,9 @@ public struct LevelReport: Sendable, Equatable {
             + "budget (--level-memory) holds: they play without band-limiting (aliasing when transposed up)"
     }
 }
+
+/// One region of one program of a bank: what a builder remembers it has already reported.
+struct RegionKey: Hashable {
+    var program: Int
+    var region: Int
+}
