@@ -36,7 +36,7 @@ enum PulseSinks {
                 }, Unmanaged.passUnretained(collected).toOpaque())
         }
         switch result {
-        case AG_PULSE_OK: return .sinks(server: String(decoding: server.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), collected.sinks)
+        case AG_PULSE_OK: return .sinks(server: server.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, collected.sinks)
         case AG_PULSE_NO_LIBRARY: return .noLibrary
         default: return .noServer
         }
