@@ -1,4 +1,5 @@
 import AudioFiles
+import DSP
 import Engine
 import FileAccess
 import Foundation
@@ -51,6 +52,16 @@ public struct InstrumentLoader: Sendable {
     public init(soundFontModule: Void) {
         instrumentPath = FileManager.default.currentDirectoryPath + "/(SoundFont module)"
         file = InstrumentFile(name: "SoundFont")
+    }
+
+    /// How far above A4 = 440 Hz the player's tuning can be while a song plays, semitones: the top
+    /// of `tuning.a4`'s range when the file, `--set` or a control mapping touches it, else 0. A
+    /// render's SoundFont levels leave this much room above the song's own pitch messages.
+    var tuningHeadroomSemitones: Double {
+        let name = "tuning.a4"
+        let controls = (file.controls ?? []) + (playsDemo ? file.demo?.controls ?? [] : [])
+        let touched = file.parameters?[name] != nil || assignments.contains { $0.hasPrefix(name + "=") } || controls.contains { $0.parameter == name }
+        return touched ? MasterTuning.a4Semitones(MasterTuning.a4Range.upperBound) : 0
     }
 
     var baseDirectory: String { (instrumentPath as NSString).deletingLastPathComponent }

@@ -39,7 +39,7 @@ extension ProgramTableLoader {
         do {
             let bank = try SoundFontBankLoader.load(
                 path: path, selection: selection, song: loader.song, parts: parts, firstProgram: firstProgram, levels: loader.levels,
-                gain: gain)
+                gain: gain, tuningHeadroomSemitones: loader.tuningHeadroomSemitones)
             for warning in bank.warnings { loader.warn(warning) }
             return bank
         } catch {

@@ -16,16 +16,19 @@ public struct LevelBuildPlan: Sendable, Equatable {
     /// Whether the song widens a pitch-bend range beyond 2 semitones (RPN 0): then the regions
     /// get the margin levels too (`LevelRequest.levelCount`), else only those their zones reach.
     public private(set) var widensBendRange = false
-    /// The largest upward shift the song's own pitch messages ask beyond its keys, semitones:
-    /// its widest upward bend × the widest bend range it sets, its RPN fine and coarse tuning,
-    /// and 1 semitone for vibrato (mod wheel and channel pressure reach 50 cents each through a
-    /// SoundFont's default modulators) and master tuning. For `SamplerGlobals.knownPitchShiftSemitones`.
-    public var pitchShiftSemitones: Double { bendUp * widestBendRange + tuningUp + 1 }
-    private var bendUp = 0.0, widestBendRange = 2.0, tuningUp = 0.0
+    /// Per program index: the largest upward shift beyond its keys that the song's own pitch
+    /// messages ask on the channels striking it, semitones (`ChannelPitchReach`), plus
+    /// `tuningHeadroomSemitones`. For `SamplerGlobals.knownPitchShiftSemitones`: a part that never
+    /// bends, tunes or asks for vibrato gets no margin, so its regions played at their root need
+    /// the first level only.
+    public private(set) var pitchShiftSemitones: [Int: Double] = [:]
 
     /// Control thread: follows `messages` (in song order) through `bank`'s program table.
-    public init(bank: ProgramBank, messages: some Sequence<MIDIMessage>) {
+    /// `tuningHeadroomSemitones`: how far above A4 = 440 Hz the player's tuning can be.
+    public init(bank: ProgramBank, messages: some Sequence<MIDIMessage>, tuningHeadroomSemitones: Double = 0) {
         var controllers = [ChannelControllerState](repeating: ChannelControllerState(), count: ProgramBank.partCount)
+        var reach = [ChannelPitchReach](repeating: ChannelPitchReach(), count: ProgramBank.partCount)
+        var strikers: [Int: Set<Int>] = [:]
         var programs = (0..<ProgramBank.partCount).map { bank.startProgram(channel: $0) }
         var isDrum = bank.parts.map(\.isDrum)
         for (position, message) in messages.enumerated() {
@@ -43,22 +46,27 @@ public struct LevelBuildPlan: Sendable, Equatable {
             case .noteOn(_, let note, _):
                 if case .sampler(let index) = programs[channel] {
                     keys[index, default: []].insert(Int(note))
+                    strikers[index, default: []].insert(channel)
                     strikes[index, default: [:]][Int(note), default: []].append(position)
                 }
             case .controlChange(_, let controller, let value):
                 _ = controllers[channel].apply(controller: controller, value: value)
                 let state = controllers[channel]
                 if (state.bendRangeSemitones ?? 2) > 2 { widensBendRange = true }
-                widestBendRange = max(widestBendRange, state.bendRangeSemitones ?? 2)
-                tuningUp = max(tuningUp, Double(state.fineTuningData - 8192) / 8192 + Double(state.coarseTuningData) - 64)
+                reach[channel].include(state, modulation: controller == 1 ? value : 0)
             case .pitchBend(_, let value):
-                bendUp = max(bendUp, Double(value) / 8191)
+                reach[channel].bendUp = max(reach[channel].bendUp, Double(value) / 8191)
+            case .channelPressure(_, let pressure):
+                if pressure > 0 { reach[channel].pressesForVibrato = true }
             case .programChange(_, let program):
                 let selected = bank.lookup(bank: Int(controllers[channel].bankMSB), program: Int(program), isDrum: isDrum[channel])
                 if let selected { programs[channel] = selected }
             default:
                 break
             }
+        }
+        for (index, channels) in strikers {
+            pitchShiftSemitones[index] = channels.map { reach[$0].semitones }.max()! + tuningHeadroomSemitones
         }
     }
 
@@ -73,5 +81,29 @@ public struct LevelBuildPlan: Sendable, Equatable {
             report = report + bank.programs[index].buildLevels(forKeys: struck, store: store, margin: widensBendRange)
         }
         return report
+    }
+}
+
+/// How far above its keys one channel of a song can sound, from its own messages: its widest
+/// upward bend × the widest bend range it sets, its RPN fine and coarse tuning, and half a
+/// semitone for each vibrato source it moves (mod wheel, channel pressure: 50 cents each through a
+/// SoundFont's default modulators). Maxima over the whole song, whatever the order.
+struct ChannelPitchReach {
+    var bendUp = 0.0
+    var widestBendRange = 2.0
+    var tuningUp = 0.0
+    var movesModWheel = false
+    var pressesForVibrato = false
+
+    var semitones: Double {
+        bendUp * widestBendRange + tuningUp + (movesModWheel ? 0.5 : 0) + (pressesForVibrato ? 0.5 : 0)
+    }
+
+    /// After a control change: the channel's bend range and tuning as `state` now holds them;
+    /// `modulation` the mod wheel's new value (0 for other controllers).
+    mutating func include(_ state: ChannelControllerState, modulation: UInt8) {
+        widestBendRange = max(widestBendRange, state.bendRangeSemitones ?? 2)
+        tuningUp = max(tuningUp, Double(state.fineTuningData - 8192) / 8192 + Double(state.coarseTuningData) - 64)
+        if modulation > 0 { movesModWheel = true }
     }
 }

@@ -37,9 +37,10 @@ public enum SoundFontBankLoader {
     /// render reads only the samples it plays; without it (live playing) every selected preset
     /// is built. `firstProgram` offsets the program indices in `table` (for merging into a
     /// larger bank). `gain` scales every voice (linear, FluidSynth's `synth.gain`).
+    /// `tuningHeadroomSemitones`: how far above A4 = 440 Hz the player's tuning can be while the song plays.
     public static func load(
         path: String, selection: SoundFontSelection = .wholeFont, song: [MIDIMessage]? = nil, parts: [PartSetup] = PartSetup.generalMIDI,
-        firstProgram: Int = 0, levels: SamplerProgram.LevelBuilding = .byNeed, gain: Double = fluidSynthGain
+        firstProgram: Int = 0, levels: SamplerProgram.LevelBuilding = .byNeed, gain: Double = fluidSynthGain, tuningHeadroomSemitones: Double = 0
     ) throws(SoundFontError) -> SoundFontBank {
         let font = try SoundFontFile.load(path: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -47,11 +48,13 @@ public enum SoundFontBankLoader {
         var table = Self.table(font: font, presets: chosen, firstProgram: firstProgram)
         Self.substituteMissingMelodic(&table)
         var warnings = font.warnings.map { "\(name): \($0)" }
-        var keys: [Int: Set<Int>]?, pitchShift: Double?
+        var keys: [Int: Set<Int>]?, pitchShifts: [Int: Double]?
         if let song {
-            let plan = SoundFontSongPlan(font: font, presets: chosen, table: table, firstProgram: firstProgram, parts: parts, song: song)
+            let plan = SoundFontSongPlan(
+                font: font, presets: chosen, table: table, firstProgram: firstProgram, parts: parts, song: song,
+                tuningHeadroomSemitones: tuningHeadroomSemitones)
             keys = plan.keys
-            pitchShift = plan.pitchShiftSemitones
+            pitchShifts = plan.pitchShiftSemitones
             warnings += plan.substitutions.map { "\(name): \($0)" }
         }
         let waveforms = SoundFontWaveforms(font: font)
@@ -66,7 +69,8 @@ public enum SoundFontBankLoader {
             names.append("\(preset.bank):\(preset.program) \(preset.name)")
             let wanted = keys.map { $0[firstProgram + index] ?? [] }
             let built = try program(
-                font: font, preset: presetIndex, keys: wanted, pitchShift: pitchShift, waveforms: waveforms, levels: levels, gain: gain,
+                font: font, preset: presetIndex, keys: wanted, pitchShift: pitchShifts.map { $0[firstProgram + index] ?? 0 }, waveforms: waveforms,
+                levels: levels, gain: gain,
                 warnings: &warnings)
             programs.append(built)
         }
@@ -75,7 +79,7 @@ public enum SoundFontBankLoader {
     }
 
     /// One program per preset: its regions (only those `keys` reach, when given) as SoundFont
-    /// zones; `pitchShift`: how far above its keys the song bends (`SamplerGlobals.knownPitchShiftSemitones`).
+    /// zones; `pitchShift`: how far above its keys the parts playing it bend (`SamplerGlobals.knownPitchShiftSemitones`).
     static func program(
         font: SoundFontFile, preset: Int, keys: Set<Int>?, pitchShift: Double? = nil, waveforms: SoundFontWaveforms, levels: SamplerProgram.LevelBuilding,
         gain: Double = fluidSynthGain, warnings: inout [String]
@@ -84,14 +88,11 @@ public enum SoundFontBankLoader {
         for (region, sample, frames) in playedRegions(font: font, preset: preset, keys: keys) {
             do {
                 let waveform = try waveforms.waveform(for: frames)
-                var zone = SoundFontZoneMapping.zone(region, sample: sample, frames: frames, waveform: waveform, gain: gain)
                 // A render plays only the struck keys: the zone narrowed to them reaches no
                 // higher than they do, so its levels stop at the steps the song asks for.
-                if let struck = keys?.filter(region.keyRange.contains), let low = struck.min(), let high = struck.max() {
-                    zone.minKey = low
-                    zone.maxKey = high
-                }
-                zones.append(zone)
+                var range: ClosedRange<Int>?
+                if let struck = keys?.filter(region.keyRange.contains), let low = struck.min(), let high = struck.max() { range = low...high }
+                zones.append(SoundFontZoneMapping.zone(region, sample: sample, frames: frames, waveform: waveform, gain: gain, keys: range))
             } catch {
                 warnings.append(error.description)
             }

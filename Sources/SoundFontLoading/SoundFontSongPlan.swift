@@ -10,10 +10,14 @@ import SoundFont
 struct SoundFontSongPlan {
     private(set) var keys: [Int: Set<Int>] = [:]
     private(set) var substitutions: [String] = []
-    /// `LevelBuildPlan.pitchShiftSemitones` of the song: how far above its keys it bends and tunes.
-    private(set) var pitchShiftSemitones: Double?
+    /// `LevelBuildPlan.pitchShiftSemitones` of the song: per program index, how far above its keys
+    /// the parts playing it bend and tune.
+    private(set) var pitchShiftSemitones: [Int: Double] = [:]
 
-    init(font: SoundFontFile, presets: [Int], table: [Int: [PartProgram?]], firstProgram: Int, parts: [PartSetup], song: [MIDIMessage]) {
+    init(
+        font: SoundFontFile, presets: [Int], table: [Int: [PartProgram?]], firstProgram: Int, parts: [PartSetup], song: [MIDIMessage],
+        tuningHeadroomSemitones: Double
+    ) {
         // The same table over empty programs: lookups cost nothing and match the real bank's.
         var layer = SamplerLayer()
         layer.lfo = nil
@@ -22,7 +26,7 @@ struct SoundFontSongPlan {
         } ?? []
         guard empty.count == firstProgram + presets.count else { return }
         let bank = ProgramBank(programs: empty, names: empty.map { _ in "" }, table: table, parts: parts)
-        let plan = LevelBuildPlan(bank: bank, messages: song)
+        let plan = LevelBuildPlan(bank: bank, messages: song, tuningHeadroomSemitones: tuningHeadroomSemitones)
         keys = plan.keys
         pitchShiftSemitones = plan.pitchShiftSemitones
         var reported = Set<String>()

@@ -65,21 +65,53 @@ struct SoundFontZoneMapping {
     }
 
     /// The sampler zone for `region` playing `waveform` (which holds `frames`), its voices × `gain`.
-    static func zone(_ region: SoundFontRegion, sample: SoundFontSample, frames: Frames, waveform: SamplerWaveform, gain: Double) -> SamplerZone {
+    /// `keys`: the keys it will be struck with, when known (a render's song): the zone is narrowed
+    /// to them, so its levels stop at the steps they ask for.
+    static func zone(
+        _ region: SoundFontRegion, sample: SoundFontSample, frames: Frames, waveform: SamplerWaveform, gain: Double, keys: ClosedRange<Int>? = nil
+    ) -> SamplerZone {
         let articulation = SF2ZoneArticulation(
             generators: generators(of: region), modulators: modulators(of: region), originalPitch: sample.originalPitch,
             pitchCorrection: sample.pitchCorrection, startFrame: frames.startFrame, loopsUntilRelease: frames.loopsUntilRelease, gain: gain)
         var zone = SamplerZone(waveform: waveform, rootKey: articulation.rootKey)
-        zone.minKey = region.keyRange.lowerBound
-        zone.maxKey = region.keyRange.upperBound
+        zone.minKey = keys?.lowerBound ?? region.keyRange.lowerBound
+        zone.maxKey = keys?.upperBound ?? region.keyRange.upperBound
         zone.minVelocity = max(region.velocityRange.lowerBound, 1)
         zone.maxVelocity = region.velocityRange.upperBound
         zone.loop = frames.loop
         // For level building only (the articulation sets the pitch): how far up notes can go.
         let g = region.generators
-        zone.tuneCents = Double(100 * g[.coarseTune] + g[.fineTune] + max(0, g[.modEnvToPitch]) + abs(g[.modLFOToPitch]) + abs(g[.vibLFOToPitch]))
+        zone.tuneCents = Double(
+            100 * g[.coarseTune] + g[.fineTune] + max(0, g[.modEnvToPitch]) + abs(g[.modLFOToPitch]) + abs(g[.vibLFOToPitch])
+                + modulatedPitchCents(region)) + keyedPitchCents(zone, region: region, sample: sample)
         zone.soundFont = articulation
         return zone
+    }
+
+    /// Cents `zone`'s highest pitch lies above what level planning counts (its top key's distance
+    /// from its root, a semitone a key): the sample's pitch correction, a scale tuning other than
+    /// 100 cents a key, a fixed key number. Never negative.
+    static func keyedPitchCents(_ zone: SamplerZone, region: SoundFontRegion, sample: SoundFontSample) -> Double {
+        let scale = Double(region.generators[.scaleTuning]), fixedKey = region.generators[.keyNumber]
+        let root = Double(zone.rootKey) - Double(sample.pitchCorrection) / 100
+        let highest = [zone.minKey, zone.maxKey].map { scale * (Double(fixedKey >= 0 ? fixedKey : $0) - root) }.max()!
+        return max(0, highest - 100 * Double(zone.maxKey - zone.rootKey))
+    }
+
+    /// Cents the zone's modulators can raise its pitch by beyond what a song's own margin covers
+    /// (`LevelBuildPlan.pitchShiftSemitones`: the default pitch-wheel modulator whole, 50 cents of
+    /// each default vibrato modulator, mod wheel and channel pressure).
+    static func modulatedPitchCents(_ region: SoundFontRegion) -> Int {
+        region.modulators.reduce(0) { sum, modulator in
+            let cents: Int
+            switch modulator.destination {
+            case .fineTune, .vibLFOToPitch, .modLFOToPitch, .modEnvToPitch: cents = abs(modulator.amount)
+            case .coarseTune: cents = 100 * abs(modulator.amount)
+            default: return sum
+            }
+            let covered = SoundFontCombination.defaultModulators.first(where: modulator.isIdentical).map { $0.destination == .fineTune ? cents : 50 } ?? 0
+            return sum + max(0, cents - covered)
+        }
     }
 
     private static func clamp(_ x: Int, _ low: Int, _ high: Int) -> Int { min(max(x, low), high) }

@@ -95,6 +95,30 @@ import Testing
         #expect(bank.programs[1].regionsAwaitingLevels == 0)
     }
 
+    /// Each program gets the margin of the parts that strike it: a part that only plays notes gets
+    /// none, a full bend up its bend range, the mod wheel and channel pressure half a semitone each,
+    /// RPN coarse tuning its semitones; the player's tuning headroom is added to all.
+    @Test func planGivesEachProgramTheMarginOfThePartsPlayingIt() throws {
+        let bank = try bank()
+        let song: [MIDIMessage] = [
+            .noteOn(channel: 0, note: 60, velocity: 100),
+            .programChange(channel: 1, program: 1), .noteOn(channel: 1, note: 70, velocity: 100),
+            // Channel 2 bends fully up with a 5-semitone range set by RPN 0, and moves the mod wheel.
+            .controlChange(channel: 2, controller: 101, value: 0), .controlChange(channel: 2, controller: 100, value: 0),
+            .controlChange(channel: 2, controller: 6, value: 5), .pitchBend(channel: 2, value: 8191),
+            .controlChange(channel: 2, controller: 1, value: 64), .noteOn(channel: 2, note: 62, velocity: 100),
+            // Channel 3 plays program 1 with channel pressure and RPN 2 (coarse tuning) +3.
+            .programChange(channel: 3, program: 1), .channelPressure(channel: 3, pressure: 40),
+            .controlChange(channel: 3, controller: 101, value: 0), .controlChange(channel: 3, controller: 100, value: 2),
+            .controlChange(channel: 3, controller: 6, value: 67), .noteOn(channel: 3, note: 64, velocity: 100),
+        ]
+        let still = LevelBuildPlan(bank: bank, messages: Array(song.prefix(3)))
+        #expect(still.pitchShiftSemitones == [0: 0, 1: 0])
+        let plan = LevelBuildPlan(bank: bank, messages: song, tuningHeadroomSemitones: 0.25)
+        #expect(plan.pitchShiftSemitones[0] == 5 + 0.5 + 0.25)
+        #expect(plan.pitchShiftSemitones[1] == 3 + 0.5 + 0.25)
+    }
+
     @Test func publisherBuildsEveryRegionInTheBackground() async throws {
         let bank = try bank()
         let done = Flag()
