@@ -93,8 +93,8 @@ struct SoundFontZoneMapping {
     /// 100 cents a key, a fixed key number. Never negative.
     static func keyedPitchCents(_ zone: SamplerZone, region: SoundFontRegion, sample: SoundFontSample) -> Double {
         let scale = Double(region.generators[.scaleTuning]), fixedKey = region.generators[.keyNumber]
-        let root = Double(zone.rootKey) - Double(sample.pitchCorrection) / 100
-        let highest = [zone.minKey, zone.maxKey].map { scale * (Double(fixedKey >= 0 ? fixedKey : $0) - root) }.max()!
+        let rootCents = Double(100 * zone.rootKey - sample.pitchCorrection)
+        let highest = [zone.minKey, zone.maxKey].map { scale * (Double(100 * (fixedKey >= 0 ? fixedKey : $0)) - rootCents) / 100 }.max()!
         return max(0, highest - 100 * Double(zone.maxKey - zone.rootKey))
     }
 
