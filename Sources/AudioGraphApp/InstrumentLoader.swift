@@ -59,8 +59,7 @@ public struct InstrumentLoader: Sendable {
     /// render's SoundFont levels leave this much room above the song's own pitch messages.
     var tuningHeadroomSemitones: Double {
         let name = "tuning.a4"
-        let controls = (file.controls ?? []) + (playsDemo ? file.demo?.controls ?? [] : [])
-        let touched = file.parameters?[name] != nil || assignments.contains { $0.hasPrefix(name + "=") } || controls.contains { $0.parameter == name }
+        let touched = file.parameters?[name] != nil || assignments.contains { $0.hasPrefix(name + "=") } || controlEntries.contains { $0.parameter == name }
         return touched ? MasterTuning.a4Semitones(MasterTuning.a4Range.upperBound) : 0
     }
 
@@ -175,8 +174,11 @@ public struct InstrumentLoader: Sendable {
         return ChannelRouting(playing: sampler.union(try tables.oneBased(channels.synth ?? [], key: "channels.synth")))
     }
 
+    /// The file's control mappings, and the demo's when the demo plays.
+    private var controlEntries: [InstrumentFile.Control] { (file.controls ?? []) + (playsDemo ? file.demo?.controls ?? [] : []) }
+
     private func controls() throws(InstrumentError) -> [ControlMapping] {
-        try ((file.controls ?? []) + (playsDemo ? file.demo?.controls ?? [] : [])).map { c throws(InstrumentError) in
+        try controlEntries.map { c throws(InstrumentError) in
             if let ch = c.channel, !(1...16).contains(ch) { throw InstrumentError("\(instrumentPath): control channel \(ch) is not 1–16") }
             let trigger: ControlMapping.Trigger
             switch (c.cc, c.note) {

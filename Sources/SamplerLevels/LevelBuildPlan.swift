@@ -1,3 +1,4 @@
+import DSP
 import MIDI
 import Sampler
 
@@ -85,7 +86,7 @@ public struct LevelBuildPlan: Sendable, Equatable {
 }
 
 /// How far above its keys one channel of a song can sound, from its own messages: its widest
-/// upward bend × the widest bend range it sets, its RPN fine and coarse tuning, and half a
+/// upward bend × the widest bend range it sets, its RPN fine and coarse tuning (as the voices apply it), and half a
 /// semitone for each vibrato source it moves (mod wheel, channel pressure: 50 cents each through a
 /// SoundFont's default modulators). Maxima over the whole song, whatever the order.
 struct ChannelPitchReach {
@@ -103,7 +104,7 @@ struct ChannelPitchReach {
     /// `modulation` the mod wheel's new value (0 for other controllers).
     mutating func include(_ state: ChannelControllerState, modulation: UInt8) {
         widestBendRange = max(widestBendRange, state.bendRangeSemitones ?? 2)
-        tuningUp = max(tuningUp, Double(state.fineTuningData - 8192) / 8192 + Double(state.coarseTuningData) - 64)
+        tuningUp = max(tuningUp, MasterTuning.channelSemitones(fineTuningData: state.fineTuningData, coarseTuningData: Int(state.coarseTuningData)))
         if modulation > 0 { movesModWheel = true }
     }
 }
