@@ -70,7 +70,7 @@ extension ProgramTableLoader {
         let zones = bank.programs.reduce(0) { $0 + $1.zones.count }
         FileHandle.standardError.write(Data(String(
             format: "%@: %d presets, %d zones built, %.1f MB of sample data read\n", (font as NSString).lastPathComponent, bank.programs.count, zones,
-            Double(bank.residentFrames) * 4 / 1_048_576).utf8))
+            Double(bank.residentBytes) / 1_048_576).utf8))
         return ProgramBank(programs: bank.programs, names: bank.names, table: bank.table, parts: parts)
     }
 }

@@ -1,11 +1,18 @@
 import Synchronization
 
 /// One band-limited level of a region (see `LevelLayout`): its channels' stored frame 0
-/// (`right` == `left` for mono) and how many stored frames make one source frame (1 … 4).
+/// (`right` == `left` for mono), Float, and how many stored frames make one source frame (1 … 4).
+/// A plain form's one level holds the waveform's frames as it stores them: Float, or 16-bit
+/// points (`isPCM16`).
 struct PlaybackLevel {
-    var left: UnsafePointer<Float>
-    var right: UnsafePointer<Float>
+    var left: UnsafeRawPointer
+    var right: UnsafeRawPointer
     var oversampling: Int
+    var isPCM16 = false
+
+    /// The channels as Float (every level but a plain form of 16-bit points).
+    var leftFloats: UnsafePointer<Float> { left.assumingMemoryBound(to: Float.self) }
+    var rightFloats: UnsafePointer<Float> { right.assumingMemoryBound(to: Float.self) }
 }
 
 /// A waveform with one particular loop (or none), as the voices read it. Plain data pointing into
@@ -107,7 +114,7 @@ final class RegionStorage {
         let channels = (0..<waveform.channelCount).map { channel in
             loop.map { waveform.loopedCopy(channel: channel, loop: $0, frames: wrapFrame) } ?? waveform.frames(channel: channel)
         }
-        table.initialize(to: PlaybackLevel(left: channels[0], right: channels.last!, oversampling: 1))
+        table.initialize(to: PlaybackLevel(left: channels[0].raw, right: channels.last!.raw, oversampling: 1, isPCM16: channels[0].isPCM16))
         plainTables.append(table)
         let cell = UnsafeMutablePointer<RegionCell>.allocate(capacity: 1)
         cell.initialize(to: RegionCell())

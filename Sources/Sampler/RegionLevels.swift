@@ -37,7 +37,7 @@ public final class RegionLevels: @unchecked Sendable {
             let level = min(index, levelCount - 1), r = LevelLayout.oversampling[level]
             let left = UnsafePointer(buffers[0][level] + guardFrames * r)
             let right = buffers.count == 2 ? UnsafePointer(buffers[1][level] + guardFrames * r) : left
-            (table + index).initialize(to: PlaybackLevel(left: left, right: right, oversampling: r))
+            (table + index).initialize(to: PlaybackLevel(left: UnsafeRawPointer(left), right: UnsafeRawPointer(right), oversampling: r))
         }
         byteCount = Self.byteCount(frames: frames, levelCount: levelCount, channelCount: buffers.count)
         self.buffers = buffers.flatMap { $0 }

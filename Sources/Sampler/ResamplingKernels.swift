@@ -4,28 +4,29 @@
 /// frames cover the window. Wrapping arithmetic (`&+`, `truncatingIfNeeded`) keeps them free of
 /// overflow checks, which cost ~14 instructions per sample under -O.
 enum ResamplingKernels {
-    /// 4-point Hermite via the weight table.
+    /// 4-point Hermite via the weight table, on a plain form's frames as the waveform stores them.
     @inline(__always)
-    static func hermite(
-        _ source: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
+    static func hermite<Frame: PlainFrame>(
+        _ source: UnsafeRawPointer, _: Frame.Type, into output: UnsafeMutablePointer<Float>, count: Int,
         phase: UInt64, increment: UInt64, table: UnsafePointer<SIMD4<Float>>
     ) {
-        let raw = UnsafeRawPointer(source)
         var p = phase
         for i in 0..<count {
-            output[i] = sum(product(raw, p, table))
+            output[i] = sum(product(source, Frame.self, p, table))
             p &+= increment
         }
     }
 
     /// The 4-frame window at phase `p` times its weight row.
     @inline(__always)
-    private static func product(_ raw: UnsafeRawPointer, _ p: UInt64, _ table: UnsafePointer<SIMD4<Float>>) -> SIMD4<Float> {
+    private static func product<Frame: PlainFrame>(
+        _ raw: UnsafeRawPointer, _: Frame.Type, _ p: UInt64, _ table: UnsafePointer<SIMD4<Float>>
+    ) -> SIMD4<Float> {
         let rowShift = UInt64(32 - InterpolationTables.hermiteRowBits)
         let rowMask = UInt64((1 << InterpolationTables.hermiteRowBits) - 1)
         let frame = Int(truncatingIfNeeded: p >> 32)
         let row = Int(truncatingIfNeeded: (p >> rowShift) & rowMask)
-        return raw.loadUnaligned(fromByteOffset: (frame &- 1) &* 4, as: SIMD4<Float>.self) * table[row]
+        return Frame.window(raw, from: frame &- 1) * table[row]
     }
 
     /// The live kernel: a 4-point cubic on a band-limited level, the cubic B-spline plus 1/36 of its
@@ -279,5 +280,26 @@ enum ResamplingKernels {
         } else {
             for j in 0..<n { output[j] = sums[j] }
         }
+    }
+}
+
+/// How a plain form's frames are read as Float: four from `frame` on. Specialised at each call
+/// (the kernels are inlined), so no witness table is read on the render thread.
+protocol PlainFrame {
+    static func window(_ raw: UnsafeRawPointer, from frame: Int) -> SIMD4<Float>
+}
+
+extension Float: PlainFrame {
+    @inline(__always)
+    static func window(_ raw: UnsafeRawPointer, from frame: Int) -> SIMD4<Float> {
+        raw.loadUnaligned(fromByteOffset: frame &* 4, as: SIMD4<Float>.self)
+    }
+}
+
+extension Int16: PlainFrame {
+    /// The points as the Float frames of the same source would hold them (exact: × 2⁻¹⁵).
+    @inline(__always)
+    static func window(_ raw: UnsafeRawPointer, from frame: Int) -> SIMD4<Float> {
+        SIMD4<Float>(raw.loadUnaligned(fromByteOffset: frame &* 2, as: SIMD4<Int16>.self)) * StoredFrames.pcm16Scale
     }
 }

@@ -320,23 +320,31 @@ struct SamplerVoice {
             switch kernel {
             case .cubicMOMS:
                 if region.isStereo {
-                    ResamplingKernels.cubicMOMSStereo(level.left, level.right, into: left, right, count: count, phase: storedPhase, increment: storedIncrement)
+                    ResamplingKernels.cubicMOMSStereo(
+                        level.leftFloats, level.rightFloats, into: left, right, count: count, phase: storedPhase, increment: storedIncrement)
                 } else {
-                    ResamplingKernels.cubicMOMS(level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement)
+                    ResamplingKernels.cubicMOMS(level.leftFloats, into: left, count: count, phase: storedPhase, increment: storedIncrement)
                 }
             case .offline(let resampling):
                 if region.isStereo {
                     ResamplingKernels.bandLimitedStereo(
-                        level.left, level.right, into: left, right, count: count, phase: storedPhase, increment: storedIncrement,
+                        level.leftFloats, level.rightFloats, into: left, right, count: count, phase: storedPhase, increment: storedIncrement,
                         kernel: resampling)
                 } else {
                     ResamplingKernels.bandLimited(
-                        level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement, kernel: resampling)
+                        level.leftFloats, into: left, count: count, phase: storedPhase, increment: storedIncrement, kernel: resampling)
                 }
             case .hermite(let table):
-                ResamplingKernels.hermite(level.left, into: left, count: count, phase: storedPhase, increment: storedIncrement, table: table)
-                if region.isStereo {
-                    ResamplingKernels.hermite(level.right, into: right, count: count, phase: storedPhase, increment: storedIncrement, table: table)
+                if level.isPCM16 {
+                    ResamplingKernels.hermite(level.left, Int16.self, into: left, count: count, phase: storedPhase, increment: storedIncrement, table: table)
+                    if region.isStereo {
+                        ResamplingKernels.hermite(level.right, Int16.self, into: right, count: count, phase: storedPhase, increment: storedIncrement, table: table)
+                    }
+                } else {
+                    ResamplingKernels.hermite(level.left, Float.self, into: left, count: count, phase: storedPhase, increment: storedIncrement, table: table)
+                    if region.isStereo {
+                        ResamplingKernels.hermite(level.right, Float.self, into: right, count: count, phase: storedPhase, increment: storedIncrement, table: table)
+                    }
                 }
             }
             phase &+= UInt64(truncatingIfNeeded: count) &* increment

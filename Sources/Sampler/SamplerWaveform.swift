@@ -5,7 +5,8 @@ import MemberwiseInit
 import Glibc
 #endif
 
-/// Decoded sample frames a zone plays: planar Float channels (1 or 2) at their own sample rate.
+/// Decoded sample frames a zone plays: planar channels (1 or 2) of Float, or of 16-bit points
+/// when the source has them (`StoredFrames`), at their own sample rate.
 /// Built on the control thread, immutable afterwards, shared by every zone that uses the file.
 ///
 /// The frames are copied once into raw storage, from which each (waveform, loop) pair a program
@@ -29,36 +30,55 @@ public final class SamplerWaveform: @unchecked Sendable {
     /// plays it, the frames followed by the loop again, so that region's plain form is the
     /// waveform itself instead of a copy of it (`loopedCopy`). Past its end `frames` reads the loop,
     /// not zeros: such a waveform must not be played unlooped.
-    public init(channels: [[Float]], sampleRate: Double, naturalLoop: SamplerLoop? = nil, playedLoop: SamplerLoop? = nil) throws(SamplerProgramError) {
-        guard let first = channels.first, (1...2).contains(channels.count),
-              channels.allSatisfy({ $0.count == first.count }) else {
-            throw .invalidWaveform(reason: "needs 1 or 2 channels of equal length, got \(channels.map(\.count))")
+    public convenience init(channels: [[Float]], sampleRate: Double, naturalLoop: SamplerLoop? = nil, playedLoop: SamplerLoop? = nil) throws(SamplerProgramError) {
+        try self.init(channelCounts: channels.map(\.count), sampleRate: sampleRate, naturalLoop: naturalLoop, playedLoop: playedLoop, bytesPerFrame: 4) { channel, base in
+            channels[channel].withUnsafeBufferPointer { source in
+                PlayedChannel.copy(source.baseAddress!, count: source.count, scale: 1, into: base.assumingMemoryBound(to: Float.self))
+            }
         }
-        guard !first.isEmpty else { throw .invalidWaveform(reason: "has no frames") }
+    }
+
+    /// The same from 16-bit points (value / 32768), stored as they are: half the memory of Float,
+    /// the same values to every reader.
+    public convenience init(pcm16 channels: [[Int16]], sampleRate: Double, naturalLoop: SamplerLoop? = nil, playedLoop: SamplerLoop? = nil) throws(SamplerProgramError) {
+        try self.init(channelCounts: channels.map(\.count), sampleRate: sampleRate, naturalLoop: naturalLoop, playedLoop: playedLoop, bytesPerFrame: 2) { channel, base in
+            channels[channel].withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }
+    }
+
+    /// Checks the shape, then stores each channel guarded: `fill(channel, frame 0)` writes its frames.
+    private init(
+        channelCounts: [Int], sampleRate: Double, naturalLoop: SamplerLoop?, playedLoop: SamplerLoop?, bytesPerFrame: Int,
+        fill: (Int, UnsafeMutableRawPointer) -> Void
+    ) throws(SamplerProgramError) {
+        guard let first = channelCounts.first, (1...2).contains(channelCounts.count), channelCounts.allSatisfy({ $0 == first }) else {
+            throw .invalidWaveform(reason: "needs 1 or 2 channels of equal length, got \(channelCounts)")
+        }
+        guard first > 0 else { throw .invalidWaveform(reason: "has no frames") }
         guard sampleRate > 0, sampleRate.isFinite else { throw .invalidWaveform(reason: "sample rate \(sampleRate) Hz") }
-        if let naturalLoop, !naturalLoop.fits(frameCount: first.count) {
-            throw .invalidWaveform(reason: "loop \(naturalLoop) outside \(first.count) frames")
+        if let naturalLoop, !naturalLoop.fits(frameCount: first) {
+            throw .invalidWaveform(reason: "loop \(naturalLoop) outside \(first) frames")
         }
-        if let playedLoop, !(playedLoop.fits(frameCount: first.count) && playedLoop.endFrame == first.count) {
-            throw .invalidWaveform(reason: "played loop \(playedLoop) does not end at the last of \(first.count) frames")
+        if let playedLoop, !(playedLoop.fits(frameCount: first) && playedLoop.endFrame == first) {
+            throw .invalidWaveform(reason: "played loop \(playedLoop) does not end at the last of \(first) frames")
         }
-        channelCount = channels.count
+        channelCount = channelCounts.count
         self.sampleRate = sampleRate
-        self.frameCount = first.count
+        self.frameCount = first
         self.naturalLoop = naturalLoop
         self.playedLoop = playedLoop
+        self.bytesPerFrame = bytesPerFrame
         let guardFrames = Self.guardFrames
         // After the frames: zeros, or the loop played on as far as its plain form reads.
         let tail = guardFrames + (playedLoop == nil ? 0 : RegionStorage.plainLoopTailFrames)
-        storage = channels.map { channel in
-            let base = UnsafeMutablePointer<Float>.allocate(capacity: guardFrames + channel.count + tail)
-            base.initialize(repeating: 0, count: guardFrames)
-            channel.withUnsafeBufferPointer { source in PlayedChannel.copy(source.baseAddress!, count: source.count, scale: 1, into: base + guardFrames) }
+        storage = (0..<channelCounts.count).map { channel in
+            let base = UnsafeMutableRawPointer.allocate(byteCount: (guardFrames + first + tail) * bytesPerFrame, alignment: 16)
+            base.initializeMemory(as: UInt8.self, repeating: 0, count: (guardFrames + first + tail) * bytesPerFrame)
+            let zero = base + guardFrames * bytesPerFrame
+            fill(channel, zero)
             if let playedLoop {
-                PlayedChannel(frames: base + guardFrames, frameCount: channel.count, loop: playedLoop)
-                    .read(from: channel.count, count: tail, scale: 1, into: base + guardFrames + channel.count)
-            } else {
-                (base + guardFrames + channel.count).initialize(repeating: 0, count: tail)
+                let frames: StoredFrames = bytesPerFrame == 2 ? .pcm16(UnsafePointer(zero.assumingMemoryBound(to: Int16.self))) : .float(UnsafePointer(zero.assumingMemoryBound(to: Float.self)))
+                PlayedChannel(frames: frames, frameCount: first, loop: playedLoop).copyStored(from: first, count: tail, into: zero + first * bytesPerFrame)
             }
             return base
         }
@@ -66,21 +86,30 @@ public final class SamplerWaveform: @unchecked Sendable {
 
     /// The loop this waveform is stored played with (see `init`), if any.
     public let playedLoop: SamplerLoop?
+    /// 4 (Float) or 2 (16-bit points).
+    public let bytesPerFrame: Int
 
     /// One allocation per channel: `guardFrames` zeros, the frames, `guardFrames` zeros (or the
     /// played loop's tail), so a region's plain form reads them in place (`RegionStorage`).
-    private let storage: [UnsafeMutablePointer<Float>]
+    private let storage: [UnsafeMutableRawPointer]
     static let guardFrames = LevelLayout.guardFrames
 
     /// Frame 0 of `channel` (guarded by zeros either side). Any thread.
-    func frames(channel: Int) -> UnsafePointer<Float> {
-        UnsafePointer(storage[min(channel, channelCount - 1)] + Self.guardFrames)
+    func frames(channel: Int) -> StoredFrames {
+        stored(storage[min(channel, channelCount - 1)] + Self.guardFrames * bytesPerFrame)
+    }
+
+    private func stored(_ zero: UnsafeMutableRawPointer) -> StoredFrames {
+        bytesPerFrame == 2 ? .pcm16(UnsafePointer(zero.assumingMemoryBound(to: Int16.self))) : .float(UnsafePointer(zero.assumingMemoryBound(to: Float.self)))
     }
 
     /// Channel `channel` as a region with `loop` plays it (valid while this waveform lives). Any thread.
     public func played(channel: Int, loop: SamplerLoop?) -> PlayedChannel {
         PlayedChannel(frames: frames(channel: channel), frameCount: frameCount, loop: loop)
     }
+
+    /// Memory the frames take, bytes (guards and looped copies not counted).
+    public var byteCount: Int { frameCount * channelCount * bytesPerFrame }
 
     private struct CopyKey: Hashable {
         var channel: Int
@@ -89,27 +118,32 @@ public final class SamplerWaveform: @unchecked Sendable {
     }
 
     /// Guarded copies of the frames as looped regions play them (`loopedCopy`), by channel and loop.
-    private let loopedCopies = Mutex<[CopyKey: UnsafeMutablePointer<Float>]>([:])
+    private let loopedCopies = Mutex<[CopyKey: UnsafeMutableRawPointer]>([:])
 
     /// Frames −guard ..< `frames` + guard of `channel` as a region with `loop` plays them (the loop
-    /// again after its end), frame 0 returned: a looped region's plain form. Made once per
-    /// waveform, so the regions of every program that plays it with this loop share it; valid
-    /// while the waveform lives. Control side (~1 instruction per frame, the first time).
-    func loopedCopy(channel: Int, loop: SamplerLoop, frames: Int) -> UnsafePointer<Float> {
+    /// again after its end), in the stored form, frame 0 returned: a looped region's plain form.
+    /// Made once per waveform, so the regions of every program that plays it with this loop share
+    /// it; valid while the waveform lives. Control side (~1 instruction per frame, the first time).
+    func loopedCopy(channel: Int, loop: SamplerLoop, frames: Int) -> StoredFrames {
         if loop == playedLoop && frames == frameCount + RegionStorage.plainLoopTailFrames { return self.frames(channel: channel) }
         let key = CopyKey(channel: min(channel, channelCount - 1), loop: loop, frames: frames)
+        let guardBytes = Self.guardFrames * bytesPerFrame
         return loopedCopies.withLock { copies in
-            if let copy = copies[key] { return UnsafePointer(copy + Self.guardFrames) }
-            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: frames + 2 * Self.guardFrames)
-            played(channel: key.channel, loop: loop).read(from: -Self.guardFrames, count: frames + 2 * Self.guardFrames, scale: 1, into: buffer)
+            if let copy = copies[key] { return stored(copy + guardBytes) }
+            let count = frames + 2 * Self.guardFrames
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: count * bytesPerFrame, alignment: 16)
+            played(channel: key.channel, loop: loop).copyStored(from: -Self.guardFrames, count: count, into: buffer)
             copies[key] = buffer
-            return UnsafePointer(buffer + Self.guardFrames)
+            return stored(buffer + guardBytes)
         }
     }
 
     /// The frames of `channel` as an array (a copy, for inspection). Control thread.
     public func channel(_ index: Int) -> [Float] {
-        Array(UnsafeBufferPointer(start: frames(channel: index), count: frameCount))
+        [Float](unsafeUninitializedCapacity: frameCount) { buffer, count in
+            played(channel: index, loop: nil).read(from: 0, count: frameCount, scale: 1, into: buffer.baseAddress!)
+            count = frameCount
+        }
     }
 
     deinit {

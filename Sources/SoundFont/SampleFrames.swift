@@ -86,10 +86,16 @@ extension SoundFontFile {
         }
     }
 
-    /// Pool frames `range` as the file's 16-bit integers (no sm24), or nil outside the pool.
+    /// Pool frames `range` as the file's 16-bit points (no sm24), or nil outside the pool. Like
+    /// `sampleFrames`, gives the mapped pages back once read.
     public func pcm16Frames(_ range: Range<Int>) -> [Int16]? {
         guard range.lowerBound >= 0, range.upperBound <= poolFrames else { return nil }
-        let bytes = storage.bytes, base = sampleBytes.lowerBound
-        return range.map { Int16(bitPattern: UInt16(bytes[base + 2 * $0]) | UInt16(bytes[base + 2 * $0 + 1]) << 8) }
+        let bytes = sampleBytes.lowerBound + 2 * range.lowerBound..<sampleBytes.lowerBound + 2 * range.upperBound
+        defer { storage.release(bytes) }
+        return [Int16](unsafeUninitializedCapacity: range.count) { buffer, count in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: storage.bytes[bytes]))
+            for i in 0..<range.count { buffer[i] = Int16(littleEndian: buffer[i]) }  // the file is little-endian
+            count = range.count
+        }
     }
 }

@@ -21,8 +21,8 @@ public struct SoundFontBank: Sendable {
     public var table: [Int: [PartProgram?]]
     /// One line each: the font's warnings, zones that cannot play, substitutions the song makes.
     public var warnings: [String]
-    /// Float frames of sample data the programs hold (4 bytes each, before band-limited levels).
-    public var residentFrames: Int
+    /// Bytes of sample data the programs hold (16-bit points or Float, before band-limited levels).
+    public var residentBytes: Int
 }
 
 public enum SoundFontBankLoader {
@@ -75,7 +75,7 @@ public enum SoundFontBankLoader {
             programs.append(built)
         }
         waveforms.releaseSampleData()
-        return SoundFontBank(programs: programs, names: names, table: table, warnings: warnings, residentFrames: waveforms.residentFrames)
+        return SoundFontBank(programs: programs, names: names, table: table, warnings: warnings, residentBytes: waveforms.residentBytes)
     }
 
     /// One program per preset: its regions (only those `keys` reach, when given) as SoundFont

@@ -17,8 +17,8 @@ final class SoundFontWaveforms {
     /// Per part of a sample (`key`): the one loop every zone expected so far plays it with
     /// forever, or nil when some zone plays it otherwise.
     private var onlyLoop: [SoundFontZoneMapping.Frames: SamplerLoop?] = [:]
-    /// Float frames held by the waveforms made so far.
-    private(set) var residentFrames = 0
+    /// Bytes of sample data held by the waveforms made so far.
+    private(set) var residentBytes = 0
 
     init(font: SoundFontFile) { self.font = font }
 
@@ -41,22 +41,22 @@ final class SoundFontWaveforms {
         key.loop = playedLoop
         if let made = waveforms[key] { return made }
         var data = try read(frames.sample, frames.range)
-        let sample = font.samples[frames.sample]
+        let rate = Double(font.samples[frames.sample].sampleRate)
         let waveform: SamplerWaveform
         do {
             if let playedLoop, data.count >= playedLoop.endFrame {
-                data.removeLast(data.count - playedLoop.endFrame)
-                waveform = try SamplerWaveform(channels: [data], sampleRate: Double(sample.sampleRate), playedLoop: playedLoop)
+                data.cut(at: playedLoop.endFrame)
+                waveform = try data.waveform(sampleRate: rate, playedLoop: playedLoop)
             } else {
                 key.loop = nil  // a Vorbis stream that decodes short: the plain waveform, as any zone gets
                 if let made = waveforms[key] { return made }
-                waveform = try SamplerWaveform(channels: [data], sampleRate: Double(sample.sampleRate))
+                waveform = try data.waveform(sampleRate: rate, playedLoop: nil)
             }
         } catch {
-            throw SoundFontError(path: font.path, chunk: "pdta/shdr", reason: "sample \(frames.sample) '\(sample.name)': \(error.description)")
+            throw SoundFontError(path: font.path, chunk: "pdta/shdr", reason: "sample \(frames.sample) '\(font.samples[frames.sample].name)': \(error.description)")
         }
         waveforms[key] = waveform
-        residentFrames += data.count
+        residentBytes += waveform.byteCount
         return waveform
     }
 
@@ -79,9 +79,16 @@ final class SoundFontWaveforms {
     /// Forgets the decoded Vorbis streams (the waveforms keep their own copies).
     func releaseSampleData() { decodedStreams = [:] }
 
-    /// Frames `range` of `sample` (clamped to what it holds), as `font.sampleFrames(sample)[range]`.
-    private func read(_ sample: Int, _ range: Range<Int>) throws(SoundFontError) -> [Float] {
-        guard font.samples.indices.contains(sample), font.samples[sample].isCompressed else { return try font.sampleFrames(sample, in: range) }
+    /// Frames `range` of `sample` (clamped to what it holds), as `font.sampleFrames(sample)[range]`:
+    /// a 16-bit PCM sample as its points, anything else (24-bit, Vorbis) as Float.
+    private func read(_ sample: Int, _ range: Range<Int>) throws(SoundFontError) -> Frames {
+        guard font.samples.indices.contains(sample), font.samples[sample].isCompressed else {
+            if !font.has24BitSamples, font.samples.indices.contains(sample), font.samples[sample].isPlayable {
+                let held = font.samples[sample], part = range.clamped(to: 0..<held.frameCount)
+                if let points = font.pcm16Frames(held.start + part.lowerBound..<held.start + part.upperBound) { return .pcm16(points) }
+            }
+            return .float(try font.sampleFrames(sample, in: range))
+        }
         let data: [Float]
         if let decoded = decodedStreams[sample] {
             data = decoded
@@ -89,6 +96,33 @@ final class SoundFontWaveforms {
             data = try font.sampleFrames(sample)
             decodedStreams[sample] = data
         }
-        return Array(data[range.clamped(to: 0..<data.count)])
+        return .float(Array(data[range.clamped(to: 0..<data.count)]))
+    }
+
+    /// A part of a sample as read: 16-bit points kept as they are (half the memory), or Float.
+    private enum Frames {
+        case float([Float])
+        case pcm16([Int16])
+
+        var count: Int {
+            switch self {
+            case .float(let frames): frames.count
+            case .pcm16(let points): points.count
+            }
+        }
+
+        mutating func cut(at end: Int) {
+            switch self {
+            case .float(var frames): frames.removeLast(frames.count - end); self = .float(frames)
+            case .pcm16(var points): points.removeLast(points.count - end); self = .pcm16(points)
+            }
+        }
+
+        func waveform(sampleRate: Double, playedLoop: SamplerLoop?) throws(SamplerProgramError) -> SamplerWaveform {
+            switch self {
+            case .float(let frames): try SamplerWaveform(channels: [frames], sampleRate: sampleRate, playedLoop: playedLoop)
+            case .pcm16(let points): try SamplerWaveform(pcm16: [points], sampleRate: sampleRate, playedLoop: playedLoop)
+            }
+        }
     }
 }

@@ -16,9 +16,9 @@ struct LoadingMemoryTests {
     }
 
     /// A font file of `Fixtures.minimal()` at a path of its own (tests run in parallel).
-    static func writeFont() throws -> String {
+    static func writeFont(_ writer: SoundFontWriter = Fixtures.minimal()) throws -> String {
         let path = NSTemporaryDirectory() + "audiograph-loading-\(UUID().uuidString).sf2"
-        try Data(Fixtures.minimal().bytes()).write(to: URL(fileURLWithPath: path))
+        try Data(writer.bytes()).write(to: URL(fileURLWithPath: path))
         return path
     }
 
@@ -28,9 +28,24 @@ struct LoadingMemoryTests {
         // The check can fail: while a parsed font lives, its file is mapped.
         try withExtendedLifetime(try SoundFontFile.load(path: path)) { try #require(try Self.mappings(of: path) == 1) }
         let bank = try SoundFontBankLoader.load(path: path, selection: .wholeFont, song: nil)
-        #expect(bank.programs.count == 1 && bank.residentFrames == 100)
+        #expect(bank.programs.count == 1 && bank.residentBytes == 200)  // 100 frames of 16-bit points
         #expect(try Self.mappings(of: path) == 0)
         withExtendedLifetime(bank) {}
+    }
+
+    /// A 16-bit font's samples are held as their points, 2 bytes a frame as FluidSynth holds them;
+    /// with sm24's low bytes, as Float.
+    @Test func sixteenBitSamplesAreHeldAsTheirPoints() throws {
+        var writer = Fixtures.minimal()
+        writer.sm24 = (0..<146).map { UInt8(truncatingIfNeeded: $0 * 37) }
+        for (font, bytesPerFrame) in [(Fixtures.minimal(), 2), (writer, 4)] {
+            let path = try Self.writeFont(font)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let bank = try SoundFontBankLoader.load(path: path, selection: .wholeFont, song: nil)
+            let waveform = try #require(bank.programs.first?.zones.first?.waveform)
+            #expect(waveform.bytesPerFrame == bytesPerFrame && bank.residentBytes == 100 * bytesPerFrame)
+            #expect(waveform.channel(0) == (try SoundFontFile.load(path: path).sampleFrames(0)))
+        }
     }
 
     @Test func framesReadByRangeEqualTheWholeSampleSliced() throws {

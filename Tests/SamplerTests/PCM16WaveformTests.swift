@@ -1,0 +1,55 @@
+import AudioTestSupport
+import DSP
+import Sampler
+import Testing
+
+/// A waveform of 16-bit points (`SamplerWaveform(pcm16:)`, what the SoundFont loader makes of a
+/// 16-bit sample) holds half the bytes of the Float one, yet plays sample for sample as the Float
+/// waveform of the same values: plain (the 4-point cubic reads the points), band-limited (the
+/// levels are built from the same values), looped through a copy or in its played form.
+@Suite("16-bit waveforms")
+struct PCM16WaveformTests {
+    static let loop = SamplerLoop(startFrame: 300, endFrame: 1_000)
+    /// 1500 frames of deterministic 16-bit noise, and the same as Float (× 2⁻¹⁵).
+    static let points: [Int16] = {
+        var state: UInt32 = 54_321
+        return (0..<1_500).map { _ in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return Int16(truncatingIfNeeded: Int32(bitPattern: state) >> 17)
+        }
+    }()
+    static let floats = points.map { Float($0) / 32_768 }
+
+    func held(_ waveform: SamplerWaveform, key: Int, loop: SamplerLoop?, levels: Bool) throws -> [Float] {
+        let program = try soundFontProgram([soundFontZone(waveform, rootKey: 60, loop: loop)])
+        if levels { program.buildAllLevels() }
+        let out = render(soundFontInstrument(program), frames: 6_000, events: [At(1, noteOn(key, 100))])
+        return out.left + out.right
+    }
+
+    @Test(arguments: [(60, false), (67, false), (67, true), (55, true)])
+    func playsAsTheFloatWaveform(key: Int, levels: Bool) throws {
+        for loop in [nil, Self.loop] {
+            let float = try SamplerWaveform(channels: [Self.floats, Self.floats.reversed()], sampleRate: soundFontTestRate)
+            let pcm16 = try SamplerWaveform(pcm16: [Self.points, Self.points.reversed()], sampleRate: soundFontTestRate)
+            #expect(pcm16.byteCount * 2 == float.byteCount)
+            let expected = try held(float, key: key, loop: loop, levels: levels)
+            #expect(expected.contains { abs($0) > 0.01 })  // the note sounds
+            #expect(try held(pcm16, key: key, loop: loop, levels: levels) == expected)
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func playsInItsPlayedFormAsTheFloatWaveform(levels: Bool) throws {
+        let float = try SamplerWaveform(channels: [Self.floats], sampleRate: soundFontTestRate)
+        let played = try SamplerWaveform(
+            pcm16: [Array(Self.points.prefix(Self.loop.endFrame))], sampleRate: soundFontTestRate, playedLoop: Self.loop)
+        let expected = try held(float, key: 64, loop: Self.loop, levels: levels)
+        #expect(try held(played, key: 64, loop: Self.loop, levels: levels) == expected)
+    }
+
+    @Test func readsBackTheSameValues() throws {
+        let pcm16 = try SamplerWaveform(pcm16: [Self.points], sampleRate: soundFontTestRate)
+        #expect(pcm16.channel(0) == Self.floats)
+    }
+}
