@@ -1,18 +1,16 @@
 import Synchronization
 
 /// One band-limited level of a region (see `LevelLayout`): its channels' stored frame 0
-/// (`right` == `left` for mono), Float, and how many stored frames make one source frame (1 … 4).
-/// A plain form's one level holds the waveform's frames as it stores them: Float, or 16-bit
-/// points (`isPCM16`).
+/// (`right` == `left` for mono) and how many stored frames make one source frame (1 … 4).
+/// Stored as Float, or as 16-bit integers times a scale per channel (`scale`: left or mono;
+/// the levels of a 16-bit waveform, and its plain form with 2⁻¹⁵).
 struct PlaybackLevel {
     var left: UnsafeRawPointer
     var right: UnsafeRawPointer
     var oversampling: Int
-    var isPCM16 = false
-
-    /// The channels as Float (every level but a plain form of 16-bit points).
-    var leftFloats: UnsafePointer<Float> { left.assumingMemoryBound(to: Float.self) }
-    var rightFloats: UnsafePointer<Float> { right.assumingMemoryBound(to: Float.self) }
+    var isInt16 = false
+    var scale: Float = 1
+    var rightScale: Float = 1
 }
 
 /// A waveform with one particular loop (or none), as the voices read it. Plain data pointing into
@@ -114,7 +112,10 @@ final class RegionStorage {
         let channels = (0..<waveform.channelCount).map { channel in
             loop.map { waveform.loopedCopy(channel: channel, loop: $0, frames: wrapFrame) } ?? waveform.frames(channel: channel)
         }
-        table.initialize(to: PlaybackLevel(left: channels[0].raw, right: channels.last!.raw, oversampling: 1, isPCM16: channels[0].isPCM16))
+        let isInt16 = channels[0].isPCM16
+        table.initialize(to: PlaybackLevel(
+            left: channels[0].raw, right: channels.last!.raw, oversampling: 1, isInt16: isInt16,
+            scale: isInt16 ? StoredFrames.pcm16Scale : 1, rightScale: isInt16 ? StoredFrames.pcm16Scale : 1))
         plainTables.append(table)
         let cell = UnsafeMutablePointer<RegionCell>.allocate(capacity: 1)
         cell.initialize(to: RegionCell())

@@ -12,11 +12,84 @@ public final class RegionLevels: @unchecked Sendable {
     /// Levels built (the first `levelCount` of `LevelLayout`).
     public let levelCount: Int
     public let channelCount: Int
+    /// 4 (Float) or 2 (16-bit integers, each level of each channel with its own scale).
+    public let bytesPerSample: Int
     /// Memory held, bytes.
     public let byteCount: Int
     /// `LevelLayout.count` entries; those above `levelCount` repeat the top one built.
     let table: UnsafeMutablePointer<PlaybackLevel>
-    private let buffers: [UnsafeMutablePointer<Float>]
+    private let buffers: [UnsafeMutableRawPointer]
+
+    /// One channel's levels as built (Float), or as stored as 16-bit integers with a scale each.
+    public enum Channel {
+        case float([UnsafeMutablePointer<Float>])
+        case int16([(samples: UnsafeMutablePointer<Int16>, scale: Float)])
+
+        var levelCount: Int {
+            switch self {
+            case .float(let levels): levels.count
+            case .int16(let levels): levels.count
+            }
+        }
+
+        /// Level `level`'s buffer (from its first guard frame) and its scale.
+        func level(_ level: Int) -> (UnsafeMutableRawPointer, Float) {
+            switch self {
+            case .float(let levels): (UnsafeMutableRawPointer(levels[level]), 1)
+            case .int16(let levels): (UnsafeMutableRawPointer(levels[level].samples), levels[level].scale)
+            }
+        }
+
+        /// A channel's Float levels stored as 16-bit integers, each scaled to its peak (the Float
+        /// buffers are freed): half the memory, the quantisation noise 96 dB under the level's peak,
+        /// as the 16-bit source's own. For the levels of a 16-bit waveform.
+        public static func quantized(_ levels: [UnsafeMutablePointer<Float>], counts: [Int]) -> Channel {
+            .int16(zip(levels, counts).map { buffer, count in
+                let scale = quantizingScale(buffer, count: count)
+                let samples = UnsafeMutablePointer<Int16>.allocate(capacity: count)
+                quantize(buffer, count: count, by: 1 / scale, into: samples)
+                buffer.deallocate()
+                return (samples, scale)
+            })
+        }
+
+        /// Peak / 32767 (1 for silence), eight samples at a time.
+        private static func quantizingScale(_ buffer: UnsafeMutablePointer<Float>, count: Int) -> Float {
+            var peaks = SIMD8<Float>(), i = 0
+            let raw = UnsafeRawPointer(buffer)
+            while i &+ 8 <= count {
+                // |v| by clearing the sign bits; a lane-wise select, as pointwiseMax was a call per vector.
+                let v = unsafeBitCast(unsafeBitCast(raw.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD8<Float>.self), to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: SIMD8<Float>.self)
+                peaks.replace(with: v, where: v .> peaks)
+                i &+= 8
+            }
+            var peak = peaks.max()
+            while i < count {
+                peak = max(peak, abs(buffer[i]))
+                i += 1
+            }
+            return peak > 0 && peak.isFinite ? peak / 32_767 : 1
+        }
+
+        /// `buffer` × `inverse` rounded to the nearest integer (ties to even), eight at a time:
+        /// adding 1.5 × 2²³ rounds in the FPU's mode and leaves the integer in the low bits of the
+        /// sum's bit pattern (|value| ≤ 32767 ≪ 2²²), so no conversion call per sample.
+        private static func quantize(_ buffer: UnsafeMutablePointer<Float>, count: Int, by inverse: Float, into samples: UnsafeMutablePointer<Int16>) {
+            let magic = SIMD8<Float>(repeating: 12_582_912), scale = SIMD8<Float>(repeating: inverse)
+            let from = UnsafeRawPointer(buffer), to = UnsafeMutableRawPointer(samples)
+            var i = 0
+            while i &+ 8 <= count {
+                let sum = from.loadUnaligned(fromByteOffset: 4 &* i, as: SIMD8<Float>.self) * scale + magic
+                let integers = unsafeBitCast(sum, to: SIMD8<Int32>.self) &- 0x4B40_0000
+                to.storeBytes(of: SIMD8<Int16>(truncatingIfNeeded: integers), toByteOffset: 2 &* i, as: SIMD8<Int16>.self)
+                i &+= 8
+            }
+            while i < count {
+                samples[i] = Int16((buffer[i] * inverse).rounded(.toNearestOrEven))
+                i += 1
+            }
+        }
+    }
 
     /// Takes ownership of `buffers[channel][level]` (1 or 2 channels, `levelCount` levels each):
     /// each holds (`frames` + 2 × `LevelLayout.guardFrames`) × `LevelLayout.oversampling[level]`
@@ -24,32 +97,43 @@ public final class RegionLevels: @unchecked Sendable {
     /// `UnsafeMutablePointer<Float>.allocate`.
     /// `released` runs when the levels are freed (the last program holding them let go), with
     /// `byteCount`: a budget's accounting.
-    public init(frames: Int, buffers: [[UnsafeMutablePointer<Float>]], released: (@Sendable (Int) -> Void)? = nil) {
-        let levelCount = buffers.first?.count ?? 0
-        precondition((1...2).contains(buffers.count) && buffers.allSatisfy { $0.count == levelCount }, "1 or 2 channels of equal level count")
+    public convenience init(frames: Int, buffers: [[UnsafeMutablePointer<Float>]], released: (@Sendable (Int) -> Void)? = nil) {
+        self.init(frames: frames, channels: buffers.map { .float($0) }, released: released)
+    }
+
+    /// The same from channels stored either way (both the same way); 16-bit ones allocated as `Int16`.
+    public init(frames: Int, channels: [Channel], released: (@Sendable (Int) -> Void)? = nil) {
+        let levelCount = channels.first?.levelCount ?? 0
+        precondition((1...2).contains(channels.count) && channels.allSatisfy { $0.levelCount == levelCount }, "1 or 2 channels of equal level count")
         precondition((1...LevelLayout.count).contains(levelCount), "1 … \(LevelLayout.count) levels")
+        var isInt16 = false
+        if case .int16 = channels[0] { isInt16 = true }
         self.frames = frames
         self.levelCount = levelCount
-        channelCount = buffers.count
+        channelCount = channels.count
+        bytesPerSample = isInt16 ? 2 : 4
         let guardFrames = LevelLayout.guardFrames
         table = .allocate(capacity: LevelLayout.count)
         for index in 0..<LevelLayout.count {
             let level = min(index, levelCount - 1), r = LevelLayout.oversampling[level]
-            let left = UnsafePointer(buffers[0][level] + guardFrames * r)
-            let right = buffers.count == 2 ? UnsafePointer(buffers[1][level] + guardFrames * r) : left
-            (table + index).initialize(to: PlaybackLevel(left: UnsafeRawPointer(left), right: UnsafeRawPointer(right), oversampling: r))
+            let (left, leftScale) = channels[0].level(level), (right, rightScale) = channels[channels.count - 1].level(level)
+            let offset = guardFrames * r * bytesPerSample
+            (table + index).initialize(to: PlaybackLevel(
+                left: UnsafeRawPointer(left + offset), right: UnsafeRawPointer(right + offset), oversampling: r, isInt16: isInt16,
+                scale: leftScale, rightScale: rightScale))
         }
-        byteCount = Self.byteCount(frames: frames, levelCount: levelCount, channelCount: buffers.count)
-        self.buffers = buffers.flatMap { $0 }
+        byteCount = Self.byteCount(frames: frames, levelCount: levelCount, channelCount: channels.count, bytesPerSample: bytesPerSample)
+        buffers = (0..<channels.count).flatMap { channel in (0..<levelCount).map { channels[channel].level($0).0 } }
         self.released = released
     }
 
     private let released: (@Sendable (Int) -> Void)?
 
-    /// The memory `levelCount` levels of `frames` source frames take, guards included, bytes.
-    public static func byteCount(frames: Int, levelCount: Int, channelCount: Int) -> Int {
+    /// The memory `levelCount` levels of `frames` source frames take, guards included, bytes
+    /// (`bytesPerSample` 2 for a 16-bit waveform's levels).
+    public static func byteCount(frames: Int, levelCount: Int, channelCount: Int, bytesPerSample: Int = 4) -> Int {
         let stored = LevelLayout.oversampling.prefix(levelCount).reduce(0) { $0 + (frames + 2 * LevelLayout.guardFrames) * $1 }
-        return 4 * stored * channelCount
+        return bytesPerSample * stored * channelCount
     }
 
     deinit {

@@ -6,20 +6,20 @@
 enum ResamplingKernels {
     /// 4-point Hermite via the weight table, on a plain form's frames as the waveform stores them.
     @inline(__always)
-    static func hermite<Frame: PlainFrame>(
-        _ source: UnsafeRawPointer, _: Frame.Type, into output: UnsafeMutablePointer<Float>, count: Int,
+    static func hermite<Frame: StoredSample>(
+        _ source: UnsafeRawPointer, _: Frame.Type, scale: Float, into output: UnsafeMutablePointer<Float>, count: Int,
         phase: UInt64, increment: UInt64, table: UnsafePointer<SIMD4<Float>>
     ) {
         var p = phase
         for i in 0..<count {
-            output[i] = sum(product(source, Frame.self, p, table))
+            output[i] = Frame.scaled(sum(product(source, Frame.self, p, table)), scale)
             p &+= increment
         }
     }
 
     /// The 4-frame window at phase `p` times its weight row.
     @inline(__always)
-    private static func product<Frame: PlainFrame>(
+    private static func product<Frame: StoredSample>(
         _ raw: UnsafeRawPointer, _: Frame.Type, _ p: UInt64, _ table: UnsafePointer<SIMD4<Float>>
     ) -> SIMD4<Float> {
         let rowShift = UInt64(32 - InterpolationTables.hermiteRowBits)
@@ -38,23 +38,22 @@ enum ResamplingKernels {
     /// horizontal adds, and the fractions advance as one vector. The last 0–3 samples take the
     /// one-at-a-time form.
     @inline(__always)
-    static func cubicMOMS(
-        _ source: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
+    static func cubicMOMS<Frame: StoredSample>(
+        _ source: UnsafeRawPointer, _: Frame.Type, scale: Float, into output: UnsafeMutablePointer<Float>, count: Int,
         phase: UInt64, increment: UInt64
     ) {
-        let raw = source - 1
         var group = FourPhases(phase: phase, increment: increment)
         var i = 0
         while i &+ 4 <= count {
             let weights = momsWeights(group.fractions)
-            let columns = transposed(group.windows(raw))
-            UnsafeMutableRawPointer(output + i).storeBytes(of: dot(columns, weights), as: SIMD4<Float>.self)
+            let columns = transposed(group.windows(source, Frame.self))
+            UnsafeMutableRawPointer(output + i).storeBytes(of: Frame.scaled(dot(columns, weights), scale), as: SIMD4<Float>.self)
             group.advance()
             i &+= 4
         }
         var p = group.phase
         while i < count {
-            output[i] = sum(window(raw, p) * momsWeights(p))
+            output[i] = Frame.scaled(sum(window(source, Frame.self, p) * momsWeights(p)), scale)
             p &+= increment
             i &+= 1
         }
@@ -62,26 +61,27 @@ enum ResamplingKernels {
 
     /// Both channels of a stereo level, the weights computed once for both.
     @inline(__always)
-    static func cubicMOMSStereo(
-        _ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>,
+    static func cubicMOMSStereo<Frame: StoredSample>(
+        _ left: UnsafeRawPointer, _ right: UnsafeRawPointer, _: Frame.Type, scales: (Float, Float),
         into outputLeft: UnsafeMutablePointer<Float>, _ outputRight: UnsafeMutablePointer<Float>, count: Int,
         phase: UInt64, increment: UInt64
     ) {
-        let rawLeft = left - 1, rawRight = right - 1
         var group = FourPhases(phase: phase, increment: increment)
         var i = 0
         while i &+ 4 <= count {
             let weights = momsWeights(group.fractions)
-            UnsafeMutableRawPointer(outputLeft + i).storeBytes(of: dot(transposed(group.windows(rawLeft)), weights), as: SIMD4<Float>.self)
-            UnsafeMutableRawPointer(outputRight + i).storeBytes(of: dot(transposed(group.windows(rawRight)), weights), as: SIMD4<Float>.self)
+            let sumLeft = dot(transposed(group.windows(left, Frame.self)), weights)
+            let sumRight = dot(transposed(group.windows(right, Frame.self)), weights)
+            UnsafeMutableRawPointer(outputLeft + i).storeBytes(of: Frame.scaled(sumLeft, scales.0), as: SIMD4<Float>.self)
+            UnsafeMutableRawPointer(outputRight + i).storeBytes(of: Frame.scaled(sumRight, scales.1), as: SIMD4<Float>.self)
             group.advance()
             i &+= 4
         }
         var p = group.phase
         while i < count {
             let weights = momsWeights(p)
-            outputLeft[i] = sum(window(rawLeft, p) * weights)
-            outputRight[i] = sum(window(rawRight, p) * weights)
+            outputLeft[i] = Frame.scaled(sum(window(left, Frame.self, p) * weights), scales.0)
+            outputRight[i] = Frame.scaled(sum(window(right, Frame.self, p) * weights), scales.1)
             p &+= increment
             i &+= 1
         }
@@ -107,9 +107,9 @@ enum ResamplingKernels {
 
         /// The four frames i − 1 … i + 2 around each sample's frame i.
         @inline(__always)
-        func windows(_ raw: UnsafePointer<Float>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        func windows<Frame: StoredSample>(_ raw: UnsafeRawPointer, _: Frame.Type) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
             let p1 = phase &+ increment, p2 = p1 &+ increment, p3 = p2 &+ increment
-            return (window(raw, phase), window(raw, p1), window(raw, p2), window(raw, p3))
+            return (window(raw, Frame.self, phase), window(raw, Frame.self, p1), window(raw, Frame.self, p2), window(raw, Frame.self, p3))
         }
 
         @inline(__always)
@@ -119,11 +119,10 @@ enum ResamplingKernels {
         }
     }
 
-    /// Indexed as a Float pointer, not by bytes: the ×4 folds into the load's address (a byte
-    /// offset, `(p >> 32) * 4`, compiled to a shift and a mask per window).
+    /// Frames i − 1 … i + 2 around the frame i of phase `p`.
     @inline(__always)
-    private static func window(_ frames: UnsafePointer<Float>, _ p: UInt64) -> SIMD4<Float> {
-        UnsafeRawPointer(frames + Int(truncatingIfNeeded: p &>> 32)).loadUnaligned(as: SIMD4<Float>.self)
+    private static func window<Frame: StoredSample>(_ frames: UnsafeRawPointer, _: Frame.Type, _ p: UInt64) -> SIMD4<Float> {
+        Frame.window(frames, from: Int(truncatingIfNeeded: p &>> 32) &- 1)
     }
 
     /// Rows (one output's window each) to columns (one frame offset each, across the outputs).
@@ -183,22 +182,21 @@ enum ResamplingKernels {
     /// optimiser split every vector into halves (measured: 59–68 instructions per sample at 12
     /// taps, against 33 + 9 this way). The taps and rows are `ResamplingKernel`'s literals.
     @inline(__always)
-    static func bandLimited(
-        _ source: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>, count: Int,
+    static func bandLimited<Frame: StoredSample>(
+        _ source: UnsafeRawPointer, _: Frame.Type, scale: Float, into output: UnsafeMutablePointer<Float>, count: Int,
         phase: UInt64, increment: UInt64, kernel: ResamplingKernel
     ) {
         var sums = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
         withUnsafeMutableBytes(of: &sums) { bytes in
             let partial = bytes.baseAddress!.assumingMemoryBound(to: SIMD4<Float>.self)
-            let raw = UnsafeRawPointer(source - ResamplingKernel.tapsBefore)
             var p = phase, i = 0
             while i < count {
                 let n = min(4, count &- i)
                 for j in 0..<n {
-                    partial[j] = dot(raw, p, kernel.weights)
+                    partial[j] = dot(source, Frame.self, p, kernel.weights)
                     p &+= increment
                 }
-                store(across(partial), n, output + i)
+                store(Frame.scaled(across(partial), scale), n, output + i)
                 i &+= n
             }
         }
@@ -207,8 +205,8 @@ enum ResamplingKernels {
     /// Both channels of a stereo level: the blended weights are computed once per output sample
     /// and applied to the left and right windows.
     @inline(__always)
-    static func bandLimitedStereo(
-        _ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>,
+    static func bandLimitedStereo<Frame: StoredSample>(
+        _ left: UnsafeRawPointer, _ right: UnsafeRawPointer, _: Frame.Type, scales: (Float, Float),
         into outputLeft: UnsafeMutablePointer<Float>, _ outputRight: UnsafeMutablePointer<Float>, count: Int,
         phase: UInt64, increment: UInt64, kernel: ResamplingKernel
     ) {
@@ -216,25 +214,24 @@ enum ResamplingKernels {
                     SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
         withUnsafeMutableBytes(of: &sums) { bytes in
             let partialLeft = bytes.baseAddress!.assumingMemoryBound(to: SIMD4<Float>.self), partialRight = partialLeft + 4
-            let rawLeft = UnsafeRawPointer(left - ResamplingKernel.tapsBefore), rawRight = UnsafeRawPointer(right - ResamplingKernel.tapsBefore)
             var p = phase, i = 0
             while i < count {
                 let n = min(4, count &- i)
                 for j in 0..<n {
                     let (weights, blend) = row(p, kernel.weights)
-                    let offset = Int(truncatingIfNeeded: p &>> 32) &* 4
+                    let first = Int(truncatingIfNeeded: p &>> 32) &- ResamplingKernel.tapsBefore
                     var sumLeft = SIMD4<Float>(), sumRight = SIMD4<Float>()
                     for quad in 0..<ResamplingKernel.quads {
                         let weight = weights[2 &* quad] + blend * weights[2 &* quad &+ 1]
-                        sumLeft += rawLeft.loadUnaligned(fromByteOffset: offset &+ quad &* 16, as: SIMD4<Float>.self) * weight
-                        sumRight += rawRight.loadUnaligned(fromByteOffset: offset &+ quad &* 16, as: SIMD4<Float>.self) * weight
+                        sumLeft += Frame.window(left, from: first &+ quad &* 4) * weight
+                        sumRight += Frame.window(right, from: first &+ quad &* 4) * weight
                     }
                     partialLeft[j] = sumLeft
                     partialRight[j] = sumRight
                     p &+= increment
                 }
-                store(across(partialLeft), n, outputLeft + i)
-                store(across(partialRight), n, outputRight + i)
+                store(Frame.scaled(across(partialLeft), scales.0), n, outputLeft + i)
+                store(Frame.scaled(across(partialRight), scales.1), n, outputRight + i)
                 i &+= n
             }
         }
@@ -252,13 +249,15 @@ enum ResamplingKernels {
 
     /// One sample's four partial sums (lanes not yet added).
     @inline(__always)
-    private static func dot(_ raw: UnsafeRawPointer, _ p: UInt64, _ table: UnsafePointer<SIMD4<Float>>) -> SIMD4<Float> {
+    private static func dot<Frame: StoredSample>(
+        _ raw: UnsafeRawPointer, _: Frame.Type, _ p: UInt64, _ table: UnsafePointer<SIMD4<Float>>
+    ) -> SIMD4<Float> {
         let (weights, blend) = row(p, table)
-        let window = raw + Int(truncatingIfNeeded: p &>> 32) &* 4
+        let first = Int(truncatingIfNeeded: p &>> 32) &- ResamplingKernel.tapsBefore
         var sum = SIMD4<Float>()
         for quad in 0..<ResamplingKernel.quads {
             let weight = weights[2 &* quad] + blend * weights[2 &* quad &+ 1]
-            sum += window.loadUnaligned(fromByteOffset: quad &* 16, as: SIMD4<Float>.self) * weight
+            sum += Frame.window(raw, from: first &+ quad &* 4) * weight
         }
         return sum
     }
@@ -283,23 +282,34 @@ enum ResamplingKernels {
     }
 }
 
-/// How a plain form's frames are read as Float: four from `frame` on. Specialised at each call
-/// (the kernels are inlined), so no witness table is read on the render thread.
-protocol PlainFrame {
+/// How a level's stored frames are read as Float: Float as they are; 16-bit points converted, the
+/// kernel's output then times the level's scale (one multiply per output instead of one per tap).
+/// Specialised at each call (the kernels are inlined), so no witness table is read on the render
+/// thread.
+protocol StoredSample {
+    /// Frames `frame` … `frame` + 3.
     static func window(_ raw: UnsafeRawPointer, from frame: Int) -> SIMD4<Float>
+    static func scaled(_ value: SIMD4<Float>, _ scale: Float) -> SIMD4<Float>
+    static func scaled(_ value: Float, _ scale: Float) -> Float
 }
 
-extension Float: PlainFrame {
+extension Float: StoredSample {
+    /// Indexed by frames: the ×4 folds into the load's address.
     @inline(__always)
     static func window(_ raw: UnsafeRawPointer, from frame: Int) -> SIMD4<Float> {
-        raw.loadUnaligned(fromByteOffset: frame &* 4, as: SIMD4<Float>.self)
+        UnsafeRawPointer(raw.assumingMemoryBound(to: Float.self) + frame).loadUnaligned(as: SIMD4<Float>.self)
     }
+
+    @inline(__always) static func scaled(_ value: SIMD4<Float>, _ scale: Float) -> SIMD4<Float> { value }
+    @inline(__always) static func scaled(_ value: Float, _ scale: Float) -> Float { value }
 }
 
-extension Int16: PlainFrame {
-    /// The points as the Float frames of the same source would hold them (exact: × 2⁻¹⁵).
+extension Int16: StoredSample {
     @inline(__always)
     static func window(_ raw: UnsafeRawPointer, from frame: Int) -> SIMD4<Float> {
-        SIMD4<Float>(raw.loadUnaligned(fromByteOffset: frame &* 2, as: SIMD4<Int16>.self)) * StoredFrames.pcm16Scale
+        SIMD4<Float>(UnsafeRawPointer(raw.assumingMemoryBound(to: Int16.self) + frame).loadUnaligned(as: SIMD4<Int16>.self))
     }
+
+    @inline(__always) static func scaled(_ value: SIMD4<Float>, _ scale: Float) -> SIMD4<Float> { value * scale }
+    @inline(__always) static func scaled(_ value: Float, _ scale: Float) -> Float { value * scale }
 }

@@ -317,40 +317,47 @@ struct SamplerVoice {
             let r = UInt64(truncatingIfNeeded: level.oversampling)
             let storedPhase = phase &* r, storedIncrement = increment &* r
             let left = context.scratchLeft + written, right = context.scratchRight + written
-            switch kernel {
-            case .cubicMOMS:
-                if region.isStereo {
-                    ResamplingKernels.cubicMOMSStereo(
-                        level.leftFloats, level.rightFloats, into: left, right, count: count, phase: storedPhase, increment: storedIncrement)
-                } else {
-                    ResamplingKernels.cubicMOMS(level.leftFloats, into: left, count: count, phase: storedPhase, increment: storedIncrement)
-                }
-            case .offline(let resampling):
-                if region.isStereo {
-                    ResamplingKernels.bandLimitedStereo(
-                        level.leftFloats, level.rightFloats, into: left, right, count: count, phase: storedPhase, increment: storedIncrement,
-                        kernel: resampling)
-                } else {
-                    ResamplingKernels.bandLimited(
-                        level.leftFloats, into: left, count: count, phase: storedPhase, increment: storedIncrement, kernel: resampling)
-                }
-            case .hermite(let table):
-                if level.isPCM16 {
-                    ResamplingKernels.hermite(level.left, Int16.self, into: left, count: count, phase: storedPhase, increment: storedIncrement, table: table)
-                    if region.isStereo {
-                        ResamplingKernels.hermite(level.right, Int16.self, into: right, count: count, phase: storedPhase, increment: storedIncrement, table: table)
-                    }
-                } else {
-                    ResamplingKernels.hermite(level.left, Float.self, into: left, count: count, phase: storedPhase, increment: storedIncrement, table: table)
-                    if region.isStereo {
-                        ResamplingKernels.hermite(level.right, Float.self, into: right, count: count, phase: storedPhase, increment: storedIncrement, table: table)
-                    }
-                }
+            if level.isInt16 {
+                Self.read(level, Int16.self, kernel: kernel, stereo: region.isStereo, into: left, right, count: count, phase: storedPhase, increment: storedIncrement)
+            } else {
+                Self.read(level, Float.self, kernel: kernel, stereo: region.isStereo, into: left, right, count: count, phase: storedPhase, increment: storedIncrement)
             }
             phase &+= UInt64(truncatingIfNeeded: count) &* increment
             written += count
         }
         return false
+    }
+
+    /// One segment of `level` with `kernel`, its frames stored as `Frame`.
+    @inline(__always)
+    static func read<Frame: StoredSample>(
+        _ level: PlaybackLevel, _: Frame.Type, kernel: Kernel, stereo: Bool,
+        into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, count: Int, phase: UInt64, increment: UInt64
+    ) {
+        switch kernel {
+        case .cubicMOMS:
+            if stereo {
+                ResamplingKernels.cubicMOMSStereo(
+                    level.left, level.right, Frame.self, scales: (level.scale, level.rightScale), into: left, right, count: count, phase: phase,
+                    increment: increment)
+            } else {
+                ResamplingKernels.cubicMOMS(level.left, Frame.self, scale: level.scale, into: left, count: count, phase: phase, increment: increment)
+            }
+        case .offline(let resampling):
+            if stereo {
+                ResamplingKernels.bandLimitedStereo(
+                    level.left, level.right, Frame.self, scales: (level.scale, level.rightScale), into: left, right, count: count, phase: phase,
+                    increment: increment, kernel: resampling)
+            } else {
+                ResamplingKernels.bandLimited(
+                    level.left, Frame.self, scale: level.scale, into: left, count: count, phase: phase, increment: increment, kernel: resampling)
+            }
+        case .hermite(let table):
+            ResamplingKernels.hermite(level.left, Frame.self, scale: level.scale, into: left, count: count, phase: phase, increment: increment, table: table)
+            if stereo {
+                ResamplingKernels.hermite(level.right, Frame.self, scale: level.rightScale, into: right, count: count, phase: phase, increment: increment, table: table)
+            }
+        }
     }
 
     /// The kernel for this chunk, by quality: live and offline read band-limited levels, the

@@ -50,7 +50,7 @@ public final class LevelStore: Sendable {
             for width in widest where width >= count {
                 if let found = alive(request, levelCount: width) { return .levels(found) }
             }
-            let bytes = RegionLevels.byteCount(frames: frames, levelCount: count, channelCount: channels)
+            let bytes = RegionLevels.byteCount(frames: frames, levelCount: count, channelCount: channels, bytesPerSample: request.waveform.bytesPerFrame)
             guard budget.reserve(bytes) else { continue }
             let budget = budget
             let built = LevelBuilder.levels(for: request, levelCount: count) { budget.refund($0) }
@@ -62,14 +62,16 @@ public final class LevelStore: Sendable {
                 return built
             })
         }
-        return .doesNotFit(bytes: RegionLevels.byteCount(frames: frames, levelCount: request.reachLevelCount, channelCount: channels))
+        return .doesNotFit(bytes: RegionLevels.byteCount(
+            frames: frames, levelCount: request.reachLevelCount, channelCount: channels, bytesPerSample: request.waveform.bytesPerFrame))
     }
 
     /// The memory `request`'s levels would take if built now with `levelCount` levels (0 if alive already).
     public func cost(of request: LevelRequest) -> Int {
         if alive(request, levelCount: request.levelCount) != nil { return 0 }
         return RegionLevels.byteCount(
-            frames: LevelBuilder.frames(for: request), levelCount: request.levelCount, channelCount: request.waveform.channelCount)
+            frames: LevelBuilder.frames(for: request), levelCount: request.levelCount, channelCount: request.waveform.channelCount,
+            bytesPerSample: request.waveform.bytesPerFrame)
     }
 
     private func alive(_ request: LevelRequest, levelCount: Int) -> RegionLevels? {
