@@ -12,13 +12,7 @@ import Testing
 struct PCM16WaveformTests {
     static let loop = SamplerLoop(startFrame: 300, endFrame: 1_000)
     /// 1500 frames of deterministic 16-bit noise, and the same as Float (× 2⁻¹⁵).
-    static let points: [Int16] = {
-        var state: UInt32 = 54_321
-        return (0..<1_500).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return Int16(truncatingIfNeeded: Int32(bitPattern: state) >> 17)
-        }
-    }()
+    static let points: [Int16] = congruentialNoise(count: 1_500, seed: 54_321).map { Int16(truncatingIfNeeded: $0 >> 17) }
     static let floats = points.map { Float($0) / 32_768 }
 
     func held(_ waveform: SamplerWaveform, key: Int, loop: SamplerLoop?, levels: Bool) throws -> [Float] {

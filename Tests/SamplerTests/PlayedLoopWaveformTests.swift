@@ -10,13 +10,7 @@ import Testing
 struct PlayedLoopWaveformTests {
     static let loop = SamplerLoop(startFrame: 300, endFrame: 1_000)
     /// 1500 frames of deterministic noise (−0.5…0.5); frames past the loop end differ from the loop.
-    static let frames: [Float] = {
-        var state: UInt32 = 12_345
-        return (0..<1_500).map { _ in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return Float(Int32(bitPattern: state)) / 4_294_967_296
-        }
-    }()
+    static let frames: [Float] = congruentialNoise(count: 1_500, seed: 12_345).map { Float($0) / 4_294_967_296 }
 
     /// Both channels of a note on key `key` (root 60) held for 12 000 frames, many passes of the loop.
     func held(_ waveform: SamplerWaveform, key: Int, levels: Bool) throws -> [Float] {

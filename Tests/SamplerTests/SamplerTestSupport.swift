@@ -12,6 +12,15 @@ struct Rendered {
 
 let testSampleRate = 48_000.0
 
+/// `count` values of a linear congruential generator from `seed`: deterministic noise for waveforms.
+func congruentialNoise(count: Int, seed: UInt32) -> [Int32] {
+    var state = seed
+    return (0..<count).map { _ in
+        state = state &* 1_664_525 &+ 1_013_904_223
+        return Int32(bitPattern: state)
+    }
+}
+
 /// A timed message for `render`.
 struct At {
     var frame: Int
