@@ -134,12 +134,13 @@ extension SamplerInstrument {
         }
         noteOnCounter &+= 1
         for zoneIndex in 0..<program.zones.count {
-            let zone = program.zones[zoneIndex]
-            let layer = program.layers[zone.layer]
-            guard key >= layer.minKey, key <= layer.maxKey else { continue }
-            let shiftedKey = key + layer.keyOffset
-            guard shiftedKey >= zone.minKey, shiftedKey <= zone.maxKey,
-                  velocity >= zone.minVelocity, velocity <= zone.maxVelocity else { continue }
+            // Matched in place: a zone and its layer are copied only when they start a voice.
+            let layerIndex = program.zones[zoneIndex].layer
+            guard key >= program.layers[layerIndex].minKey, key <= program.layers[layerIndex].maxKey else { continue }
+            let shiftedKey = key + program.layers[layerIndex].keyOffset
+            guard shiftedKey >= program.zones[zoneIndex].minKey, shiftedKey <= program.zones[zoneIndex].maxKey,
+                  velocity >= program.zones[zoneIndex].minVelocity, velocity <= program.zones[zoneIndex].maxVelocity else { continue }
+            let zone = program.zones[zoneIndex], layer = program.layers[layerIndex]
             let slot = start(
                 channel: channel, zone: zone, region: program.regions[zone.region],
                 regionAfterRelease: zone.releaseRegion >= 0 ? program.regions[zone.releaseRegion] : nil, layer: layer, key: key,

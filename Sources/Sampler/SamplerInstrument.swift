@@ -251,7 +251,8 @@ public final class SamplerInstrument {
                     prepareContext(channel: c, frames: frames, sends: sends != nil)
                 }
                 if !voices[slot].isSoundFont { sendsWholeMix |= 1 << c }
-                voices[slot].render(into: mix, context: contexts[c])
+                // By address: passed by value, the context was copied for every voice and chunk.
+                voices[slot].render(into: mix, context: contexts + c)
                 if !voices[slot].isActive { voices[slot].releaseRegion() }
             }
             let chunk = block.slice(from: offset, count: frames)

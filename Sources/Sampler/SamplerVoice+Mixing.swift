@@ -9,7 +9,7 @@ extension SamplerVoice {
     /// fade start clicks) and as a per-chunk ramp once the sustain has settled, which is the cheap
     /// path almost every held voice takes.
     mutating func mix(
-        into output: StereoBlock, stereo: Bool, controlGains: (left: Float, right: Float), context: VoiceRenderContext
+        into output: StereoBlock, stereo: Bool, controlGains: (left: Float, right: Float), context: UnsafePointer<VoiceRenderContext>
     ) {
         let frames = output.frames
         if startsFresh {
@@ -17,8 +17,8 @@ extension SamplerVoice {
             controlGainLeft = controlGains.left
             controlGainRight = controlGains.right
         }
-        let left = context.scratchLeft
-        let right = stereo ? context.scratchRight : context.scratchLeft
+        let left = context.pointee.scratchLeft
+        let right = stereo ? context.pointee.scratchRight : context.pointee.scratchLeft
         let scale = 1 / Float(frames)
         if envelope.stage == .sustain {
             let settled = envelope.output
@@ -35,7 +35,7 @@ extension SamplerVoice {
                     let stepLeft = (endLeft - startLeft) * scale
                     let stepRight = (endRight - startRight) * scale
                     // Gains from a shared 1, 2, 3… table (no loop-carried sum), so the loop vectorizes.
-                    let ramp = context.ramp
+                    let ramp = context.pointee.ramp
                     for i in 0..<frames {
                         output.left[i] += left[i] * (startLeft + stepLeft * ramp[i])
                         output.right[i] += right[i] * (startRight + stepRight * ramp[i])
@@ -45,16 +45,16 @@ extension SamplerVoice {
                 return
             }
             // Still converging: the step just taken is this chunk's first level.
-            context.levels[0] = envelope.output
-            envelope.render(into: context.levels + 1, frames: frames - 1)
+            context.pointee.levels[0] = envelope.output
+            envelope.render(into: context.pointee.levels + 1, frames: frames - 1)
         } else {
-            envelope.render(into: context.levels, frames: frames)
+            envelope.render(into: context.pointee.levels, frames: frames)
         }
         let stepLeft = (controlGains.left - controlGainLeft) * scale
         let stepRight = (controlGains.right - controlGainRight) * scale
         let startLeft = controlGainLeft, startRight = controlGainRight
-        let levels = context.levels
-        let ramp = context.ramp
+        let levels = context.pointee.levels
+        let ramp = context.pointee.ramp
         for i in 0..<frames {
             let level = levels[i]
             output.left[i] += left[i] * ((startLeft + stepLeft * ramp[i]) * level)

@@ -6,36 +6,36 @@ import DSP
 extension SamplerVoice {
     /// Renders `output.frames` (≤ the chunk size) and ADDS them to `output`, and the voice's
     /// sends to the part's send sums; clears `isActive` when the voice has ended.
-    mutating func renderSoundFont(into output: StereoBlock, context: VoiceRenderContext) {
-        let channel = context.soundFont
+    mutating func renderSoundFont(into output: StereoBlock, context: UnsafePointer<VoiceRenderContext>) {
+        let channel = context.pointee.soundFont
         if sf.releasePending && sf.elapsedFrames >= channel.minimumNoteFrames { releaseSoundFont(minimumFrames: 0) }
         if sf.epoch != channel.modulationEpoch {
             sf.modulate(
-                sources: channel.sources(key: key, velocity: sf.velocity, controllers: context.controllerValues),
-                sampleRate: context.outputSampleRate, epoch: channel.modulationEpoch, scratch: channel.generatorScratch)
+                sources: channel.sources(key: key, velocity: sf.velocity, controllers: context.pointee.controllerValues),
+                sampleRate: context.pointee.outputSampleRate, epoch: channel.modulationEpoch, scratch: channel.generatorScratch)
         }
         let silent = sf.advance(frames: output.frames)
         guard let region, !sf.volume.isFinished else { isActive = false; return }
         let frames = output.frames - silent
         guard frames > 0 else { return }  // still in the delay: silent, the sample waits (FluidSynth 2.3)
         let block = output.slice(from: silent, count: frames)
-        let increment = soundFontIncrement(tuningCents: context.tuningCents)
-        let kernel = Kernel(quality: region.isPlain ? .cubic : context.quality, context: context)
+        let increment = soundFontIncrement(tuningCents: context.pointee.tuningCents)
+        let kernel = Kernel(quality: region.isPlain ? .cubic : context.pointee.quality, context: context)
         let reachedEnd = read(region, frames: frames, increment: increment, kernel: kernel, context: context)
         if sf.filterActive {
             let cents = sf.cutoffCents
             if cents != sf.evaluatedCutoffCents {
                 sf.evaluatedCutoffCents = cents
-                let hertz = sf.cutoffHertz(cents: cents, sampleRate: context.outputSampleRate)
+                let hertz = sf.cutoffHertz(cents: cents, sampleRate: context.pointee.outputSampleRate)
                 if abs(hertz - sf.designedHertz) > 0.01 {
                     sf.designedHertz = hertz
-                    sf.filter.design(cutoffHz: hertz, q: sf.q, sampleRate: context.outputSampleRate)
-                    if region.isStereo { sf.rightFilter.design(cutoffHz: hertz, q: sf.q, sampleRate: context.outputSampleRate) }
+                    sf.filter.design(cutoffHz: hertz, q: sf.q, sampleRate: context.pointee.outputSampleRate)
+                    if region.isStereo { sf.rightFilter.design(cutoffHz: hertz, q: sf.q, sampleRate: context.pointee.outputSampleRate) }
                 }
             }
-            sf.filter.process(context.scratchLeft, count: frames)
-            if region.isStereo { sf.rightFilter.process(context.scratchRight, count: frames) }
-            let scratch = StereoBlock(left: context.scratchLeft, right: region.isStereo ? context.scratchRight : context.scratchLeft, frames: frames)
+            sf.filter.process(context.pointee.scratchLeft, count: frames)
+            if region.isStereo { sf.rightFilter.process(context.pointee.scratchRight, count: frames) }
+            let scratch = StereoBlock(left: context.pointee.scratchLeft, right: region.isStereo ? context.pointee.scratchRight : context.pointee.scratchLeft, frames: frames)
             if VoiceGuard.ranAway(scratch) { isActive = false; return }
         }
         let amplitude = sf.amplitude() * sf.fadeFactor(after: frames)
@@ -77,12 +77,12 @@ extension SamplerVoice {
     /// `target` (FluidSynth ramps its amplitude across each block the same way), and × the
     /// voice's sends into the part's send sums (from frame `offset` of the chunk).
     private mutating func mixSoundFont(
-        into output: StereoBlock, offset: Int, stereo: Bool, to target: (left: Float, right: Float), context: VoiceRenderContext
+        into output: StereoBlock, offset: Int, stereo: Bool, to target: (left: Float, right: Float), context: UnsafePointer<VoiceRenderContext>
     ) {
         let start = sf.lastGains
         sf.lastGains = target
         Self.addRamped(context, stereo: stereo, into: output.left, output.right, frames: output.frames, from: start, to: target)
-        let channel = context.soundFont
+        let channel = context.pointee.soundFont
         guard channel.hasSends else { return }
         if sf.reverbSend > 0 {
             Self.addSend(sf.reverbSend, into: channel.reverb, offset: offset, frames: output.frames, stereo: stereo, from: start, to: target, context)
@@ -95,25 +95,25 @@ extension SamplerVoice {
     /// One send: the voice's output × `send` (FluidSynth's 0…1 scaled by `SF2Units.sendScale`).
     private static func addSend(
         _ send: Double, into bus: StereoBlock, offset: Int, frames: Int, stereo: Bool, from start: (left: Float, right: Float),
-        to end: (left: Float, right: Float), _ context: VoiceRenderContext
+        to end: (left: Float, right: Float), _ context: UnsafePointer<VoiceRenderContext>
     ) {
         let level = Float(min(1, send * SF2Units.sendScale))
         addRamped(
             context, stereo: stereo, into: bus.left + offset, bus.right + offset, frames: frames,
             from: (start.left * level, start.right * level), to: (end.left * level, end.right * level))
-        context.soundFont.sent.pointee = true
+        context.pointee.soundFont.sent.pointee = true
     }
 
     /// `left`/`right` += the scratch chunk × gains ramping from `start` to `end` over `frames`.
     /// Specialised for what most chunks are: a mono sample (its one channel read once) and, for a
     /// held note, gains that did not move (no ramp: the same products as the ramp's `start + 0`).
     private static func addRamped(
-        _ context: VoiceRenderContext, stereo: Bool, into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>,
+        _ context: UnsafePointer<VoiceRenderContext>, stereo: Bool, into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>,
         frames: Int, from start: (left: Float, right: Float), to end: (left: Float, right: Float)
     ) {
-        let sourceLeft = context.scratchLeft
+        let sourceLeft = context.pointee.scratchLeft
         if stereo {
-            addRamped(sourceLeft, context.scratchRight, context.ramp, into: left, right, frames: frames, from: start, to: end)
+            addRamped(sourceLeft, context.pointee.scratchRight, context.pointee.ramp, into: left, right, frames: frames, from: start, to: end)
         } else if start == end {
             for i in 0..<frames {
                 let sample = sourceLeft[i]
@@ -121,7 +121,7 @@ extension SamplerVoice {
                 right[i] += sample * start.right
             }
         } else {
-            let ramp = context.ramp
+            let ramp = context.pointee.ramp
             let scale = 1 / Float(frames)
             let stepLeft = (end.left - start.left) * scale, stepRight = (end.right - start.right) * scale
             for i in 0..<frames {

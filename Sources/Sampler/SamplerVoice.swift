@@ -196,37 +196,37 @@ struct SamplerVoice {
 
     /// Renders `frames` (≤ the chunk size) and ADDS them to `output`; clears `isActive` when the
     /// envelope or a one-shot sample has ended.
-    mutating func render(into output: StereoBlock, context: VoiceRenderContext) {
+    mutating func render(into output: StereoBlock, context: UnsafePointer<VoiceRenderContext>) {
         if isSoundFont { return renderSoundFont(into: output, context: context) }
         guard let region else { isActive = false; return }
         let frames = output.frames
         // The LFO at this chunk's start and end: pitch takes the start, the other destinations
         // ramp to the end (cutoff in 8-frame steps, level and pan with the control gains).
         let lfoStart = lfoValue
-        let depths = hasLFO ? advanceLFO(frames: frames, controllerValues: context.controllerValues) : LFODepths()
+        let depths = hasLFO ? advanceLFO(frames: frames, controllerValues: context.pointee.controllerValues) : LFODepths()
         let increment = phaseIncrement(context: context, lfoCents: depths.pitch * Double(lfoStart))
         // A plain region (its levels were not built at note-on) is read with the 4-point cubic to the end.
-        let kernel = Kernel(quality: region.isPlain ? .cubic : context.quality, context: context)
+        let kernel = Kernel(quality: region.isPlain ? .cubic : context.pointee.quality, context: context)
         let reachedEnd = read(region, frames: frames, increment: increment, kernel: kernel, context: context)
         if filter.isEnabled {
-            let right = region.isStereo ? context.scratchRight : context.filterDiscard
+            let right = region.isStereo ? context.pointee.scratchRight : context.pointee.filterDiscard
             // Keep the unused right-channel state fed with silence so it never grows.
             if !region.isStereo { right.update(repeating: 0, count: frames) }
             filter.process(
-                StereoBlock(left: context.scratchLeft, right: right, frames: frames), controllerValues: context.controllerValues,
+                StereoBlock(left: context.pointee.scratchLeft, right: right, frames: frames), controllerValues: context.pointee.controllerValues,
                 lfoCents: (depths.cutoff * Double(lfoStart), depths.cutoff * Double(lfoValue)))
             if filter.ranAway { isActive = false; return }  // VoiceGuard: stopped, nothing mixed
         }
-        if !context.gainsRamping { followsTarget = false }
+        if !context.pointee.gainsRamping { followsTarget = false }
         let following = followsTarget
         var gain = staticGain
-        if respondsToVolume { gain *= following ? context.volumeTarget : context.volumeGain }
-        if respondsToExpression { gain *= following ? context.expressionTarget : context.expressionGain }
+        if respondsToVolume { gain *= following ? context.pointee.volumeTarget : context.pointee.volumeGain }
+        if respondsToExpression { gain *= following ? context.pointee.expressionTarget : context.pointee.expressionGain }
         if depths.gain != 0 { gain *= Float(Decibels.gain(depths.gain * Double(lfoValue))) }
         // Above Nyquist the read can only alias: the voice fades to silence over this chunk (and
         // back when a bend brings it down), as FluidSynth's voices fall silent there.
         if isAboveNyquist { gain = 0 }
-        let panGains = panGains(controllerPan: following ? context.panTarget : context.controllerPan, lfoPan: depths.pan * Double(lfoValue))
+        let panGains = panGains(controllerPan: following ? context.pointee.panTarget : context.pointee.controllerPan, lfoPan: depths.pan * Double(lfoValue))
         let target = (left: gain * panGains.left, right: gain * panGains.right)
         mix(into: output, stereo: region.isStereo, controlGains: target, context: context)
         if reachedEnd || envelope.isIdle { isActive = false }
@@ -259,9 +259,9 @@ struct SamplerVoice {
 
     /// 32.32 step for this chunk from the fixed tuning, pitch bend and the LFO; sets
     /// `isAboveNyquist` from the same cents.
-    private mutating func phaseIncrement(context: VoiceRenderContext, lfoCents: Double) -> UInt64 {
-        let bendRange = context.bendRangeOverrideCents.isNaN ? bendRangeCents : context.bendRangeOverrideCents
-        var cents = fixedCents + context.tuningCents + context.bend * bendRange
+    private mutating func phaseIncrement(context: UnsafePointer<VoiceRenderContext>, lfoCents: Double) -> UInt64 {
+        let bendRange = context.pointee.bendRangeOverrideCents.isNaN ? bendRangeCents : context.pointee.bendRangeOverrideCents
+        var cents = fixedCents + context.pointee.tuningCents + context.pointee.bend * bendRange
         cents += lfoCents
         // exp2 only when the pitch moved (bend, vibrato): a held note reuses its step.
         if cents != lastCents {
@@ -271,7 +271,7 @@ struct SamplerVoice {
             let wanted = sourceRateRatio * RealTimeMath.exp2(cents / 1200)
             let ratio = wanted.isNaN ? 1 : min(max(wanted, 1.0 / 65_536), 65_536)  // UInt64(NaN) would trap
             lastIncrement = UInt64(ratio * 4_294_967_296)
-            isAboveNyquist = !(rootHertz * RealTimeMath.exp2(cents / 1200) < 0.5 * context.outputSampleRate)
+            isAboveNyquist = !(rootHertz * RealTimeMath.exp2(cents / 1200) < 0.5 * context.pointee.outputSampleRate)
         }
         return lastIncrement
     }
@@ -291,9 +291,9 @@ struct SamplerVoice {
     /// by segment: up to the end (unlooped) or the wrap point, then back one loop length. Returns
     /// true when a non-looped region ran out (the rest is silence).
     mutating func read(
-        _ region: PlaybackRegion, frames: Int, increment: UInt64, kernel: Kernel, context: VoiceRenderContext
+        _ region: PlaybackRegion, frames: Int, increment: UInt64, kernel: Kernel, context: UnsafePointer<VoiceRenderContext>
     ) -> Bool {
-        let level = region.levels[kernel.level(for: increment, steps: context.levelSteps)]
+        let level = region.levels[kernel.level(for: increment, steps: context.pointee.levelSteps)]
         var written = 0
         while written < frames {
             let frame = Int(truncatingIfNeeded: phase >> 32)
@@ -307,8 +307,8 @@ struct SamplerVoice {
                 }
                 segmentEnd = region.wrapFrame
             } else if frame >= segmentEnd {
-                context.scratchLeft.advanced(by: written).update(repeating: 0, count: frames - written)
-                context.scratchRight.advanced(by: written).update(repeating: 0, count: frames - written)
+                context.pointee.scratchLeft.advanced(by: written).update(repeating: 0, count: frames - written)
+                context.pointee.scratchRight.advanced(by: written).update(repeating: 0, count: frames - written)
                 return true
             }
             let remaining = (UInt64(segmentEnd) << 32) &- phase
@@ -316,7 +316,7 @@ struct SamplerVoice {
             // The same read in stored frames (r × the phase, exact: `RegionStorage` keeps r × frames < 2³¹).
             let r = UInt64(truncatingIfNeeded: level.oversampling)
             let storedPhase = phase &* r, storedIncrement = increment &* r
-            let left = context.scratchLeft + written, right = context.scratchRight + written
+            let left = context.pointee.scratchLeft + written, right = context.pointee.scratchRight + written
             if level.isInt16 {
                 Self.read(level, Int16.self, kernel: kernel, stereo: region.isStereo, into: left, right, count: count, phase: storedPhase, increment: storedIncrement)
             } else {
@@ -368,11 +368,11 @@ struct SamplerVoice {
         case hermite(UnsafePointer<SIMD4<Float>>)
 
         @inline(__always)
-        init(quality: InterpolationQuality, context: VoiceRenderContext) {
+        init(quality: InterpolationQuality, context: UnsafePointer<VoiceRenderContext>) {
             switch quality {
             case .realtime: self = .cubicMOMS
-            case .high: self = .offline(context.offline)
-            case .cubic: self = .hermite(context.hermite)
+            case .high: self = .offline(context.pointee.offline)
+            case .cubic: self = .hermite(context.pointee.hermite)
             }
         }
 
