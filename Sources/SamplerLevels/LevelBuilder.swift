@@ -124,14 +124,14 @@ extension LevelBuilder {
     /// Builds the first `levelCount` levels of `request`'s region, every channel (control or
     /// builder thread; takes the shared builder's lock per channel). `released` runs when the
     /// levels are freed, with their size.
-    /// A 16-bit waveform's levels are stored as 16-bit integers too (`RegionLevels.Channel.quantized`),
+    /// A 16-bit waveform's levels are stored as 16-bit integers too (`LevelQuantizer.quantized`),
     /// each channel as soon as it is built.
     static func levels(for request: LevelRequest, levelCount: Int, released: @escaping @Sendable (Int) -> Void) -> RegionLevels {
         let frames = frames(for: request)
         let counts = LevelLayout.oversampling.prefix(levelCount).map { (frames + 2 * LevelLayout.guardFrames) * $0 }
         let channels = (0..<request.waveform.channelCount).map { channel -> RegionLevels.Channel in
             let built = withShared { $0.build(frames: frames, levels: levelCount, input: request.played(channel: channel)) }
-            return request.waveform.bytesPerFrame == 2 ? .quantized(built, counts: counts) : .float(built)
+            return request.waveform.bytesPerFrame == 2 ? LevelQuantizer.quantized(built, counts: counts) : .float(built)
         }
         return RegionLevels(frames: frames, channels: channels, released: released)
     }
