@@ -77,8 +77,7 @@ public final class SamplerWaveform: @unchecked Sendable {
             let zero = base + guardFrames * bytesPerFrame
             fill(channel, zero)
             if let playedLoop {
-                let frames: StoredFrames = bytesPerFrame == 2 ? .pcm16(UnsafePointer(zero.assumingMemoryBound(to: Int16.self))) : .float(UnsafePointer(zero.assumingMemoryBound(to: Float.self)))
-                PlayedChannel(frames: frames, frameCount: first, loop: playedLoop).copyStored(from: first, count: tail, into: zero + first * bytesPerFrame)
+                PlayedChannel(frames: Self.stored(zero, bytesPerFrame: bytesPerFrame), frameCount: first, loop: playedLoop).copyStored(from: first, count: tail, into: zero + first * bytesPerFrame)
             }
             return base
         }
@@ -96,10 +95,11 @@ public final class SamplerWaveform: @unchecked Sendable {
 
     /// Frame 0 of `channel` (guarded by zeros either side). Any thread.
     func frames(channel: Int) -> StoredFrames {
-        stored(storage[min(channel, channelCount - 1)] + Self.guardFrames * bytesPerFrame)
+        Self.stored(storage[min(channel, channelCount - 1)] + Self.guardFrames * bytesPerFrame, bytesPerFrame: bytesPerFrame)
     }
 
-    private func stored(_ zero: UnsafeMutableRawPointer) -> StoredFrames {
+    /// Frames at `zero` stored with `bytesPerFrame` (2: 16-bit points, 4: Float).
+    private static func stored(_ zero: UnsafeMutableRawPointer, bytesPerFrame: Int) -> StoredFrames {
         bytesPerFrame == 2 ? .pcm16(UnsafePointer(zero.assumingMemoryBound(to: Int16.self))) : .float(UnsafePointer(zero.assumingMemoryBound(to: Float.self)))
     }
 
@@ -129,12 +129,12 @@ public final class SamplerWaveform: @unchecked Sendable {
         let key = CopyKey(channel: min(channel, channelCount - 1), loop: loop, frames: frames)
         let guardBytes = Self.guardFrames * bytesPerFrame
         return loopedCopies.withLock { copies in
-            if let copy = copies[key] { return stored(copy + guardBytes) }
+            if let copy = copies[key] { return Self.stored(copy + guardBytes, bytesPerFrame: bytesPerFrame) }
             let count = frames + 2 * Self.guardFrames
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: count * bytesPerFrame, alignment: 16)
             played(channel: key.channel, loop: loop).copyStored(from: -Self.guardFrames, count: count, into: buffer)
             copies[key] = buffer
-            return stored(buffer + guardBytes)
+            return Self.stored(buffer + guardBytes, bytesPerFrame: bytesPerFrame)
         }
     }
 
