@@ -64,14 +64,14 @@ public enum SoundFontBankLoader {
             }
         }
         var programs: [SamplerProgram] = [], names: [String] = []
+        var interner = SoundFontZoneMapping.ArticulationInterner()
         for (index, presetIndex) in chosen.enumerated() {
             let preset = font.presets[presetIndex]
             names.append("\(preset.bank):\(preset.program) \(preset.name)")
             let wanted = keys.map { $0[firstProgram + index] ?? [] }
             let built = try program(
                 font: font, preset: presetIndex, keys: wanted, pitchShift: pitchShifts.map { $0[firstProgram + index] ?? 0 }, waveforms: waveforms,
-                levels: levels, gain: gain,
-                warnings: &warnings)
+                levels: levels, gain: gain, interner: &interner, warnings: &warnings)
             programs.append(built)
         }
         waveforms.releaseSampleData()
@@ -82,7 +82,7 @@ public enum SoundFontBankLoader {
     /// zones; `pitchShift`: how far above its keys the parts playing it bend (`SamplerGlobals.knownPitchShiftSemitones`).
     static func program(
         font: SoundFontFile, preset: Int, keys: Set<Int>?, pitchShift: Double? = nil, waveforms: SoundFontWaveforms, levels: SamplerProgram.LevelBuilding,
-        gain: Double = fluidSynthGain, warnings: inout [String]
+        gain: Double = fluidSynthGain, interner: inout SoundFontZoneMapping.ArticulationInterner, warnings: inout [String]
     ) throws(SoundFontError) -> SamplerProgram {
         var zones: [SamplerZone] = []
         for (region, sample, frames) in playedRegions(font: font, preset: preset, keys: keys) {
@@ -92,7 +92,7 @@ public enum SoundFontBankLoader {
                 // higher than they do, so its levels stop at the steps the song asks for.
                 var range: ClosedRange<Int>?
                 if let struck = keys?.filter(region.keyRange.contains), let low = struck.min(), let high = struck.max() { range = low...high }
-                zones.append(SoundFontZoneMapping.zone(region, sample: sample, frames: frames, waveform: waveform, gain: gain, keys: range))
+                zones.append(SoundFontZoneMapping.zone(region, sample: sample, frames: frames, waveform: waveform, gain: gain, keys: range, interner: &interner))
             } catch {
                 warnings.append(error.description)
             }

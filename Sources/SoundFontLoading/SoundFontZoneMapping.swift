@@ -64,14 +64,25 @@ struct SoundFontZoneMapping {
         }
     }
 
+    /// One copy of each distinct generator and modulator list among a font's zones: most zones
+    /// have the default modulators alone, a drum kit's zones often differ only in key range and
+    /// sample; zones with equal lists share the first one's storage.
+    struct ArticulationInterner {
+        private var generators: Set<SF2Generators> = []
+        private var modulators: Set<[SF2Modulator]> = []
+        mutating func intern(_ list: SF2Generators) -> SF2Generators { generators.insert(list).memberAfterInsert }
+        mutating func intern(_ list: [SF2Modulator]) -> [SF2Modulator] { modulators.insert(list).memberAfterInsert }
+    }
+
     /// The sampler zone for `region` playing `waveform` (which holds `frames`), its voices × `gain`.
     /// `keys`: the keys it will be struck with, when known (a render's song): the zone is narrowed
     /// to them, so its levels stop at the steps they ask for.
     static func zone(
-        _ region: SoundFontRegion, sample: SoundFontSample, frames: Frames, waveform: SamplerWaveform, gain: Double, keys: ClosedRange<Int>? = nil
+        _ region: SoundFontRegion, sample: SoundFontSample, frames: Frames, waveform: SamplerWaveform, gain: Double, keys: ClosedRange<Int>? = nil,
+        interner: inout ArticulationInterner
     ) -> SamplerZone {
         let articulation = SF2ZoneArticulation(
-            generators: generators(of: region), modulators: modulators(of: region), originalPitch: sample.originalPitch,
+            generators: interner.intern(generators(of: region)), modulators: interner.intern(modulators(of: region)), originalPitch: sample.originalPitch,
             pitchCorrection: sample.pitchCorrection, startFrame: frames.startFrame, loopsUntilRelease: frames.loopsUntilRelease, gain: gain)
         var zone = SamplerZone(waveform: waveform, rootKey: articulation.rootKey)
         zone.minKey = keys?.lowerBound ?? region.keyRange.lowerBound

@@ -77,7 +77,7 @@ public enum SF2Generator {
 /// preset offsets added (S§9.4), before any modulator. The SoundFont loader fills it (with
 /// FluidSynth's ×0.4 already applied to `initialAttenuation`); absent generators keep their
 /// defaults. Control thread; the program copies it into raw memory for the render thread.
-public struct SF2Generators: Sendable, Equatable {
+public struct SF2Generators: Sendable, Hashable {
     public private(set) var values: [Double]
 
     public init() {

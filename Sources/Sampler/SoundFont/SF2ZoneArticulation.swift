@@ -29,24 +29,23 @@ public struct SF2ZoneArticulation: Sendable, Equatable {
     }
 }
 
-/// The raw memory behind a program's SoundFont zones: each zone's generator values and modulator
-/// list copied once, and a table of `SF2ZoneTables` pointing into them for the render thread.
+/// The raw memory behind a program's SoundFont zones: each distinct generator list and modulator
+/// list copied once (most zones of a font share the default modulators, many a drum kit's
+/// generators), and a table of `SF2ZoneTables` pointing into them for the render thread.
 /// Control thread builds it; immutable afterwards; freed with the program.
 final class SF2ArticulationStorage {
-    private var generatorBlocks: [UnsafeMutablePointer<Double>] = []
-    private var modulatorBlocks: [UnsafeMutablePointer<SF2Modulator>] = []
+    private var generatorBlocks: [[Double]: UnsafeMutablePointer<Double>] = [:]
+    private var modulatorBlocks: [[SF2Modulator]: UnsafeMutablePointer<SF2Modulator>] = [:]
     private var entries: [SF2ZoneTables] = []
     private(set) var table = UnsafeMutableBufferPointer<SF2ZoneTables>(start: nil, count: 0)
 
     /// Adds a zone's articulation; returns its index in `table` (valid after `seal`).
     func add(_ articulation: SF2ZoneArticulation, frameCount: Int) -> Int {
-        let generators = UnsafeMutablePointer<Double>.allocate(capacity: SF2Generator.count)
-        for g in 0..<SF2Generator.count { (generators + g).initialize(to: articulation.generators[g]) }
-        let kept = articulation.modulators.prefix(SF2ZoneArticulation.maxModulators)
-        let modulators = UnsafeMutablePointer<SF2Modulator>.allocate(capacity: max(kept.count, 1))
-        for (i, modulator) in kept.enumerated() { (modulators + i).initialize(to: modulator) }
-        generatorBlocks.append(generators)
-        modulatorBlocks.append(modulators)
+        let generators = Self.block(for: articulation.generators.values, count: SF2Generator.count, in: &generatorBlocks) {
+            articulation.generators[$0]
+        }
+        let kept = Array(articulation.modulators.prefix(SF2ZoneArticulation.maxModulators))
+        let modulators = Self.block(for: kept, count: kept.count, in: &modulatorBlocks) { kept[$0] }
         entries.append(SF2ZoneTables(
             generators: UnsafePointer(generators), modulators: UnsafePointer(modulators), modulatorCount: kept.count,
             originalPitch: articulation.originalPitch, pitchCorrection: articulation.pitchCorrection,
@@ -56,6 +55,17 @@ final class SF2ArticulationStorage {
         return entries.count - 1
     }
 
+    /// The block holding `key`'s `count` elements (`element(i)`), made on first sight of that content.
+    private static func block<Element: Hashable>(
+        for key: [Element], count: Int, in blocks: inout [[Element]: UnsafeMutablePointer<Element>], element: (Int) -> Element
+    ) -> UnsafeMutablePointer<Element> {
+        if let block = blocks[key] { return block }
+        let block = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
+        for i in 0..<count { (block + i).initialize(to: element(i)) }
+        blocks[key] = block
+        return block
+    }
+
     /// Makes the render-side table (call once, after the last `add`).
     func seal() {
         table = .allocate(capacity: entries.count)
@@ -63,8 +73,8 @@ final class SF2ArticulationStorage {
     }
 
     deinit {
-        for block in generatorBlocks { block.deallocate() }
-        for block in modulatorBlocks { block.deallocate() }
+        for block in generatorBlocks.values { block.deallocate() }
+        for block in modulatorBlocks.values { block.deallocate() }
         table.deallocate()
     }
 }
