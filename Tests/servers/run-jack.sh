@@ -4,12 +4,13 @@
 #   1. jackd: a held A4 while the buffer size changes live 256 → 64 → 1024 → 256 (jack_bufsize):
 #      no crash, 440 Hz, no discontinuity beyond the changes themselves (and the cycles jackd
 #      reported lost while our callback stayed under a period: the machine's scheduling), the
-#      changes logged
+#      changes logged; a take with a jump while jackd lost such cycles is played once more
 #   2. jackd killed mid-song and restarted: reconnected within 2 s of its return, no busy loop while
 #      it is away, the note released meanwhile stays released, the one held across it ends on time
 #   3. JACK MIDI in and audio in: jack_midiseq looping C4 and G4 12000 frames apart into midi_in,
 #      recorded: the right notes, in turn, each at its frame (sample-accurate, whatever the buffer
-#      boundaries); the sequencer killed mid-note: the note released; jack_simple_client's sine
+#      boundaries; a take during which jackd lost cycles is recorded again, up to three); the
+#      sequencer killed mid-note: the note released; jack_simple_client's sine
 #      into in_L/in_R: `status` reads its level on the mic/line bus; jackd restarted at 44.1 kHz:
 #      the session prepared again at the new rate, a note 440 Hz there
 #   4. ALSA's `jack` plugin (`--device jack`): jackd killed under it: declared lost (the 2 s stall
@@ -28,13 +29,20 @@ ports_up() { jack_lsp 2> /dev/null | grep -q "^AudioGraph:out_R$"; }
 # $T/NAME.wav (out_L beside the 240 Hz reference), recorded across the buffer-size changes at the
 # times in $changes: 440 Hz, and no discontinuity but at those times (and, given LOST, at cycles
 # the server reported lost: analyse.py --xruns-at).
-#   usage: sine_across_changes NAME WHERE [LOST]   (WHERE ends the pitch line: "" or " in the PipeWire graph")
+# Returns 3 instead of failing when RETRY is set and the server reported cycles lost to scheduling
+# (LOST): so many that one of them was not matched to its jump by time, the take is played again.
+#   usage: sine_across_changes NAME WHERE [LOST [RETRY]]   (WHERE ends the pitch line: "" or " in the PipeWire graph")
 sine_across_changes() {
     python3 "$SERVERS/analyse.py" pitch "$T/$1.wav" --expect-hz 440 --tol-cents 2 && pass "pitch 440 Hz$2" || fail "pitch"
     local allow; allow=$(IFS=,; echo "${changes[*]}")
-    python3 "$SERVERS/analyse.py" continuity "$T/$1.wav" --hz 440 --reference-hz 240 --allow "$allow" ${3:+--xruns-at "$3"} \
-        && pass "no discontinuity beyond the buffer-size changes (at $allow s)${3:+ and the cycles jackd reported lost}" \
-        || fail "discontinuities (above)"
+    if python3 "$SERVERS/analyse.py" continuity "$T/$1.wav" --hz 440 --reference-hz 240 --allow "$allow" ${3:+--xruns-at "$3"}; then
+        pass "no discontinuity beyond the buffer-size changes (at $allow s)${3:+ and the cycles jackd reported lost}"
+    elif [[ -n ${3:-} && -n ${4:-} ]]; then
+        echo "RETRY: a discontinuity while jackd lost cycles to the machine's scheduling: playing the take once more"
+        return 3
+    else
+        fail "discontinuities (above)"
+    fi
 }
 # The cycles jackd reported lost since the stamp $1 (taken as the recording starts), when our
 # callback's longest run (wall clock, preemption included: "max N%" of the last period, 256
@@ -55,30 +63,35 @@ lost_to_scheduling() {
 
 echo "== 1. jackd2 $(jackd --version 2>/dev/null | sed -n 's/.*version \([0-9.]*\).*/\1/p' | head -1), buffer size changed live"
 start_jackd 256
-python3 "$SERVERS/song.py" "$T/held.mid" 500:9500:69
-"$AG" play --driver jack --jack-connect --instrument "$T/test.json" --midi "$T/held.mid" > "$T/ag-bufsize.log" 2>&1 &
-ag=$!
-until_true 150 ports_up || { fail "no AudioGraph ports"; cat "$T/ag-bufsize.log"; }
-grep -m1 "playback:" "$T/ag-bufsize.log"
-# A reference client in the same graph (jack_simple_client: a 240 Hz sine), recorded beside ours: a
-# jump in both at once is the graph's or the recorder's on a starved machine, not audiograph's.
-start_daemon reference jack_simple_client
-until_true 50 eval 'jack_lsp | grep -q jack_simple_client:output1'
-start_daemon rec_bufsize $RT jack_rec -f "$T/bufsize.wav" -d 9 -b 32 AudioGraph:out_L jack_simple_client:output1
-t0=$(now)
-changes=()
-for frames in 64 1024 256; do
-    sleep 2
-    changes+=("$(at "$t0")")
-    jack_bufsize "$frames" > /dev/null || fail "jack_bufsize $frames"
-done
-timeout 20 tail --pid=$ag -f /dev/null
-wait $ag && pass "played through the changes, exit 0" || fail "play exit status"
-kill_daemon rec_bufsize INT
-grep -E "buffer size|stopped" "$T/ag-bufsize.log"
-[[ $(grep -c "JACK buffer size" "$T/ag-bufsize.log") == 3 ]] && pass "followed 256 → 64 → 1024 → 256" || fail "buffer-size changes not all seen"
-sine_across_changes bufsize "" "$(lost_to_scheduling "$t0")"
-kill_daemon reference TERM
+# One take: a held A4 through the three changes. RETRY (the first take): see sine_across_changes.
+bufsize_take() {
+    python3 "$SERVERS/song.py" "$T/held.mid" 500:9500:69
+    "$AG" play --driver jack --jack-connect --instrument "$T/test.json" --midi "$T/held.mid" > "$T/ag-bufsize.log" 2>&1 &
+    ag=$!
+    until_true 150 ports_up || { fail "no AudioGraph ports"; cat "$T/ag-bufsize.log"; }
+    grep -m1 "playback:" "$T/ag-bufsize.log"
+    # A reference client in the same graph (jack_simple_client: a 240 Hz sine), recorded beside ours: a
+    # jump in both at once is the graph's or the recorder's on a starved machine, not audiograph's.
+    start_daemon reference jack_simple_client
+    until_true 50 eval 'jack_lsp | grep -q jack_simple_client:output1'
+    start_daemon rec_bufsize $RT jack_rec -f "$T/bufsize.wav" -d 9 -b 32 AudioGraph:out_L jack_simple_client:output1
+    t0=$(now)
+    changes=()
+    for frames in 64 1024 256; do
+        sleep 2
+        changes+=("$(at "$t0")")
+        jack_bufsize "$frames" > /dev/null || fail "jack_bufsize $frames"
+    done
+    timeout 20 tail --pid=$ag -f /dev/null
+    wait $ag && pass "played through the changes, exit 0" || fail "play exit status"
+    kill_daemon rec_bufsize INT
+    grep -E "buffer size|stopped" "$T/ag-bufsize.log"
+    [[ $(grep -c "JACK buffer size" "$T/ag-bufsize.log") == 3 ]] && pass "followed 256 → 64 → 1024 → 256" || fail "buffer-size changes not all seen"
+    sine_across_changes bufsize "" "$(lost_to_scheduling "$t0")" "${1:-}"; local verdict=$?
+    kill_daemon reference TERM
+    return $verdict
+}
+bufsize_take retry || { [[ $? == 3 ]] && bufsize_take; }
 
 echo "== 2. jackd killed and restarted mid-song"
 python3 "$SERVERS/song.py" "$T/restart.mid" 500:3000:69 1000:7000:76 9500:1000:72
@@ -130,9 +143,24 @@ grep -m1 "JACK MIDI in" "$T/ag-midi.log"
 start_daemon midiseq jack_midiseq agseq 24000 0 60 6000 12000 67 6000
 until_true 50 eval 'jack_lsp | grep -q "^agseq:out"'
 jack_connect agseq:out AudioGraph:midi_in || fail "cannot connect the sequencer to AudioGraph:midi_in"
-python3 "$SERVERS/timing.py" jack-record "$T/midi.wav" --port AudioGraph:out_L --seconds 3
-python3 "$SERVERS/analyse.py" onsets "$T/midi.wav" --notes 261.63,392.00 --spacing 12000 --cycle 256 \
-    && pass "JACK MIDI: C4 and G4 in turn, each at its frame (sample-accurate)" || fail "JACK MIDI timing (above)"
+# A take in which jackd lost cycles to the machine's scheduling is recorded again, saying so: a client
+# skipped for a cycle, or the recorder's cycle lost during an attack, moves an onset by any amount.
+# A take that fails with no cycle lost fails; so does the third.
+for take in 1 2 3; do
+    t0=$(now)
+    python3 "$SERVERS/timing.py" jack-record "$T/midi.wav" --port AudioGraph:out_L --seconds 3
+    if python3 "$SERVERS/analyse.py" onsets "$T/midi.wav" --notes 261.63,392.00 --spacing 12000 --cycle 256; then
+        pass "JACK MIDI: C4 and G4 in turn, each at its frame (sample-accurate)"
+        break
+    fi
+    lost=$(jack_xruns "$t0")
+    if [[ -n $lost && $take != 3 ]]; then
+        echo "RETRY: jackd lost cycles during the take (at $lost s): recording once more"
+    else
+        fail "JACK MIDI timing (above)${lost:+; jackd lost cycles in every take}"
+        break
+    fi
+done
 kill_daemon midiseq TERM
 # A note held when its source leaves: released (nothing else will ever send its note-off).
 start_daemon midiseq2 jack_midiseq agseq2 96000 3000 64 90000  # held 1.875 s of every 2 s
