@@ -41,11 +41,9 @@ final class SF2ArticulationStorage {
 
     /// Adds a zone's articulation; returns its index in `table` (valid after `seal`).
     func add(_ articulation: SF2ZoneArticulation, frameCount: Int) -> Int {
-        let generators = Self.block(for: articulation.generators.values, count: SF2Generator.count, in: &generatorBlocks) {
-            articulation.generators[$0]
-        }
+        let generators = Self.block(holding: articulation.generators.values, in: &generatorBlocks)
         let kept = Array(articulation.modulators.prefix(SF2ZoneArticulation.maxModulators))
-        let modulators = Self.block(for: kept, count: kept.count, in: &modulatorBlocks) { kept[$0] }
+        let modulators = Self.block(holding: kept, in: &modulatorBlocks)
         entries.append(SF2ZoneTables(
             generators: UnsafePointer(generators), modulators: UnsafePointer(modulators), modulatorCount: kept.count,
             originalPitch: articulation.originalPitch, pitchCorrection: articulation.pitchCorrection,
@@ -55,14 +53,14 @@ final class SF2ArticulationStorage {
         return entries.count - 1
     }
 
-    /// The block holding `key`'s `count` elements (`element(i)`), made on first sight of that content.
+    /// The block holding `list`'s elements, made on first sight of that content.
     private static func block<Element: Hashable>(
-        for key: [Element], count: Int, in blocks: inout [[Element]: UnsafeMutablePointer<Element>], element: (Int) -> Element
+        holding list: [Element], in blocks: inout [[Element]: UnsafeMutablePointer<Element>]
     ) -> UnsafeMutablePointer<Element> {
-        if let block = blocks[key] { return block }
-        let block = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
-        for i in 0..<count { (block + i).initialize(to: element(i)) }
-        blocks[key] = block
+        if let block = blocks[list] { return block }
+        let block = UnsafeMutablePointer<Element>.allocate(capacity: max(list.count, 1))
+        block.initialize(from: list, count: list.count)
+        blocks[list] = block
         return block
     }
 
