@@ -96,6 +96,8 @@ public final class OfflineRenderer {
     ) throws(AudioFileError) -> OfflineRenderSummary where Events.Index == Int {
         let rate = engine.configuration.sampleRate
         let start = Date()
+        let helpers = RenderHelpers(engine: engine)
+        defer { helpers.stop() }
         // Frames are computed in Double and limited before converting: Int(huge) would trap.
         let songLimit = Int(min(max(maxSongSeconds, 0) * rate, 1e15))
         // Read in place, not copied (a song can hold millions of events); sorted, so those past the limit are last.

@@ -16,6 +16,9 @@ public struct EngineConfiguration: Sendable {
     public var maxSamplerVoices: Int = 128
     /// `.high` (windowed sinc) for offline renders; `.realtime` (4-point) live.
     public var samplerQuality: InterpolationQuality = .realtime
+    /// Threads that may render the sampler's parts at once (1: the render thread alone; more
+    /// for offline renders, whose helpers call `helpSampler`). The output does not depend on it.
+    public var samplerWorkers: Int = 1
 }
 
 /// What the instrument plays, decided on the control thread before the engine is built.
@@ -93,7 +96,8 @@ public final class AudioEngine {
         let ids = EngineParameters(table: builder, maxSynthVoices: configuration.maxSynthVoices, maxSamplerVoices: configuration.maxSamplerVoices)
         let parameters = builder.seal()
         let synth = SineSynth(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSynthVoices)
-        let sampler = SamplerInstrument(sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSamplerVoices)
+        let sampler = SamplerInstrument(
+            sampleRate: rate, maxFrames: frames, maxVoices: configuration.maxSamplerVoices, workers: configuration.samplerWorkers)
         sampler.quality = configuration.samplerQuality
         if let bank = content.programBank { sampler.submit(bank) }
         let mic = MicChain(sampleRate: rate, maxFrames: frames)
@@ -223,4 +227,12 @@ extension AudioEngine {
     public var latencyFrames: Int { controller.latencyFrames }
     public func fadeOut() { controller.fadeOut() }
     public func performControlWork() { controller.performControlWork() }
+
+    /// Helper thread `worker` (1 ..< `configuration.samplerWorkers`) of an offline render: the
+    /// number of the sampler span posted last; when it changes, `helpSampler` takes part in it.
+    public var postedSamplerSpan: Int { sampler { $0.postedSpan } }
+
+    /// Helper thread: renders the sampler parts of span `span` it can still claim; returns how many.
+    @discardableResult
+    public func helpSampler(span: Int, worker: Int) -> Int { sampler { $0.help(span: span, worker: worker) } }
 }

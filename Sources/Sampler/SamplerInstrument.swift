@@ -58,22 +58,36 @@ public final class SamplerInstrument {
     let voices: UnsafeMutablePointer<SamplerVoice>
     let voiceSlots: Int
     private let tables = InterpolationTables.shared
-    private let scratchLeft: UnsafeMutablePointer<Float>
-    private let scratchRight: UnsafeMutablePointer<Float>
-    private let filterDiscard: UnsafeMutablePointer<Float>
-    private let levels: UnsafeMutablePointer<Float>
+    /// Scratch of the render thread (0) and of the helper threads an offline render may add.
+    let workers: UnsafeMutablePointer<WorkerScratch>
+    /// How many threads may render parts of one span at once (1: the render thread alone).
+    public let workerCount: Int
+    let board: UnsafeMutablePointer<PartTaskBoard>
     private let ramp: UnsafeMutablePointer<Float>
     /// 16 × 128 controller values, 128 per part.
     private let controllerBlock: UnsafeMutablePointer<UInt8>
     let parts: UnsafeMutablePointer<SamplerPart>
     /// Per-part render contexts, refreshed per chunk.
     let contexts: UnsafeMutablePointer<VoiceRenderContext>
-    /// Per-part sub-mix of one chunk (left, right), so each part's peak can be measured.
+    /// Per-part sub-mix of one span (`spanFrames` each, left and right), so each part's peak
+    /// can be measured and the parts can be rendered apart.
     private let partMix: StereoBuffer
     /// `partMix` whole, as a plain view (calling the object would retain it).
-    private let partMixBlock: StereoBlock
+    let partMixBlock: StereoBlock
+    /// `maxFrames` rounded up to whole chunks: the longest span a part renders at once.
+    let spanFrames: Int
+    let maxChunks: Int
+    /// Per part and chunk of the span: `ChunkFlags` (what its voices did in that chunk).
+    let chunkFlags: UnsafeMutablePointer<UInt8>
+    /// Per part: its sounding voices' slots in the span (`voiceSlots` each), and how many.
+    let partSlots: UnsafeMutablePointer<Int>
+    let partSlotCounts: UnsafeMutablePointer<Int>
+    /// The span's parts with voices, the busiest first (the order they are claimed in).
+    let taskOrder: UnsafeMutablePointer<Int>
+    /// Whether the span's caller takes sends (read by whichever worker renders a part).
+    let spanTakesSends: UnsafeMutablePointer<Bool>
     /// Highest sub-mix sample of each part since `takePartPeak`.
-    private let partPeaks: UnsafeMutablePointer<Float>
+    let partPeaks: UnsafeMutablePointer<Float>
     /// What SoundFont voices share per part (poly pressure, send sums, modulator scratch).
     let soundFontMemory: SF2PartMemory
     /// FluidSynth's minimum note length (`synth.min-note-length`, 10 ms) for SoundFont voices, frames.
@@ -100,8 +114,10 @@ public final class SamplerInstrument {
     /// Frames rendered so far (the clock of `stealProtectionSeconds`).
     var frameClock: UInt64 = 0
 
-    /// Control thread. `maxVoices` (default 64) is clamped to 1…`hardMaxVoices`.
-    public init(sampleRate: Double, maxFrames: Int, maxVoices: Int = 64) {
+    /// Control thread. `maxVoices` (default 64) is clamped to 1…`hardMaxVoices`; `workers`
+    /// (1…16) is how many threads may render parts at once: the render thread and `workers` − 1
+    /// helpers calling `help(span:worker:)` (offline renders; the output does not depend on it).
+    public init(sampleRate: Double, maxFrames: Int, maxVoices: Int = 64, workers: Int = 1) {
         self.sampleRate = sampleRate
         self.maxFrames = max(1, maxFrames)
         self.maxVoices = min(max(1, maxVoices), SamplerConstants.hardMaxVoices)
@@ -110,31 +126,46 @@ public final class SamplerInstrument {
         voiceSlots = 2 * self.maxVoices
         voices = .allocate(capacity: voiceSlots)
         voices.initialize(repeating: SamplerVoice(sampleRate: sampleRate), count: voiceSlots)
-        scratchLeft = .allocate(capacity: SamplerConstants.chunkFrames)
-        scratchRight = .allocate(capacity: SamplerConstants.chunkFrames)
-        filterDiscard = .allocate(capacity: SamplerConstants.chunkFrames)
-        levels = .allocate(capacity: SamplerConstants.chunkFrames)
+        workerCount = min(max(1, workers), SamplerConstants.partCount)
+        self.workers = .allocate(capacity: workerCount)
+        for w in 0..<workerCount {
+            (self.workers + w).initialize(to: WorkerScratch(chunkFrames: SamplerConstants.chunkFrames, generatorCount: SF2Generator.count))
+        }
+        board = .allocate(capacity: 1)
+        board.initialize(to: PartTaskBoard(maxParts: SamplerConstants.partCount))
         ramp = .allocate(capacity: SamplerConstants.chunkFrames)
         for i in 0..<SamplerConstants.chunkFrames { (ramp + i).initialize(to: Float(i + 1)) }
-        for buffer in [scratchLeft, scratchRight, filterDiscard, levels] { buffer.initialize(repeating: 0, count: SamplerConstants.chunkFrames) }
+        maxChunks = (self.maxFrames + SamplerConstants.chunkFrames - 1) / SamplerConstants.chunkFrames
+        spanFrames = maxChunks * SamplerConstants.chunkFrames
+        chunkFlags = .allocate(capacity: SamplerConstants.partCount * maxChunks)
+        chunkFlags.initialize(repeating: 0, count: SamplerConstants.partCount * maxChunks)
+        partSlots = .allocate(capacity: SamplerConstants.partCount * voiceSlots)
+        partSlots.initialize(repeating: 0, count: SamplerConstants.partCount * voiceSlots)
+        partSlotCounts = .allocate(capacity: SamplerConstants.partCount)
+        partSlotCounts.initialize(repeating: 0, count: SamplerConstants.partCount)
+        taskOrder = .allocate(capacity: SamplerConstants.partCount)
+        taskOrder.initialize(repeating: 0, count: SamplerConstants.partCount)
+        spanTakesSends = .allocate(capacity: 1)
+        spanTakesSends.initialize(to: false)
         controllerBlock = .allocate(capacity: 128 * SamplerConstants.partCount)
         controllerBlock.initialize(repeating: 0, count: 128 * SamplerConstants.partCount)
         parts = .allocate(capacity: SamplerConstants.partCount)
         contexts = .allocate(capacity: SamplerConstants.partCount)
-        partMix = StereoBuffer(capacity: SamplerConstants.chunkFrames * SamplerConstants.partCount)
-        partMixBlock = partMix.block(frames: SamplerConstants.chunkFrames * SamplerConstants.partCount)
+        partMix = StereoBuffer(capacity: spanFrames * SamplerConstants.partCount)
+        partMixBlock = partMix.block(frames: spanFrames * SamplerConstants.partCount)
         partPeaks = .allocate(capacity: SamplerConstants.partCount)
         partPeaks.initialize(repeating: 0, count: SamplerConstants.partCount)
-        soundFontMemory = SF2PartMemory(parts: SamplerConstants.partCount, chunkFrames: SamplerConstants.chunkFrames)
+        soundFontMemory = SF2PartMemory(parts: SamplerConstants.partCount, spanFrames: spanFrames)
         minimumNoteFrames = Int(0.010 * sampleRate)
+        let scratch = self.workers[0]
         for c in 0..<SamplerConstants.partCount {
             (parts + c).initialize(to: SamplerPart(sampleRate: sampleRate, controllerValues: controllerBlock + 128 * c))
             (contexts + c).initialize(to: VoiceRenderContext(
-                scratchLeft: scratchLeft, scratchRight: scratchRight, filterDiscard: filterDiscard, levels: levels, ramp: ramp,
+                scratchLeft: scratch.left, scratchRight: scratch.right, filterDiscard: scratch.filterDiscard, levels: scratch.levels, ramp: ramp,
                 controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, offline: tables.offline, levelSteps: tables.levelSteps, quality: quality,
                 outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0,
                 volumeGain: 1, expressionGain: 1, controllerPan: 0, gainsRamping: false, volumeTarget: 1, expressionTarget: 1, panTarget: 0,
-                soundFont: soundFontMemory.context(channel: c, minimumNoteFrames: minimumNoteFrames)))
+                soundFont: soundFontMemory.context(channel: c, minimumNoteFrames: minimumNoteFrames, generatorScratch: scratch.generators)))
         }
     }
 
@@ -144,10 +175,14 @@ public final class SamplerInstrument {
         bankInbox.mailbox.release(currentAddress)
         bankInbox.mailbox.release(retiringAddress)
         voices.deinitialize(count: voiceSlots).deallocate()
-        scratchLeft.deallocate()
-        scratchRight.deallocate()
-        filterDiscard.deallocate()
-        levels.deallocate()
+        for w in 0..<workerCount { workers[w].deallocate() }
+        workers.deinitialize(count: workerCount).deallocate()
+        board.deinitialize(count: 1).deallocate()
+        chunkFlags.deallocate()
+        partSlots.deallocate()
+        partSlotCounts.deallocate()
+        taskOrder.deallocate()
+        spanTakesSends.deallocate()
         ramp.deallocate()
         controllerBlock.deallocate()
         parts.deinitialize(count: SamplerConstants.partCount).deallocate()
@@ -201,13 +236,13 @@ public final class SamplerInstrument {
         parts[c].select(bank.startProgram(channel: c), bank: bank)
     }
 
-    /// Part `channel`'s sub-mix for the current chunk: its own `chunkFrames` stretch of `partMix`.
-    private func partBlock(_ channel: Int, frames: Int) -> StereoBlock {
-        partMixBlock.slice(from: channel * SamplerConstants.chunkFrames, count: frames)
+    /// Part `channel`'s sub-mix of the span: its own `spanFrames` stretch of `partMix`.
+    func partBlock(_ channel: Int) -> StereoBlock {
+        partMixBlock.slice(from: channel * spanFrames, count: spanFrames)
     }
 
     /// Hands the retiring bank back once no voice reads its memory.
-    private func finishRetiring() {
+    func finishRetiring() {
         let voices = voices  // locals: `&&` would capture `self` (a retain)
         guard retiringAddress != 0, mailbox.hasRoomForGarbage else { return }
         let retiring = retiringAddress
@@ -228,61 +263,21 @@ public final class SamplerInstrument {
     // MARK: Rendering
 
     /// Render thread: ADDS `block.frames` (≤ `maxFrames`) frames.
-    /// Each part's voices are summed into its own chunk buffer first, to measure the part's peak
-    /// and to feed `sends` (frames from `sendOffset` of its block) at the part's CC91/CC93 levels.
+    /// Each part's voices are summed into its own buffer first (`renderSpan`), to measure the
+    /// part's peak and to feed `sends` (frames from `sendOffset` of its block) at the part's
+    /// CC91/CC93 levels.
     @_noAllocation
     public func render(into block: StereoBlock, sends: SendTarget? = nil, at sendOffset: Int = 0) {
         let maxFrames = maxFrames
         precondition(block.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
         adoptPendingBank()
-        var offset = 0
-        while offset < block.frames {
-            let frames = min(SamplerConstants.chunkFrames, block.frames - offset)
-            var touched: UInt16 = 0
-            // Parts with AUSampler voices in this chunk: only their mix takes the part's CC91/CC93
-            // sends (SoundFont voices send by themselves, per zone).
-            var sendsWholeMix: UInt16 = 0
-            for slot in 0..<voiceSlots where voices[slot].isActive {
-                let c = voices[slot].channel
-                let mix = partBlock(c, frames: frames)
-                if touched & (1 << c) == 0 {
-                    touched |= 1 << c
-                    mix.clear()
-                    prepareContext(channel: c, frames: frames, sends: sends != nil)
-                }
-                if !voices[slot].isSoundFont { sendsWholeMix |= 1 << c }
-                // By address: passed by value, the context was copied for every voice and chunk.
-                voices[slot].render(into: mix, context: contexts + c)
-                if !voices[slot].isActive { voices[slot].releaseRegion() }
-            }
-            let chunk = block.slice(from: offset, count: frames)
-            for c in 0..<SamplerConstants.partCount {
-                if touched & (1 << c) != 0 {
-                    let mix = partBlock(c, frames: frames)
-                    partPeaks[c] = PartMix.add(mix, into: chunk, peak: partPeaks[c])
-                    if let sends, sendsWholeMix & (1 << c) != 0 {
-                        sends.add(mix, at: sendOffset + offset, levels: &parts[c].sends)
-                    } else {
-                        parts[c].sends.advance(frames: frames)
-                    }
-                    let soundFont = contexts[c].soundFont
-                    if let sends, soundFont.sent.pointee {
-                        sends.addScaled(reverb: soundFont.reverb.slice(from: 0, count: frames), chorus: soundFont.chorus.slice(from: 0, count: frames),
-                                        at: sendOffset + offset)
-                    }
-                } else {
-                    parts[c].gains.advance(frames: frames)
-                    parts[c].sends.advance(frames: frames)
-                }
-            }
-            frameClock &+= UInt64(frames)
-            offset += frames
-        }
+        renderSpan(into: block, sends: sends, at: sendOffset)
         finishRetiring()
     }
 
-    /// Moves part `channel`'s smoothers on by `frames` and fills its render context.
-    private func prepareContext(channel c: Int, frames: Int, sends: Bool) {
+    /// Moves part `channel`'s smoothers on by `frames` and fills its render context for the
+    /// chunk at `offset` of the span.
+    func prepareContext(channel c: Int, offset: Int, frames: Int, sends: Bool) {
         parts[c].gains.advance(frames: frames)
         let part = parts[c]
         contexts[c].quality = quality
@@ -303,9 +298,12 @@ public final class SamplerInstrument {
         contexts[c].soundFont.bendSensitivity = part.controllers.bendRangeSemitones ?? 2
         contexts[c].soundFont.hasSends = sends
         contexts[c].soundFont.sent.pointee = false
+        let sums = soundFontMemory.sends(channel: c, offset: offset, frames: frames)
+        contexts[c].soundFont.reverb = sums.reverb
+        contexts[c].soundFont.chorus = sums.chorus
         if sends {
-            contexts[c].soundFont.reverb.slice(from: 0, count: frames).clear()
-            contexts[c].soundFont.chorus.slice(from: 0, count: frames).clear()
+            sums.reverb.clear()
+            sums.chorus.clear()
         }
     }
 

@@ -34,6 +34,15 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Sampler interpolation: realtime (4-point cubic on band-limited levels, as live, ≤ −80 dBc) or high (16 taps, ≤ −110 dBc).")
     var quality: String = "realtime"
 
+    @Option(parsing: .unconditional, help: """
+        Threads rendering the sampler's parts (1…16; default: one per processor, at most 8). The file is the same, byte for byte, \
+        with any number.
+        """)
+    var threads: Int = RenderCommand.defaultThreads
+
+    /// One per processor, up to 8: a General MIDI song rarely keeps more parts busy at once.
+    static var defaultThreads: Int { min(max(1, ProcessInfo.processInfo.activeProcessorCount), 8) }
+
     @Option(parsing: .unconditional, help: "Longest song to render, in seconds (1…86400); events after it are not played, and the release tail after the last event is at most 30 s.")
     var maxSeconds: Double = 3600
 
@@ -44,13 +53,14 @@ struct RenderCommand: ParsableCommand {
         if let solo { try OptionRange.check(solo, 1...16, "--solo (a MIDI channel)") }
         guard ["high", "realtime"].contains(quality) else { throw ValidationError("--quality is high or realtime") }
         try OptionRange.check(maxSeconds, 1...86_400, "--max-seconds", unit: "s")
+        try OptionRange.check(threads, 1...16, "--threads")
         do { try RenderOutput.check(out) } catch { throw ValidationError("--out \(error)") }
     }
 
     func run() throws {
         let summary = try Self.render(
             midiPath: midi, outPath: out, inputPath: input, block: block, options: engineOptions, progressOnTerminal: true,
-            solo: solo.map { $0 - 1 }, quality: quality == "high" ? .high : .realtime, maxSeconds: maxSeconds)
+            solo: solo.map { $0 - 1 }, quality: quality == "high" ? .high : .realtime, maxSeconds: maxSeconds, threads: threads)
         // With the audio on standard output, what is said goes to standard error.
         let say: (String) -> Void = out == RenderOutput.standardOutputName ? { LiveLog.line($0) } : { print($0) }
         say(summary.line(outputPath: out))
@@ -60,7 +70,7 @@ struct RenderCommand: ParsableCommand {
     /// Shared with `play`'s fallback when there is no sound card.
     static func render(midiPath: String?, outPath: String, inputPath: String?, block: Int, options: EngineOptions,
                        progressOnTerminal: Bool, solo: Int? = nil, quality: InterpolationQuality = .realtime,
-                       maxSeconds: Double = 3600) throws -> OfflineRenderSummary {
+                       maxSeconds: Double = 3600, threads: Int = 1) throws -> OfflineRenderSummary {
         var loader = try options.loader()
         loader.playsDemo = midiPath == nil
         loader.soloChannel = solo
@@ -73,7 +83,7 @@ struct RenderCommand: ParsableCommand {
         let song = try songPath.map { path throws(MIDIFileError) in try MIDIFile.read(path: path) }
         loader.song = song?.events.map(\.message)
         loader.programSelection = loader.song.map { ProgramSelection(messages: $0) }
-        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality))
+        let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality, samplerWorkers: threads))
         guard let songPath, let song else {
             throw ValidationError("no --midi file given and the instrument names no demo song")
         }

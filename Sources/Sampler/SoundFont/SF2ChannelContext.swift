@@ -13,7 +13,7 @@ struct SF2ChannelContext {
     /// Pitch wheel 0…16383 and RPN 0 sensitivity in semitones.
     var pitchWheel = 8192
     var bendSensitivity = 2.0
-    /// `SF2Generator.count` doubles, shared by the part's voices (one evaluates at a time).
+    /// `SF2Generator.count` doubles of the worker rendering the part (its voices evaluate one at a time).
     var generatorScratch: UnsafeMutablePointer<Double>
     /// FluidSynth's minimum note length (10 ms), frames.
     var minimumNoteFrames = 0

@@ -1,34 +1,30 @@
 import DSP
 
 /// Memory the instrument's SoundFont voices use, per part: poly pressure by key, the reverb and
-/// chorus send sums of one chunk, whether anything was sent, and one scratch array for
-/// evaluating modulators (voices evaluate one at a time). Allocated by the instrument's `init`
-/// (control thread), freed by its `deinit`; plain pointers, so the render thread reads it freely.
+/// chorus send sums of one span, and whether anything was sent in the chunk being rendered.
+/// Allocated by the instrument's `init` (control thread), freed by its `deinit`; plain pointers,
+/// so the render thread reads it freely.
 struct SF2PartMemory {
     private let polyPressure: UnsafeMutablePointer<UInt8>
-    private let generatorScratch: UnsafeMutablePointer<Double>
-    /// Reverb left, reverb right, chorus left, chorus right: each parts × chunk frames.
+    /// Reverb left, reverb right, chorus left, chorus right: each parts × span frames.
     private let sendSums: UnsafeMutablePointer<Float>
     private let sent: UnsafeMutablePointer<Bool>
-    private let chunkFrames: Int
+    private let spanFrames: Int
     private let parts: Int
 
-    init(parts: Int, chunkFrames: Int) {
+    init(parts: Int, spanFrames: Int) {
         self.parts = parts
-        self.chunkFrames = chunkFrames
+        self.spanFrames = spanFrames
         polyPressure = .allocate(capacity: parts * 128)
         polyPressure.initialize(repeating: 0, count: parts * 128)
-        generatorScratch = .allocate(capacity: SF2Generator.count)
-        generatorScratch.initialize(repeating: 0, count: SF2Generator.count)
-        sendSums = .allocate(capacity: 4 * parts * chunkFrames)
-        sendSums.initialize(repeating: 0, count: 4 * parts * chunkFrames)
+        sendSums = .allocate(capacity: 4 * parts * spanFrames)
+        sendSums.initialize(repeating: 0, count: 4 * parts * spanFrames)
         sent = .allocate(capacity: parts)
         sent.initialize(repeating: false, count: parts)
     }
 
     func deallocate() {
         polyPressure.deallocate()
-        generatorScratch.deallocate()
         sendSums.deallocate()
         sent.deallocate()
     }
@@ -36,14 +32,20 @@ struct SF2PartMemory {
     /// Part `channel`'s poly pressure by key (render thread writes it on poly-pressure messages).
     func polyPressure(channel: Int) -> UnsafeMutablePointer<UInt8> { polyPressure + 128 * (channel & 15) }
 
-    /// A fresh context for part `channel` (its controller-dependent fields filled per chunk).
-    func context(channel: Int, minimumNoteFrames: Int) -> SF2ChannelContext {
-        let c = channel % parts
-        let stride = parts * chunkFrames
-        let base = sendSums + c * chunkFrames
+    /// A fresh context for part `channel` (its controller-dependent fields and send sums are
+    /// set per chunk); `generatorScratch` is the rendering worker's.
+    func context(channel: Int, minimumNoteFrames: Int, generatorScratch: UnsafeMutablePointer<Double>) -> SF2ChannelContext {
+        let sums = sends(channel: channel, offset: 0, frames: spanFrames)
         return SF2ChannelContext(
-            polyPressure: UnsafePointer(polyPressure(channel: c)), generatorScratch: generatorScratch, minimumNoteFrames: minimumNoteFrames,
-            reverb: StereoBlock(left: base, right: base + stride, frames: chunkFrames),
-            chorus: StereoBlock(left: base + 2 * stride, right: base + 3 * stride, frames: chunkFrames), sent: sent + c)
+            polyPressure: UnsafePointer(polyPressure(channel: channel % parts)), generatorScratch: generatorScratch,
+            minimumNoteFrames: minimumNoteFrames, reverb: sums.reverb, chorus: sums.chorus, sent: sent + channel % parts)
+    }
+
+    /// Part `channel`'s reverb and chorus send sums for `frames` from `offset` of the span.
+    @_noAllocation
+    func sends(channel: Int, offset: Int, frames: Int) -> (reverb: StereoBlock, chorus: StereoBlock) {
+        let stride = parts * spanFrames
+        let base = sendSums + (channel % parts) * spanFrames + offset
+        return (StereoBlock(left: base, right: base + stride, frames: frames), StereoBlock(left: base + 2 * stride, right: base + 3 * stride, frames: frames))
     }
 }

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import AudioTestSupport
+import DSP
+import Foundation
+import MIDI
+import Sampler
+import Synchronization
+import Testing
+
+/// Parts rendered by several threads at once (an offline render's helpers): the output is the
+/// same, sample for sample, as the render thread's alone, whoever renders which part, and a
+/// helper that never comes costs nothing but speed.
+@Suite struct PartWorkersTests {
+    let rate = testSampleRate
+
+    /// Eight parts: four sines with vibrato-free pitch moves, volume and pan ramps, and a
+    /// release, at different keys, struck and released at different times.
+    var events: [At] {
+        var events: [At] = []
+        for channel in UInt8(0)..<8 {
+            let start = Int(channel) * 997
+            events.append(At(start, .noteOn(channel: channel, note: 48 + channel * 5, velocity: 60 + channel * 8)))
+            events.append(At(start + 3_000, .noteOn(channel: channel, note: 55 + channel * 3, velocity: 100)))
+            events.append(At(start + 7_000, .controlChange(channel: channel, controller: MIDIController.volume, value: 40 + channel * 10)))
+            events.append(At(start + 9_000, .controlChange(channel: channel, controller: MIDIController.pan, value: channel * 16)))
+            events.append(At(start + 11_000, .pitchBend(channel: channel, value: Int16(channel) * 900 - 3_000)))
+            events.append(At(start + 20_000, .noteOff(channel: channel, note: 48 + channel * 5, velocity: 64)))
+        }
+        return events
+    }
+
+    func sampler(workers: Int) -> SamplerInstrument {
+        let programs = (0..<4).map { i in
+            SamplerProgram.single(
+                .sineCycle(frequencyHz: 220 * Double(i + 1)), rootKey: 57, layer: plainLayer(attackSeconds: 0.002 * Double(i + 1), releaseSeconds: 0.2),
+                globals: SamplerGlobals(gainDecibels: -18))
+        }
+        let row: [PartProgram?] = (0..<128).map { .sampler($0 % 4) }
+        let bank = ProgramBank(programs: programs, names: ["a", "b", "c", "d"], table: [0: row])
+        for program in bank.programs { program.buildAllLevels() }
+        let s = SamplerInstrument(sampleRate: rate, maxFrames: 512, maxVoices: 64, workers: workers)
+        s.submit(bank)
+        for channel in UInt8(0)..<8 { s.handle(.programChange(channel: channel, program: channel)) }
+        return s
+    }
+
+    /// Two helper threads spin on the posted span and claim what they can. Every render is
+    /// compared; renders repeat until the helpers have taken parts (which of them they take, and
+    /// whether at all, is up to the scheduler: on an idle machine the first render does).
+    @Test func helpersRenderTheSameSamplesAsTheRenderThreadAlone() throws {
+        let frames = 40_000
+        let alone = render(sampler(workers: 1), frames: frames, events: events)
+        #expect(Measure.rms(alone.left[...]) > 0.01, "the parts sound")
+
+        let shared = Atomic<Int>(0), stop = Atomic<Bool>(false), helped = Atomic<Int>(0), running = Atomic<Int>(0)
+        var instruments: [UncheckedSampler] = []
+        for _ in 0..<200 { instruments.append(UncheckedSampler(sampler(workers: 3))) }
+        let done = DispatchGroup()
+        for worker in 1...2 {
+            done.enter()
+            let all = instruments
+            Thread {
+                running.add(1, ordering: .relaxed)
+                var current = -1, seen = -1
+                while !stop.load(ordering: .relaxed) {
+                    let index = shared.load(ordering: .acquiring)
+                    if index != current { current = index; seen = all[index].sampler.postedSpan }
+                    let span = all[index].sampler.postedSpan
+                    guard span != seen else { continue }
+                    seen = span
+                    helped.add(all[index].sampler.help(span: span, worker: worker), ordering: .relaxed)
+                }
+                done.leave()
+            }.start()
+        }
+        while running.load(ordering: .relaxed) < 2 { sched_yield() }
+        var renders = 0
+        for index in instruments.indices where helped.load(ordering: .relaxed) == 0 || renders == 0 {
+            shared.store(index, ordering: .releasing)
+            let together = render(instruments[index].sampler, frames: frames, events: events)
+            renders += 1
+            #expect(together.left == alone.left)
+            #expect(together.right == alone.right)
+        }
+        stop.store(true, ordering: .relaxed)
+        done.wait()
+        #expect(helped.load(ordering: .relaxed) > 0, "the helpers took parts (in \(renders) renders)")
+    }
+
+    /// Three workers configured, no helper thread ever started: the render thread claims every
+    /// part itself and never waits.
+    @Test func absentHelpersCostNothingButSpeed() {
+        let frames = 12_000
+        let alone = render(sampler(workers: 1), frames: frames, events: events)
+        let unhelped = render(sampler(workers: 3), frames: frames, events: events)
+        #expect(unhelped.left == alone.left)
+        #expect(unhelped.right == alone.right)
+    }
+}
+
+/// The instrument handed to the test's helper threads (they call only `postedSpan` and `help`).
+private struct UncheckedSampler: @unchecked Sendable {
+    let sampler: SamplerInstrument
+    init(_ sampler: SamplerInstrument) { self.sampler = sampler }
+}
