@@ -35,54 +35,81 @@ struct WorkerScratch {
 /// claimed by others are finished. Which worker renders a part changes nothing in the output:
 /// a part's voices are summed in its own buffer, and the parts are added up afterwards in order.
 ///
-/// Lock-free: a claim is a compare-and-swap on one word holding the span's number and length,
-/// its part count and the next part to claim, so a helper that looks late can never take a
-/// part of the next span for one of this one. The render thread never waits for a helper that
-/// has not claimed anything: with no helper running, it renders every part itself. Raw memory
-/// shared by the threads; atomics and plain pointers only.
+/// A worker first takes the parts it rendered last (their voices are still in its core's cache),
+/// then any other, the busiest first. Lock-free: each task has a claim word holding its span's
+/// number and a claimed bit, taken by one compare-and-swap, so a helper that looks late can never
+/// take a part of the next span for one of this one. The render thread never waits for a helper
+/// that has not claimed anything: with no helper running, it renders every part itself. Raw
+/// memory shared by the threads; atomics and plain pointers only.
 struct PartTaskBoard: ~Copyable {
-    /// Span number << 32 | frames << 16 | part count << 8 | next part to claim.
-    private let claims = Atomic<Int>(0)
+    /// Span number << 16 | frames: the span posted last.
+    private let posted = Atomic<Int>(0)
     /// Parts of the current span finished by their workers.
     private let finished = Atomic<Int>(0)
-    /// The span's parts in claiming order, written before the post that publishes them.
+    private let taskCount = Atomic<Int>(0)
+    /// Per task: span number << 1 | 1 once claimed in that span.
+    private let claims: UnsafeMutablePointer<Atomic<Int>>
+    /// Per task, the part; written before the post that publishes them.
     private let tasks: UnsafeMutablePointer<Int>
+    /// Per part, the worker that rendered it last (a hint: any worker may take any part).
+    private let owners: UnsafeMutablePointer<Atomic<Int>>
+    private let maxParts: Int
 
     init(maxParts: Int) {
-        precondition(maxParts < 256)
+        self.maxParts = maxParts
+        claims = .allocate(capacity: maxParts)
         tasks = .allocate(capacity: maxParts)
-        tasks.initialize(repeating: 0, count: maxParts)
+        owners = .allocate(capacity: maxParts)
+        for i in 0..<maxParts {
+            (claims + i).initialize(to: Atomic(1))
+            (tasks + i).initialize(to: 0)
+            (owners + i).initialize(to: Atomic(0))
+        }
     }
 
-    deinit { tasks.deallocate() }
+    deinit {
+        claims.deinitialize(count: maxParts).deallocate()
+        tasks.deallocate()
+        owners.deinitialize(count: maxParts).deallocate()
+    }
 
     /// The number of the span posted last (helpers watch it change).
-    var span: Int { claims.load(ordering: .acquiring) >> 32 }
+    var span: Int { posted.load(ordering: .acquiring) >> 16 }
 
     /// Render thread: posts a span of `frames` (< 65536) whose parts are `parts[0..<count]`, in
     /// the order they are to be claimed; returns its number. The previous span's parts must all
     /// be finished (`waitForOthers`).
     @_noAllocation
     func post(frames: Int, parts: UnsafePointer<Int>, count: Int) -> Int {
-        for i in 0..<count { tasks[i] = parts[i] }
+        let span = ((posted.load(ordering: .relaxed) >> 16) &+ 1) & 0x7FFF_FFFF_FFFF
+        for i in 0..<count {
+            tasks[i] = parts[i]
+            claims[i].store(span << 1, ordering: .relaxed)
+        }
         finished.store(0, ordering: .relaxed)
-        let span = ((claims.load(ordering: .relaxed) >> 32) &+ 1) & 0x7FFF_FFFF
-        claims.store(span << 32 | frames << 16 | count << 8, ordering: .releasing)
+        taskCount.store(count, ordering: .relaxed)
+        posted.store(span << 16 | frames, ordering: .releasing)
         return span
     }
 
-    /// Any worker: the next part of span `span` and the span's frames (nil when all are claimed
-    /// or the span is over).
+    /// Worker `worker`: a part of span `span` no one has claimed, its own first, and the span's
+    /// frames (nil when all are claimed or the span is over).
     @_noAllocation
-    func claim(span: Int) -> (part: Int, frames: Int)? {
-        var current = claims.load(ordering: .acquiring)
-        while current >> 32 == span {
-            let count = (current >> 8) & 0xFF, index = current & 0xFF
-            guard index < count else { return nil }
-            let (exchanged, original) = claims.compareExchange(
-                expected: current, desired: current &+ 1, successOrdering: .acquiring, failureOrdering: .acquiring)
-            if exchanged { return (tasks[index], (current >> 16) & 0xFFFF) }
-            current = original
+    func claim(span: Int, worker: Int) -> (part: Int, frames: Int)? {
+        let current = posted.load(ordering: .acquiring)
+        guard current >> 16 == span else { return nil }
+        let count = taskCount.load(ordering: .relaxed)
+        for pass in 0..<2 {
+            for i in 0..<count {
+                guard claims[i].load(ordering: .relaxed) == span << 1 else { continue }
+                let part = tasks[i]
+                if pass == 0 && owners[part].load(ordering: .relaxed) != worker { continue }
+                let (won, _) = claims[i].compareExchange(
+                    expected: span << 1, desired: span << 1 | 1, successOrdering: .acquiring, failureOrdering: .relaxed)
+                guard won else { continue }
+                owners[part].store(worker, ordering: .relaxed)
+                return (part, current & 0xFFFF)
+            }
         }
         return nil
     }
@@ -94,7 +121,7 @@ struct PartTaskBoard: ~Copyable {
     /// Render thread, after its own claims ran out: waits until the parts helpers claimed are done.
     @_noAllocation
     func waitForOthers() {
-        let count = (claims.load(ordering: .relaxed) >> 8) & 0xFF
+        let count = taskCount.load(ordering: .relaxed)
         while finished.load(ordering: .acquiring) < count {}
     }
 }

@@ -68,7 +68,7 @@ extension SamplerInstrument {
     @discardableResult
     private func renderClaimedParts(span: Int, worker: Int) -> Int {
         var rendered = 0
-        while let task = board.pointee.claim(span: span) {
+        while let task = board.pointee.claim(span: span, worker: worker) {
             renderPart(task.part, frames: task.frames, worker: worker)
             board.pointee.finish()
             rendered += 1
@@ -88,7 +88,7 @@ extension SamplerInstrument {
         contexts[c].soundFont.generatorScratch = scratch.generators
         let slots = partSlots + c * voiceSlots, slotCount = partSlotCounts[c]
         let takesSends = spanTakesSends.pointee
-        let mixes = partBlock(c), flags = chunkFlags + c * maxChunks
+        let mixes = partBlock(c), flags = chunkFlags + c * flagStride
         var offset = 0, chunk = 0
         while offset < frames {
             let n = min(SamplerConstants.chunkFrames, frames - offset)
@@ -128,7 +128,7 @@ extension SamplerInstrument {
             let out = block.slice(from: offset, count: n)
             for c in 0..<SamplerConstants.partCount {
                 let rendered = partSlotCounts[c] > 0
-                let did = rendered ? chunkFlags[c * maxChunks + chunk] : 0
+                let did = rendered ? chunkFlags[c * flagStride + chunk] : 0
                 guard did != 0 else {
                     if !rendered { parts[c].gains.advance(frames: n) }  // a rendered part moved its own
                     parts[c].sends.advance(frames: n)

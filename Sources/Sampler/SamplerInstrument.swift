@@ -77,8 +77,11 @@ public final class SamplerInstrument {
     /// `maxFrames` rounded up to whole chunks: the longest span a part renders at once.
     let spanFrames: Int
     let maxChunks: Int
-    /// Per part and chunk of the span: `ChunkFlags` (what its voices did in that chunk).
+    /// Per part and chunk of the span: `ChunkFlags` (what its voices did in that chunk), each
+    /// part's on cache lines of its own (`flagStride`: parts rendered at once by different
+    /// threads would otherwise pass one line back and forth).
     let chunkFlags: UnsafeMutablePointer<UInt8>
+    let flagStride: Int
     /// Per part: its sounding voices' slots in the span (`voiceSlots` each), and how many.
     let partSlots: UnsafeMutablePointer<Int>
     let partSlotCounts: UnsafeMutablePointer<Int>
@@ -137,8 +140,9 @@ public final class SamplerInstrument {
         for i in 0..<SamplerConstants.chunkFrames { (ramp + i).initialize(to: Float(i + 1)) }
         maxChunks = (self.maxFrames + SamplerConstants.chunkFrames - 1) / SamplerConstants.chunkFrames
         spanFrames = maxChunks * SamplerConstants.chunkFrames
-        chunkFlags = .allocate(capacity: SamplerConstants.partCount * maxChunks)
-        chunkFlags.initialize(repeating: 0, count: SamplerConstants.partCount * maxChunks)
+        flagStride = (maxChunks + 63) / 64 * 64
+        chunkFlags = .allocate(capacity: SamplerConstants.partCount * flagStride)
+        chunkFlags.initialize(repeating: 0, count: SamplerConstants.partCount * flagStride)
         partSlots = .allocate(capacity: SamplerConstants.partCount * voiceSlots)
         partSlots.initialize(repeating: 0, count: SamplerConstants.partCount * voiceSlots)
         partSlotCounts = .allocate(capacity: SamplerConstants.partCount)

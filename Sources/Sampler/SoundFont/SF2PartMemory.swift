@@ -11,6 +11,8 @@ struct SF2PartMemory {
     private let sent: UnsafeMutablePointer<Bool>
     private let spanFrames: Int
     private let parts: Int
+    /// Each part's `sent` flag on a cache line of its own (parts may render on different threads).
+    private static let sentStride = 64
 
     init(parts: Int, spanFrames: Int) {
         self.parts = parts
@@ -19,8 +21,8 @@ struct SF2PartMemory {
         polyPressure.initialize(repeating: 0, count: parts * 128)
         sendSums = .allocate(capacity: 4 * parts * spanFrames)
         sendSums.initialize(repeating: 0, count: 4 * parts * spanFrames)
-        sent = .allocate(capacity: parts)
-        sent.initialize(repeating: false, count: parts)
+        sent = .allocate(capacity: parts * Self.sentStride)
+        sent.initialize(repeating: false, count: parts * Self.sentStride)
     }
 
     func deallocate() {
@@ -38,7 +40,7 @@ struct SF2PartMemory {
         let sums = sends(channel: channel, offset: 0, frames: spanFrames)
         return SF2ChannelContext(
             polyPressure: UnsafePointer(polyPressure(channel: channel % parts)), generatorScratch: generatorScratch,
-            minimumNoteFrames: minimumNoteFrames, reverb: sums.reverb, chorus: sums.chorus, sent: sent + channel % parts)
+            minimumNoteFrames: minimumNoteFrames, reverb: sums.reverb, chorus: sums.chorus, sent: sent + channel % parts * Self.sentStride)
     }
 
     /// Part `channel`'s reverb and chorus send sums for `frames` from `offset` of the span.
