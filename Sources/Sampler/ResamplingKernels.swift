@@ -35,8 +35,10 @@ enum ResamplingKernels {
     ///
     /// Four output samples at a time, vectorised across them: their four windows are transposed
     /// into frame columns and each weight is a vector over the four outputs, so the sum needs no
-    /// horizontal adds, and the fractions advance as one vector. The last 0–3 samples take the
-    /// one-at-a-time form.
+    /// horizontal adds, and the fractions advance as one vector. A whole step in stored frames
+    /// (the root key on level 0, an octave below it) keeps every output at the same fraction, so
+    /// its weights are computed once (the same values, so the same output). The last 0–3 samples
+    /// take the one-at-a-time form.
     @inline(__always)
     static func cubicMOMS<Frame: StoredSample>(
         _ source: UnsafeRawPointer, _: Frame.Type, scale: Float, into output: UnsafeMutablePointer<Float>, count: Int,
@@ -44,6 +46,15 @@ enum ResamplingKernels {
     ) {
         var group = FourPhases(phase: phase, increment: increment)
         var i = 0
+        if group.isWholeStep {
+            let weights = momsWeights(group.fractions)
+            while i &+ 4 <= count {
+                let columns = transposed(group.windows(source, Frame.self))
+                UnsafeMutableRawPointer(output + i).storeBytes(of: Frame.scaled(dot(columns, weights), scale), as: SIMD4<Float>.self)
+                group.advance()
+                i &+= 4
+            }
+        }
         while i &+ 4 <= count {
             let weights = momsWeights(group.fractions)
             let columns = transposed(group.windows(source, Frame.self))
@@ -68,6 +79,17 @@ enum ResamplingKernels {
     ) {
         var group = FourPhases(phase: phase, increment: increment)
         var i = 0
+        if group.isWholeStep {
+            let weights = momsWeights(group.fractions)
+            while i &+ 4 <= count {
+                let sumLeft = dot(transposed(group.windows(left, Frame.self)), weights)
+                let sumRight = dot(transposed(group.windows(right, Frame.self)), weights)
+                UnsafeMutableRawPointer(outputLeft + i).storeBytes(of: Frame.scaled(sumLeft, scales.0), as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(outputRight + i).storeBytes(of: Frame.scaled(sumRight, scales.1), as: SIMD4<Float>.self)
+                group.advance()
+                i &+= 4
+            }
+        }
         while i &+ 4 <= count {
             let weights = momsWeights(group.fractions)
             let sumLeft = dot(transposed(group.windows(left, Frame.self)), weights)
@@ -111,6 +133,9 @@ enum ResamplingKernels {
             let p1 = phase &+ increment, p2 = p1 &+ increment, p3 = p2 &+ increment
             return (window(raw, Frame.self, phase), window(raw, Frame.self, p1), window(raw, Frame.self, p2), window(raw, Frame.self, p3))
         }
+
+        /// Every output at the first one's fraction: the step has no fractional part.
+        var isWholeStep: Bool { UInt32(truncatingIfNeeded: increment) == 0 }
 
         @inline(__always)
         mutating func advance() {
