@@ -19,8 +19,8 @@ final class RenderHelpers: Sendable {
     private let exited: DispatchGroup
 
     /// Spins before the first yield, and yields before the first nap (each ~a microsecond).
-    static let spins = 200_000
-    static let yields = 2_000
+    static let spins = 20_000
+    static let yields = 200
     static let napMicroseconds: UInt32 = 200
 
     /// Starts the helpers for `engine` (none when it has one sampler worker).

@@ -1,3 +1,4 @@
+import Dispatch
 import Sampler
 import Spectral
 
@@ -5,8 +6,11 @@ import Spectral
 import Glibc
 #endif
 
-/// Filters one channel into the levels (control/loader thread). One per process, behind a lock:
-/// FFTW plans are costly to make (the first ~20 M instructions), cheap to reuse.
+/// Filters one channel into the levels (control/loader thread). Kept in a process-wide pool and
+/// reused: FFTW plans are costly to make (the first ~20 M instructions), cheap to reuse. A region
+/// is built block by block, and the blocks are independent, so an offline render splits them
+/// between `threads` builders (`LevelStore.buildThreads`); every block is computed the same way
+/// by whichever builder, so the levels are the same to the bit.
 ///
 /// A level stored at r frames per source frame is computed as its r phases, each an inverse FFT of
 /// the block's size: the frames at the source positions, and those j/r of a frame later (the
@@ -26,7 +30,8 @@ final class LevelBuilder {
     private static let inputScale = Float(1) / 64, outputScale = Float(1) / Float(blockSize / 64)
 
     private static let lock = PlannerLock()
-    nonisolated(unsafe) private static var shared: LevelBuilder?
+    /// Builders not in use (guarded by `lock`); as many are made as were ever busy at once.
+    nonisolated(unsafe) private static var idle: [LevelBuilder] = []
 
     private init() {
         let n = Self.blockSize
@@ -55,28 +60,59 @@ final class LevelBuilder {
         }
     }
 
-    /// Runs `body` with the process's builder, one caller at a time.
-    static func withShared<T>(_ body: (LevelBuilder) -> T) -> T {
+    /// Runs `body` with a builder of the pool (made if none is idle), which no one else uses meanwhile.
+    static func withBuilder<T>(_ body: (LevelBuilder) -> T) -> T {
         lock.lock()
-        defer { lock.unlock() }
-        if shared == nil { shared = LevelBuilder() }
-        return body(shared!)
+        let builder = idle.popLast() ?? LevelBuilder()
+        lock.unlock()
+        defer {
+            lock.lock()
+            idle.append(builder)
+            lock.unlock()
+        }
+        return body(builder)
     }
 
+    /// Blocks overlap by the longest filter of all (the others' tails are zero there, or below −120 dB):
+    /// each yields `hop` output frames.
+    static var hop: Int { blockSize - 2 * LevelFilters.maxHalfLength }
+
     /// Filters `input` for output frames −guard ..< `frames` + guard into the first `levels`
-    /// levels. Returns one buffer per level holding (frames + 2 · guard) × oversampling stored
-    /// frames, stored frame 0 at index guard × oversampling. The caller owns the buffers.
-    func build(frames: Int, levels: Int, input: PlayedChannel) -> [UnsafeMutablePointer<Float>] {
+    /// levels, on up to `threads` builders at once. Returns one buffer per level holding
+    /// (frames + 2 · guard) × oversampling stored frames, stored frame 0 at index guard ×
+    /// oversampling. The caller owns the buffers.
+    static func build(frames: Int, levels: Int, input: PlayedChannel, threads: Int) -> [UnsafeMutablePointer<Float>] {
+        let total = frames + 2 * LevelLayout.guardFrames
+        let outputs = LevelFilters.specs.prefix(levels).map { UnsafeMutablePointer<Float>.allocate(capacity: total * $0.oversampling) }
+        let blocks = (total + hop - 1) / hop, parts = min(max(1, threads), blocks)
+        let job = Job(input: input, outputs: outputs)
+        if parts == 1 {
+            withBuilder { $0.fill(blocks: 0..<blocks, frames: frames, levels: levels, input: job.input, into: job.outputs) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let range = blocks * part / parts..<blocks * (part + 1) / parts
+                withBuilder { $0.fill(blocks: range, frames: frames, levels: levels, input: job.input, into: job.outputs) }
+            }
+        }
+        return outputs
+    }
+
+    /// What the builders of one region share: the frames they read (immutable while they build)
+    /// and the output buffers, each builder writing its own blocks' frames.
+    private struct Job: @unchecked Sendable {
+        let input: PlayedChannel
+        let outputs: [UnsafeMutablePointer<Float>]
+    }
+
+    /// Blocks `blocks` of the region (block b: output frames −guard + b · hop ..< + hop) into `outputs`.
+    private func fill(blocks: Range<Int>, frames: Int, levels: Int, input: PlayedChannel, into outputs: [UnsafeMutablePointer<Float>]) {
         let specs = LevelFilters.specs.prefix(levels)
-        // Blocks overlap by the longest filter of all (the others' tails are zero there, or below −120 dB).
         let guardFrames = LevelLayout.guardFrames, half = LevelFilters.maxHalfLength
-        let n = Self.blockSize, hop = n - 2 * half
-        let total = frames + 2 * guardFrames
-        let outputs = specs.map { UnsafeMutablePointer<Float>.allocate(capacity: total * $0.oversampling) }
+        let n = Self.blockSize, hop = Self.hop
         // Block by block: output frames start ..< start + hop from input frames start − half ..< start − half + n.
         let x = UnsafeRawPointer(analysis.spectrum), y = UnsafeMutableRawPointer(synthesis.spectrum)
-        var start = -guardFrames
-        while start < frames + guardFrames {
+        for block in blocks {
+            let start = -guardFrames + block * hop
             input.read(from: start - half, count: n, scale: Self.inputScale, into: analysis.time)
             analysis.forward()
             let count = min(hop, frames + guardFrames - start)
@@ -107,9 +143,7 @@ final class LevelBuilder {
                     for j in 0..<count { destination[r * j] = source[j] * scale }
                 }
             }
-            start += hop
         }
-        return outputs
     }
 }
 
@@ -121,16 +155,18 @@ extension LevelBuilder {
         request.loop.map { $0.endFrame + LevelFilters.loopTailFrames - LevelLayout.guardFrames } ?? request.waveform.frameCount
     }
 
-    /// Builds the first `levelCount` levels of `request`'s region, every channel (control or
-    /// builder thread; takes the shared builder's lock per channel). `released` runs when the
-    /// levels are freed, with their size.
+    /// Builds the first `levelCount` levels of `request`'s region, every channel, on up to
+    /// `threads` builders (control or builder thread). `released` runs when the levels are freed,
+    /// with their size.
     /// A 16-bit waveform's levels are stored as 16-bit integers too (`LevelQuantizer.quantized`),
     /// each channel as soon as it is built.
-    static func levels(for request: LevelRequest, levelCount: Int, released: @escaping @Sendable (Int) -> Void) -> RegionLevels {
+    static func levels(
+        for request: LevelRequest, levelCount: Int, threads: Int = 1, released: @escaping @Sendable (Int) -> Void
+    ) -> RegionLevels {
         let frames = frames(for: request)
         let counts = LevelLayout.oversampling.prefix(levelCount).map { (frames + 2 * LevelLayout.guardFrames) * $0 }
         let channels = (0..<request.waveform.channelCount).map { channel -> RegionLevels.Channel in
-            let built = withShared { $0.build(frames: frames, levels: levelCount, input: request.played(channel: channel)) }
+            let built = build(frames: frames, levels: levelCount, input: request.played(channel: channel), threads: threads)
             return request.waveform.bytesPerFrame == 2 ? LevelQuantizer.quantized(built, counts: counts) : .float(built)
         }
         return RegionLevels(frames: frames, channels: channels, released: released)

@@ -24,9 +24,17 @@ public final class LevelStore: Sendable {
     }
 
     private let entries = Mutex<[Key: Entry]>([:])
+    private let threads = Atomic<Int>(1)
 
     public init(budget: LevelBudget) {
         self.budget = budget
+    }
+
+    /// Threads one region's levels are built on (1…16; an offline render sets its `--threads`,
+    /// live building stays on its one low-priority thread). The levels are the same either way.
+    public var buildThreads: Int {
+        get { threads.load(ordering: .relaxed) }
+        set { threads.store(min(max(newValue, 1), 16), ordering: .relaxed) }
     }
 
     /// The outcome of `levels(for:)`.
@@ -53,7 +61,7 @@ public final class LevelStore: Sendable {
             let bytes = RegionLevels.byteCount(frames: frames, levelCount: count, channelCount: channels, bytesPerSample: request.waveform.bytesPerFrame)
             guard budget.reserve(bytes) else { continue }
             let budget = budget
-            let built = LevelBuilder.levels(for: request, levelCount: count) { budget.refund($0) }
+            let built = LevelBuilder.levels(for: request, levelCount: count, threads: buildThreads) { budget.refund($0) }
             let key = Key(waveform: ObjectIdentifier(request.waveform), loop: request.loop, levelCount: count)
             // Two builders may have made the same levels at once: the first one stored is shared.
             return .levels(entries.withLock { entries in

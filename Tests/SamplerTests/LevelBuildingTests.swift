@@ -41,6 +41,26 @@ import Testing
         return Measure.amplitude(Array(out.left[4_800...]), at: 15_000, sampleRate: testSampleRate)
     }
 
+    /// A region long enough for many FFT blocks, its levels built on four builders at once (an
+    /// offline render's `--threads`), plays the same samples, transposed up and down, as the
+    /// same region built on one.
+    @Test func levelsBuiltOnSeveralThreadsAreTheSame() throws {
+        let noise = congruentialNoise(count: 120_000, seed: 7).map { Float($0) / Float(Int32.max) * 0.5 }
+        func rendered(threads: Int) throws -> Rendered {
+            let program = try SamplerProgram(
+                layers: [plainLayer()], zones: [SamplerZone(waveform: try SamplerWaveform(channels: [noise], sampleRate: 48_000), rootKey: rootKey)])
+            let store = LevelStore(budget: LevelBudget(limitBytes: 1 << 30))
+            store.buildThreads = threads
+            let notes = [noteOn(rootKey - 5), noteOn(rootKey + 7)]
+            #expect(LevelBuildPlan(bank: .single(program), messages: notes).build(in: .single(program), store: store).published == 1)
+            return render(instrument(playing: program, levels: .byNeed), frames: 24_000, events: notes.map { At(0, $0) })
+        }
+        let one = try rendered(threads: 1), four = try rendered(threads: 4)
+        #expect(Measure.rms(one.left[...]) > 0.01)
+        #expect(four.left == one.left)
+        #expect(four.right == one.right)
+    }
+
     @Test func aNoteKeepsItsKernelAndTheNextOnePlaysBandLimited() throws {
         let program = try deferredProgram()
         #expect(program.regionsAwaitingLevels == 1)

@@ -3,6 +3,7 @@ import AudioFiles
 import DSP
 import Engine
 import Sampler
+import SamplerLevels
 import Foundation
 import MIDI
 
@@ -84,6 +85,7 @@ struct RenderCommand: ParsableCommand {
         loader.song = song?.events.map(\.message)
         loader.programSelection = loader.song.map { ProgramSelection(messages: $0) }
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: rate, maxFrames: block, samplerQuality: quality, samplerWorkers: threads))
+        LevelStore.shared.buildThreads = threads
         guard let songPath, let song else {
             throw ValidationError("no --midi file given and the instrument names no demo song")
         }
