@@ -198,7 +198,7 @@ public final class SamplerInstrument {
         guard let bank else { return }
         parts[c].isDrum = bank.partSetups[c].isDrum
         parts[c].programNumber = bank.partSetups[c].program
-        parts[c].select(bank.startProgram(channel: c), bank: bank)
+        parts[c].select(bank.startProgram(channel: c), bank: bank, stamp: frameClock &+ 1)
     }
 
     /// Part `channel`'s sub-mix for the current chunk: its own `chunkFrames` stretch of `partMix`.
