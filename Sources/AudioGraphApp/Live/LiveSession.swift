@@ -159,6 +159,7 @@ final class LiveSession {
     /// The engine at the device's rate and period, ready without band-limited levels (a background
     /// thread builds and publishes them), warmed up, in its renderer.
     private func makeRenderer(rate: Int, period: Int, maxFrames: Int) throws -> PeriodRenderer {
+        LargeBlocks.returnWhenFreed()
         var loader = self.loader
         loader.levels = .byNeed
         loader.soundFontSamples = .onNeed
