@@ -9,6 +9,7 @@ import Presets
 import Sampler
 import SamplerLevels
 import SamplerLoading
+import SoundFontLoading
 
 /// Turns an instrument file into a ready engine: decodes the loop files at the engine rate, builds
 /// channel routing and control mappings, applies parameter values (file first, then `--set`).
@@ -36,6 +37,9 @@ public struct InstrumentLoader: Sendable {
     /// When programs build their band-limited levels: `render` and `play` build them by need
     /// (`LevelBuildPlan`, `LevelPublisher`), off the start path.
     public var levels = SamplerProgram.LevelBuilding.atLoad
+    /// When SoundFont sample data is read: `play` reads it on need (the live builder, within
+    /// `--sample-memory`), so loading a font reads its structure only.
+    public var soundFontSamples = SoundFontSamples.atLoad
     /// `render`: load only the table entries the song can select (nil: all of them, as `play` must).
     public var programSelection: ProgramSelection?
 

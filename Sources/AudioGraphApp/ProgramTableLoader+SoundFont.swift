@@ -39,7 +39,7 @@ extension ProgramTableLoader {
         do {
             let bank = try SoundFontBankLoader.load(
                 path: path, selection: selection, song: loader.song, parts: parts, firstProgram: firstProgram, levels: loader.levels,
-                gain: gain, tuningHeadroomSemitones: loader.tuningHeadroomSemitones)
+                gain: gain, tuningHeadroomSemitones: loader.tuningHeadroomSemitones, samples: loader.soundFontSamples)
             for warning in bank.warnings { loader.warn(warning) }
             return bank
         } catch {
@@ -68,9 +68,10 @@ extension ProgramTableLoader {
         let parts = (0..<ProgramBank.partCount).map { PartSetup(isDrum: drums.contains($0)) }
         let bank = try loadSoundFont(font, selection: .wholeFont, firstProgram: 0, parts: parts, key: key)
         let zones = bank.programs.reduce(0) { $0 + $1.zones.count }
+        let read = loader.soundFontSamples == .onNeed && loader.song == nil
+            ? "sample data read on need" : String(format: "%.1f MB of sample data read", Double(bank.residentBytes) / 1_048_576)
         FileHandle.standardError.write(Data(String(
-            format: "%@: %d presets, %d zones built, %.1f MB of sample data read\n", (font as NSString).lastPathComponent, bank.programs.count, zones,
-            Double(bank.residentBytes) / 1_048_576).utf8))
+            format: "%@: %d presets, %d zones built, %@\n", (font as NSString).lastPathComponent, bank.programs.count, zones, read).utf8))
         return ProgramBank(programs: bank.programs, names: bank.names, table: bank.table, parts: parts)
     }
 }

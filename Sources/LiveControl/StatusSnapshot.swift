@@ -34,6 +34,9 @@ public struct StatusSnapshot: Codable, Sendable {
     /// Sampler regions whose band-limited levels the background builder has not published yet
     /// (notes on them play with the 4-point kernel); 0 soon after start.
     public var regionsAwaitingLevels: Int
+    /// Note-ons that found a region's samples not read yet (a SoundFont's, read on need): that
+    /// part of the note was silent, and the region is read for the next one.
+    public var silentNotes: Int
     public var playback: String
     public var capture: String?
     public var realtime: String
@@ -67,6 +70,7 @@ public struct StatusSnapshot: Codable, Sendable {
         if nonFiniteBlocks > 0 { s += "  NaN/inf blocks \(nonFiniteBlocks)" }
         if runawayVoices > 0 { s += "  runaway voices stopped \(runawayVoices)" }
         if regionsAwaitingLevels > 0 { s += "  levels building for \(regionsAwaitingLevels) regions" }
+        if silentNotes > 0 { s += "  silent notes \(silentNotes) (samples not read yet)" }
         if midiEventsDropped > 0 || midiInputOverruns > 0 || midiNoteOnsSkipped > 0 {
             s += "  MIDI lost: \(midiEventsDropped) dropped, \(midiNoteOnsSkipped) late note-ons skipped, \(midiInputOverruns) kernel overruns"
         }

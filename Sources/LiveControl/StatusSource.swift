@@ -69,6 +69,7 @@ public final class StatusSource: Sendable {
             midiNoteOnsSkipped: events.skippedNoteOns.load(ordering: .relaxed),
             nonFiniteBlocks: m.nonFiniteBlocks, runawayVoices: m.runawayVoices,
             regionsAwaitingLevels: engine.programBank?.programs.reduce(0) { $0 + $1.regionsAwaitingLevels } ?? 0,
+            silentNotes: engine.programBank?.programs.reduce(0) { $0 + $1.silentNotes } ?? 0,
             playback: devices.playback, capture: devices.capture, realtime: devices.realtime,
             sampler: devices.sampler,
             parts: PartStatus.collect(engine), buses: BusStatus.collect(engine),

@@ -29,6 +29,8 @@ struct ProgramTables {
     var layers: UnsafeMutableBufferPointer<SamplerLayer>
     var soundFontZones: UnsafeMutableBufferPointer<SF2ZoneTables>
     var voiceCount: Int
+    /// Where the render thread stamps a selection and counts notes on unprepared regions.
+    var cell: UnsafePointer<ProgramCell>
 
     init(_ program: SamplerProgram) {
         zones = program.zonePlayback
@@ -36,6 +38,7 @@ struct ProgramTables {
         layers = program.layerTable
         soundFontZones = program.soundFontStorage.table
         voiceCount = program.globals.voiceCount
+        cell = UnsafePointer(program.cell)
     }
 }
 

@@ -3,13 +3,40 @@ import Synchronization
 /// What the render and the loading side share of one region, in raw memory: atomics only.
 ///
 /// The render thread reports each note-on (`lastStrike`), so the loading side can build levels for
-/// the regions really played and tell the least recently played ones; the loading side publishes
-/// and withdraws the band-limited form (`levels`) and frees a withdrawn one only once no voice
+/// the regions really played, prepare the struck ones not prepared yet and tell the least recently
+/// played ones; the loading side publishes and withdraws the band-limited form (`levels`) and a
+/// deferred waveform's region's frames (`plain`), and frees a withdrawn one only once no voice
 /// holds it (`FormSlot`).
 struct RegionCell: ~Copyable {
     let levels = FormSlot()
+    /// A deferred waveform's region: its plain form once its frames were read (`RegionFrames`).
+    let plain = FormSlot()
     /// The instrument's strike stamp (its frame clock + 1) at the last note-on on the region; 0: never.
     let lastStrike = Atomic<UInt64>(0)
+
+    /// Loading side: publishes (an address) or withdraws (0) the form of `kind`.
+    func store(_ kind: FormKind, address: Int) {
+        switch kind {
+        case .levels: levels.address.store(address, ordering: .sequentiallyConsistent)
+        case .plain: plain.address.store(address, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Loading side: the voices holding the form of `kind`.
+    func readers(_ kind: FormKind) -> Int {
+        switch kind {
+        case .levels: levels.readers.load(ordering: .sequentiallyConsistent)
+        case .plain: plain.readers.load(ordering: .sequentiallyConsistent)
+        }
+    }
+}
+
+/// The forms a region can be given by the loading side.
+public enum FormKind: Sendable, Equatable {
+    /// A deferred waveform's region's frames, read with the 4-point cubic (`RegionFrames`).
+    case plain
+    /// Its band-limited levels (`RegionLevels`).
+    case levels
 }
 
 /// One published form of a region and the voices holding it.
@@ -40,4 +67,29 @@ struct FormSlot: ~Copyable {
     /// Render thread: a voice that held the form stops reading it (its reads happen before the free).
     @inline(__always)
     func release() { readers.subtract(1, ordering: .releasing) }
+}
+
+/// A published form a voice counts itself a reader of (`FormSlot.acquire`), to let go of when it
+/// stops reading it. Plain data; render thread.
+struct FormHold {
+    let cell: UnsafePointer<RegionCell>
+    let kind: FormKind
+
+    @inline(__always)
+    func release() {
+        switch kind {
+        case .levels: cell.pointee.levels.release()
+        case .plain: cell.pointee.plain.release()
+        }
+    }
+}
+
+/// What the render and the loading side share of one program, in raw memory: when a part last
+/// selected it (a program change, or a part back on its start program), so that the loading side
+/// prepares its deferred regions at once, and how many notes on it found their region unprepared.
+struct ProgramCell: ~Copyable {
+    /// The instrument's stamp (frame clock + 1) at the last selection; 0: never selected.
+    let selected = Atomic<UInt64>(0)
+    /// Note-ons that found a zone's region of a deferred waveform unprepared (that zone was silent).
+    let silentNotes = Atomic<Int>(0)
 }

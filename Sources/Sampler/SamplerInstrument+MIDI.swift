@@ -65,7 +65,7 @@ extension SamplerInstrument {
         let bankNumber = Int(part.controllers.bankMSB)
         guard let selected = bank.lookup(bank: bankNumber, program: program, isDrum: part.isDrum) else { return }
         parts[channel].programNumber = program
-        parts[channel].select(selected, bank: bank)
+        parts[channel].select(selected, bank: bank, stamp: frameClock &+ 1)
     }
 
     private func controlChange(channel: Int, _ controller: UInt8, value: UInt8) {
@@ -119,7 +119,8 @@ extension SamplerInstrument {
     }
 
     /// Starts one voice for every enabled zone of every layer that answers `key` and `velocity`
-    /// in the part's program.
+    /// in the part's program, except zones whose region is unprepared (a deferred waveform's not
+    /// read yet): those stay silent, and the note is counted in the program (`ProgramCell`).
     private func noteOn(channel: Int, key: Int, velocity: Int) {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         guard let program = parts[channel].tables else { return }
@@ -133,6 +134,9 @@ extension SamplerInstrument {
             }
         }
         noteOnCounter &+= 1
+        // The band-limited forms if published (each held until the voice stops reading it), else the plain ones.
+        let stamp = frameClock &+ 1
+        var silent = false
         for zoneIndex in 0..<program.zones.count {
             // Matched in place: a zone and its layer are copied only when they start a voice.
             let layerIndex = program.zones[zoneIndex].layer
@@ -141,12 +145,17 @@ extension SamplerInstrument {
             guard shiftedKey >= program.zones[zoneIndex].minKey, shiftedKey <= program.zones[zoneIndex].maxKey,
                   velocity >= program.zones[zoneIndex].minVelocity, velocity <= program.zones[zoneIndex].maxVelocity else { continue }
             let zone = program.zones[zoneIndex], layer = program.layers[layerIndex]
+            guard let form = program.regions[zone.region].strike(stamp: stamp) else {
+                silent = true
+                continue
+            }
             let slot = start(
-                channel: channel, zone: zone, region: program.regions[zone.region],
-                regionAfterRelease: zone.releaseRegion >= 0 ? program.regions[zone.releaseRegion] : nil, layer: layer, key: key,
-                velocity: velocity, partLimit: program.voiceCount)
+                channel: channel, zone: zone, form: form,
+                formAfterRelease: zone.releaseRegion >= 0 ? program.regions[zone.releaseRegion].strike(stamp: stamp) : nil, layer: layer,
+                key: key, velocity: velocity, partLimit: program.voiceCount)
             if zone.soundFont >= 0 { startSoundFont(slot: slot, tables: program.soundFontZones[zone.soundFont], velocity: velocity) }
         }
+        if silent { program.cell.pointee.silentNotes.add(1, ordering: .relaxed) }
     }
 
     private func noteOff(channel: Int, key: Int) {
@@ -183,11 +192,12 @@ extension SamplerInstrument {
         }
     }
 
-    /// Starts one voice of `zone` reading `region` (and, for a sample-mode-3 SoundFont zone, going
-    /// on in `regionAfterRelease` once released); returns its slot.
+    /// Starts one voice of `zone` reading `form` (struck, and held when published), and, for a
+    /// sample-mode-3 SoundFont zone, going on in `formAfterRelease` once released (nil when the
+    /// zone has none, or its region is unprepared: the voice then releases in its loop); returns its slot.
     private func start(
-        channel: Int, zone: ZonePlayback, region: PlaybackRegion, regionAfterRelease: PlaybackRegion?, layer: SamplerLayer, key: Int,
-        velocity: Int, partLimit: Int
+        channel: Int, zone: ZonePlayback, form struck: (region: PlaybackRegion, hold: FormHold?),
+        formAfterRelease: (region: PlaybackRegion, hold: FormHold?)?, layer: SamplerLayer, key: Int, velocity: Int, partLimit: Int
     ) -> Int {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         // Two budgets: the part's program's own voice count, then the pool shared by all parts.
@@ -206,17 +216,10 @@ extension SamplerInstrument {
         let slot = freeSlot()
         voices[slot].releaseRegion()  // a fading voice whose slot is taken over
         var voice = voices[slot]
-        // The band-limited forms if published (each held until the voice stops reading it), else the plain ones.
-        let stamp = frameClock &+ 1
-        let (form, held) = region.strike(stamp: stamp)
-        voice.heldCell = held
-        voice.regionAfterRelease = nil
-        voice.heldCellAfterRelease = nil
-        if let regionAfterRelease {
-            let struck = regionAfterRelease.strike(stamp: stamp)
-            voice.regionAfterRelease = struck.region
-            voice.heldCellAfterRelease = struck.held
-        }
+        let form = struck.region
+        voice.hold = struck.hold
+        voice.regionAfterRelease = formAfterRelease?.region
+        voice.holdAfterRelease = formAfterRelease?.hold
         voice.isActive = true
         voice.channel = channel
         voice.startFrame = frameClock

@@ -237,7 +237,7 @@ public final class SamplerInstrument {
         guard let bank else { return }
         parts[c].isDrum = bank.partSetups[c].isDrum
         parts[c].programNumber = bank.partSetups[c].program
-        parts[c].select(bank.startProgram(channel: c), bank: bank)
+        parts[c].select(bank.startProgram(channel: c), bank: bank, stamp: frameClock &+ 1)
     }
 
     /// Part `channel`'s sub-mix of the span: its own `spanFrames` stretch of `partMix`.

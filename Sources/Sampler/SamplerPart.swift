@@ -52,11 +52,13 @@ struct SamplerPart {
         sends.follow(reverbController: controllers.reverbSend, chorusController: controllers.chorusSend, snap: false)
     }
 
-    /// Selects `program` of the bank (render thread: an index, nothing allocated).
-    mutating func select(_ program: PartProgram, bank: ProgramBank.RenderTables?) {
+    /// Selects `program` of the bank (render thread: an index, nothing allocated), stamping the
+    /// selection in the program with `stamp` so that the loading side prepares it (`ProgramCell`).
+    mutating func select(_ program: PartProgram, bank: ProgramBank.RenderTables?, stamp: UInt64) {
         self.program = program
         if case .sampler(let index) = program, let bank {
             tables = bank.programTables[index]
+            bank.programTables[index].cell.pointee.selected.store(stamp, ordering: .relaxed)
         } else {
             tables = nil
         }

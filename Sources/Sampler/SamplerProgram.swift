@@ -48,7 +48,13 @@ public final class SamplerProgram: @unchecked Sendable {
     public let zones: [SamplerZone]
     public let globals: SamplerGlobals
 
-    private let storage = RegionStorage()
+    let storage = RegionStorage()
+    /// What the render thread reports of the program (`ProgramCell`: selection stamp, silent notes).
+    let cell: UnsafeMutablePointer<ProgramCell> = {
+        let cell = UnsafeMutablePointer<ProgramCell>.allocate(capacity: 1)
+        cell.initialize(to: ProgramCell())
+        return cell
+    }()
     /// The SoundFont zones' generators and modulators (empty for an .aupreset program).
     let soundFontStorage = SF2ArticulationStorage()
     /// Render-side copies in raw memory so the render thread touches no Swift arrays (no ARC).
@@ -111,10 +117,10 @@ public final class SamplerProgram: @unchecked Sendable {
     }
 
     /// Guards `storage` (control, renderer and builder threads; never the render thread).
-    private let storageLock = Mutex(())
+    let storageLock = Mutex(())
 
-    /// Any thread but the render thread: what every region without published levels needs, in
-    /// region order.
+    /// Any thread but the render thread: what every region without published levels needs next
+    /// (a deferred waveform's region without a form: its frames, `.plain`), in region order.
     public var levelRequests: [LevelRequest] {
         storageLock.withLock { _ in storage.regions.indices.compactMap { storage.request($0) } }
     }
@@ -137,11 +143,14 @@ public final class SamplerProgram: @unchecked Sendable {
     }
 
     /// Any thread but the render thread: the requests of the regions the render thread struck (a
-    /// note-on reports it, `lastStrike`) that have no levels, the most recently struck first.
+    /// note-on reports it, `lastStrike`) that have no levels (or, deferred, no form: `.plain`),
+    /// the most recently struck first.
     public var struckLevelRequests: [LevelRequest] {
         storageLock.withLock { _ in
-            storage.regions.indices.compactMap { index in storage.request(index).map { ($0, storage.lastStrike(index)) } }
-                .filter { $0.1 != 0 }.sorted { $0.1 > $1.1 }.map(\.0)
+            storage.regions.indices.compactMap { index in
+                let stamp = storage.lastStrike(index)
+                return stamp == 0 ? nil : storage.request(index).map { ($0, stamp) }
+            }.sorted { $0.1 > $1.1 }.map(\.0)
         }
     }
 
@@ -149,7 +158,7 @@ public final class SamplerProgram: @unchecked Sendable {
     /// and the stamp of their last note-on (0: never struck), for choosing what to withdraw.
     public var publishedLevels: [(region: Int, levels: RegionLevels, lastStrike: UInt64)] {
         storageLock.withLock { _ in
-            storage.regions.indices.compactMap { index in storage.levels(index).map { (index, $0, storage.lastStrike(index)) } }
+            storage.publishedLevels.map { ($0.region, $0.owner, storage.lastStrike($0.region)) }
         }
     }
 
@@ -168,11 +177,11 @@ public final class SamplerProgram: @unchecked Sendable {
     /// ends (`reclaimWithdrawnLevels`). Returns false if the region had no levels.
     @discardableResult
     public func withdrawLevels(region: Int) -> Bool {
-        storageLock.withLock { _ in storage.withdraw(region) }
+        storageLock.withLock { _ in storage.withdraw(.levels, region) }
     }
 
-    /// Any thread but the render thread: lets go of withdrawn levels no voice reads any more (their
-    /// memory is freed when no other program holds them); returns how many still wait for voices.
+    /// Any thread but the render thread: lets go of withdrawn levels (and frames) no voice reads any
+    /// more (their memory is freed when no other program holds them); returns how many still wait for voices.
     @discardableResult
     public func reclaimWithdrawnLevels() -> Int {
         storageLock.withLock { _ in storage.reclaim() }
@@ -217,6 +226,7 @@ public final class SamplerProgram: @unchecked Sendable {
     public var storedRegionCount: Int { regionTable.count }
 
     deinit {
+        cell.deinitialize(count: 1).deallocate()
         zonePlayback.deallocate()
         regionTable.deallocate()
         layerTable.deinitialize().deallocate()

@@ -54,9 +54,9 @@ extension SamplerVoice {
         if frame >= looped.endFrame { frame -= (frame - looped.loopStartFrame) / looped.loopLength * looped.loopLength }
         phase = UInt64(max(frame, 0)) << 32 | (phase & 0xFFFF_FFFF)
         // The looped form is read no more: its hold ends, the unlooped one's goes on.
-        heldCell?.pointee.levels.release()
-        heldCell = heldCellAfterRelease
-        heldCellAfterRelease = nil
+        hold?.release()
+        hold = holdAfterRelease
+        holdAfterRelease = nil
         region = unlooped
         regionAfterRelease = nil
     }

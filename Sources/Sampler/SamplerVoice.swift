@@ -73,8 +73,8 @@ struct SamplerVoice {
     var noteID: UInt64 = 0
 
     var region: PlaybackRegion?
-    /// The cell whose published levels `region` reads (counted there as a reader), nil for a plain form.
-    var heldCell: UnsafePointer<RegionCell>?
+    /// The published form `region` is (counted there as a reader), nil for a region's own plain form.
+    var hold: FormHold?
     var phase: UInt64 = 0
     var sourceRateRatio = 1.0
     var fixedCents = 0.0
@@ -121,11 +121,11 @@ struct SamplerVoice {
     var isSoundFont = false
     var sf = SF2Voice()
     /// Sample mode 3: the unlooped region the voice continues in after its release, struck at
-    /// note-on with the voice's region, and the cell it is held in (nil for a plain form). A
+    /// note-on with the voice's region, and its hold (nil for a region's own plain form). A
     /// voice holds at most these two forms; at the release the first is let go and this one
-    /// becomes `region`/`heldCell`.
+    /// becomes `region`/`hold`.
     var regionAfterRelease: PlaybackRegion?
-    var heldCellAfterRelease: UnsafePointer<RegionCell>?
+    var holdAfterRelease: FormHold?
 
     init(sampleRate: Double) {
         envelope = Envelope(sampleRate: sampleRate)
@@ -155,10 +155,10 @@ struct SamplerVoice {
     /// being replaced), so the loading side may free them once withdrawn: its region's and, for a
     /// sample-mode-3 voice not yet released, the region it would go on in.
     mutating func releaseRegion() {
-        heldCell?.pointee.levels.release()
-        heldCell = nil
-        heldCellAfterRelease?.pointee.levels.release()
-        heldCellAfterRelease = nil
+        hold?.release()
+        hold = nil
+        holdAfterRelease?.release()
+        holdAfterRelease = nil
         regionAfterRelease = nil
     }
 

@@ -46,11 +46,58 @@ public final class SamplerWaveform: @unchecked Sendable {
         }
     }
 
+    /// A waveform that holds no frames: `source` gives them when a region of it is prepared on the
+    /// loading side (`RegionFrames`), so that a SoundFont's samples are read on need, not at load.
+    /// Its regions start unprepared: a note on one is silent (and counted) until the loading side
+    /// publishes the region's frames or levels. `bytesPerFrame`: what `source` writes, 2 (16-bit
+    /// points) or 4 (Float). Fails as the other initialisers do.
+    public init(
+        source: any SampleSource, channelCount: Int, frameCount: Int, sampleRate: Double, bytesPerFrame: Int, naturalLoop: SamplerLoop? = nil
+    ) throws(SamplerProgramError) {
+        try Self.check(channelCounts: [Int](repeating: frameCount, count: channelCount), sampleRate: sampleRate, naturalLoop: naturalLoop, playedLoop: nil)
+        precondition(bytesPerFrame == 2 || bytesPerFrame == 4, "2 or 4 bytes a frame")
+        self.channelCount = channelCount
+        self.sampleRate = sampleRate
+        self.frameCount = frameCount
+        self.naturalLoop = naturalLoop
+        playedLoop = nil
+        self.bytesPerFrame = bytesPerFrame
+        self.source = source
+        storage = []
+    }
+
     /// Checks the shape, then stores each channel guarded: `fill(channel, frame 0)` writes its frames.
     private init(
         channelCounts: [Int], sampleRate: Double, naturalLoop: SamplerLoop?, playedLoop: SamplerLoop?, bytesPerFrame: Int,
         fill: (Int, UnsafeMutableRawPointer) -> Void
     ) throws(SamplerProgramError) {
+        try Self.check(channelCounts: channelCounts, sampleRate: sampleRate, naturalLoop: naturalLoop, playedLoop: playedLoop)
+        let first = channelCounts[0]
+        channelCount = channelCounts.count
+        self.sampleRate = sampleRate
+        self.frameCount = first
+        self.naturalLoop = naturalLoop
+        self.playedLoop = playedLoop
+        self.bytesPerFrame = bytesPerFrame
+        source = nil
+        // After the frames: zeros, or the loop played on as far as its plain form reads.
+        let stored = first + (playedLoop == nil ? 0 : RegionStorage.plainLoopTailFrames)
+        storage = (0..<channelCounts.count).map { channel in
+            let base = GuardedFrames.allocate(frames: stored, bytesPerFrame: bytesPerFrame)
+            let zero = base + Self.guardFrames * bytesPerFrame
+            fill(channel, zero)
+            if let playedLoop {
+                // The trailing guard too: the window at the wrap reaches into it.
+                PlayedChannel(frames: GuardedFrames.stored(zero, bytesPerFrame: bytesPerFrame), frameCount: first, loop: playedLoop)
+                    .copyStored(from: first, count: stored - first + Self.guardFrames, into: zero + first * bytesPerFrame)
+            }
+            return base
+        }
+    }
+
+    /// Fails when there are no channels, more than two, channels of unequal length, no frames, a
+    /// non-positive sample rate, or a loop outside the frames.
+    private static func check(channelCounts: [Int], sampleRate: Double, naturalLoop: SamplerLoop?, playedLoop: SamplerLoop?) throws(SamplerProgramError) {
         guard let first = channelCounts.first, (1...2).contains(channelCounts.count), channelCounts.allSatisfy({ $0 == first }) else {
             throw .invalidWaveform(reason: "needs 1 or 2 channels of equal length, got \(channelCounts)")
         }
@@ -62,54 +109,41 @@ public final class SamplerWaveform: @unchecked Sendable {
         if let playedLoop, !(playedLoop.fits(frameCount: first) && playedLoop.endFrame == first) {
             throw .invalidWaveform(reason: "played loop \(playedLoop) does not end at the last of \(first) frames")
         }
-        channelCount = channelCounts.count
-        self.sampleRate = sampleRate
-        self.frameCount = first
-        self.naturalLoop = naturalLoop
-        self.playedLoop = playedLoop
-        self.bytesPerFrame = bytesPerFrame
-        let guardFrames = Self.guardFrames
-        // After the frames: zeros, or the loop played on as far as its plain form reads.
-        let tail = guardFrames + (playedLoop == nil ? 0 : RegionStorage.plainLoopTailFrames)
-        storage = (0..<channelCounts.count).map { channel in
-            let base = UnsafeMutableRawPointer.allocate(byteCount: (guardFrames + first + tail) * bytesPerFrame, alignment: 16)
-            base.initializeMemory(as: UInt8.self, repeating: 0, count: (guardFrames + first + tail) * bytesPerFrame)
-            let zero = base + guardFrames * bytesPerFrame
-            fill(channel, zero)
-            if let playedLoop {
-                PlayedChannel(frames: Self.stored(zero, bytesPerFrame: bytesPerFrame), frameCount: first, loop: playedLoop).copyStored(from: first, count: tail, into: zero + first * bytesPerFrame)
-            }
-            return base
-        }
     }
 
     /// The loop this waveform is stored played with (see `init`), if any.
     public let playedLoop: SamplerLoop?
     /// 4 (Float) or 2 (16-bit points).
     public let bytesPerFrame: Int
+    /// Where a deferred waveform's frames are read from (nil: it holds them).
+    public let source: (any SampleSource)?
+    /// Holds no frames: its regions are prepared on the loading side from `source`.
+    public var isDeferred: Bool { source != nil }
 
     /// One allocation per channel: `guardFrames` zeros, the frames, `guardFrames` zeros (or the
-    /// played loop's tail), so a region's plain form reads them in place (`RegionStorage`).
+    /// played loop's tail), so a region's plain form reads them in place (`RegionStorage`); none
+    /// for a deferred waveform.
     private let storage: [UnsafeMutableRawPointer]
     static let guardFrames = LevelLayout.guardFrames
 
-    /// Frame 0 of `channel` (guarded by zeros either side). Any thread.
+    /// Frame 0 of `channel` (guarded by zeros either side). Any thread; not of a deferred waveform.
     func frames(channel: Int) -> StoredFrames {
-        Self.stored(storage[min(channel, channelCount - 1)] + Self.guardFrames * bytesPerFrame, bytesPerFrame: bytesPerFrame)
+        precondition(!isDeferred, "a deferred waveform holds no frames")
+        return Self.stored(storage[min(channel, channelCount - 1)] + Self.guardFrames * bytesPerFrame, bytesPerFrame: bytesPerFrame)
     }
 
-    /// Frames at `zero` stored with `bytesPerFrame` (2: 16-bit points, 4: Float).
     private static func stored(_ zero: UnsafeMutableRawPointer, bytesPerFrame: Int) -> StoredFrames {
-        bytesPerFrame == 2 ? .pcm16(UnsafePointer(zero.assumingMemoryBound(to: Int16.self))) : .float(UnsafePointer(zero.assumingMemoryBound(to: Float.self)))
+        GuardedFrames.stored(zero, bytesPerFrame: bytesPerFrame)
     }
 
-    /// Channel `channel` as a region with `loop` plays it (valid while this waveform lives). Any thread.
+    /// Channel `channel` as a region with `loop` plays it (valid while this waveform lives). Any
+    /// thread; not of a deferred waveform (its regions' frames: `RegionFrames.played`).
     public func played(channel: Int, loop: SamplerLoop?) -> PlayedChannel {
         PlayedChannel(frames: frames(channel: channel), frameCount: frameCount, loop: loop)
     }
 
-    /// Memory the frames take, bytes (guards and looped copies not counted).
-    public var byteCount: Int { frameCount * channelCount * bytesPerFrame }
+    /// Memory the frames take, bytes (guards and looped copies not counted; 0 for a deferred waveform).
+    public var byteCount: Int { isDeferred ? 0 : frameCount * channelCount * bytesPerFrame }
 
     private struct CopyKey: Hashable {
         var channel: Int
@@ -138,10 +172,19 @@ public final class SamplerWaveform: @unchecked Sendable {
         }
     }
 
-    /// The frames of `channel` as an array (a copy, for inspection). Control thread.
+    /// The frames of `channel` as an array (a copy, for inspection; a deferred waveform's read
+    /// from its source, zeros if they cannot be). Control thread.
     public func channel(_ index: Int) -> [Float] {
-        [Float](unsafeUninitializedCapacity: frameCount) { buffer, count in
-            played(channel: index, loop: nil).read(from: 0, count: frameCount, scale: 1, into: buffer.baseAddress!)
+        var read: UnsafeMutableRawPointer?
+        if let source {
+            let buffer = GuardedFrames.allocate(frames: frameCount, bytesPerFrame: bytesPerFrame)
+            read = buffer
+            try? source.read(channel: min(index, channelCount - 1), frames: 0..<frameCount, into: buffer + Self.guardFrames * bytesPerFrame)
+        }
+        defer { read?.deallocate() }
+        let frames = read.map { Self.stored($0 + Self.guardFrames * bytesPerFrame, bytesPerFrame: bytesPerFrame) } ?? self.frames(channel: index)
+        return [Float](unsafeUninitializedCapacity: frameCount) { buffer, count in
+            PlayedChannel(frames: frames, frameCount: frameCount, loop: nil).read(from: 0, count: frameCount, scale: 1, into: buffer.baseAddress!)
             count = frameCount
         }
     }

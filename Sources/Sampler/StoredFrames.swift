@@ -28,3 +28,29 @@ public enum StoredFrames {
     /// The value of one 16-bit point.
     static let pcm16Scale = Float(1) / 32_768
 }
+
+/// One channel's frames stored with `LevelLayout.guardFrames` zeros either side, as every plain
+/// form is read (the 4-point window reaches past both ends).
+enum GuardedFrames {
+    /// A zeroed buffer of `frames` + 2 × guard frames of `bytesPerFrame`, 16-byte aligned; the
+    /// caller deallocates it. Frame 0 lies `guardFrames` × `bytesPerFrame` bytes in.
+    static func allocate(frames: Int, bytesPerFrame: Int) -> UnsafeMutableRawPointer {
+        let bytes = (frames + 2 * LevelLayout.guardFrames) * bytesPerFrame
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        return buffer
+    }
+
+    /// Frames at `zero` stored with `bytesPerFrame` (2: 16-bit points, 4: Float).
+    static func stored(_ zero: UnsafeMutableRawPointer, bytesPerFrame: Int) -> StoredFrames {
+        bytesPerFrame == 2 ? .pcm16(UnsafePointer(zero.assumingMemoryBound(to: Int16.self))) : .float(UnsafePointer(zero.assumingMemoryBound(to: Float.self)))
+    }
+}
+
+extension PlaybackLevel {
+    /// A plain form's one level: `left` and `right` (the same for mono) read as they are stored.
+    init(plain left: StoredFrames, _ right: StoredFrames) {
+        let isInt16 = left.isPCM16, scale = isInt16 ? StoredFrames.pcm16Scale : 1
+        self.init(left: left.raw, right: right.raw, oversampling: 1, isInt16: isInt16, scale: scale, rightScale: scale)
+    }
+}

@@ -4,15 +4,20 @@ import Synchronization
 import Glibc
 #endif
 
-/// How much memory band-limited levels may take, and how much they take now (any thread: atomics).
+/// How much memory band-limited levels (or sample frames read on need) may take, and how much
+/// they take now (any thread: atomics).
 ///
 /// Levels cost ~52 bytes per source sample (README.md), so nothing else in a sampler grows as fast:
 /// without a bound, a 100 MB sample asked for 2.8 GB. Every level built is charged here before it is
 /// built and refunded when it is freed; what does not fit is not built, and its region plays plain
-/// (the original frames through the 4-point cubic: aliasing when transposed up).
+/// (the original frames through the 4-point cubic: aliasing when transposed up). A second budget
+/// of its own bounds the frames of deferred waveforms (a SoundFont's samples under `play`), read
+/// and charged the same way; what does not fit is not read, and its notes are silent.
 public final class LevelBudget: Sendable {
-    /// The process's budget (what `--level-memory` sets); tests make their own.
+    /// The process's level budget (what `--level-memory` sets); tests make their own.
     public static let shared = LevelBudget(limitBytes: defaultLimitBytes)
+    /// The process's budget for frames read on need (what `--sample-memory` sets).
+    public static let sharedSamples = LevelBudget(limitBytes: defaultLimitBytes)
 
     /// A quarter of physical memory (1 GB on a 4 GB Raspberry Pi), at least 64 MB.
     public static var defaultLimitBytes: Int {

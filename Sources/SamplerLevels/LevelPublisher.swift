@@ -6,18 +6,23 @@ import Synchronization
 
 /// Gives a bank's regions their band-limited levels while it plays (live use), within the store's
 /// budget, on one detached, low-priority (nice 10), non-real-time thread; the instrument is ready
-/// without them. The render thread never waits, allocates or locks for any of it: it reports each
-/// note-on in the region's cell (`SamplerProgram.struckLevelRequests`) and acquires the published
-/// levels at note-on (a release store each, `publishLevels`).
+/// without them. Deferred waveforms' regions (a SoundFont's samples) get their frames first, within
+/// the store's sample budget (`FramePreparer`): those of the parts' start programs on the starting
+/// thread, before it returns. The render thread never waits, allocates or locks for any of it: it
+/// reports each note-on in the region's cell (`SamplerProgram.struckLevelRequests`) and each
+/// selection of a program in the program's (`selectionStamp`), and acquires the published forms
+/// at note-on (a release store each, `publishLevels`, `publishFrames`).
 ///
 /// Each turn, the thread:
-/// 1. lets go of withdrawn levels no voice reads any more (`reclaimWithdrawnLevels`);
-/// 2. builds the levels of the regions struck since, the most recent first (a note struck before
+/// 1. lets go of withdrawn forms no voice reads any more (`reclaimWithdrawnLevels`);
+/// 2. reads the frames of deferred regions struck unprepared (their notes were silent), then of
+///    the program a part selected most recently, one region a turn (`FramePreparer`);
+/// 3. builds the levels of the regions struck since, the most recent first (a note struck before
 ///    its region's levels are published plays the original frames with the 4-point cubic for its
 ///    whole life; the next one on it plays band-limited); when they do not fit, withdraws the
-///    levels played least recently (never those played more recently than the struck region)
-///    until they do;
-/// 3. while nothing struck waits, builds the regions not struck yet that fit without withdrawing
+///    levels used least recently (never those used more recently than the struck region:
+///    `FormEviction`) until they do;
+/// 4. while nothing struck waits, builds the regions not struck yet that fit without withdrawing
 ///    anything, the parts' start programs first (`finished` runs when that pass is over).
 ///
 /// Then it sleeps `pollMilliseconds` if there was nothing to do. It runs until `stop()` (or the
@@ -32,9 +37,17 @@ public final class LevelPublisher: Sendable {
     /// Regions of the bank whose levels are not published (any thread).
     public var regionsAwaitingLevels: Int { programs.regionsAwaitingLevels }
 
-    /// Control thread: starts the builder thread for `bank`. `finished` runs on it when every
+    /// Deferred regions of the bank with neither frames nor levels (any thread).
+    public var regionsUnprepared: Int { programs.reduce(0) { $0 + $1.regionsUnprepared } }
+
+    /// What reading the start programs' frames did, before `start` returned.
+    public let startPreparation: FrameReport
+
+    /// Control thread: reads the frames of the parts' start programs' deferred regions (nothing
+    /// for a bank without any), then starts the builder thread for `bank`. `finished` runs on it when every
     /// region not struck yet has levels or no more fit without withdrawing any (with what that
-    /// pass did); `log` gets a line for each struck region whose levels can never fit the budget.
+    /// pass did); `log` gets a line for each struck region whose levels can never fit the budget,
+    /// and each region whose frames cannot be read or fit.
     /// Without `prefetch`, only struck regions are built (step 3 skipped: a General MIDI
     /// SoundFont's levels would take gigabytes, and a song plays a small part of them).
     /// Builds on the calling thread, once, if no thread can be started.
@@ -47,9 +60,11 @@ public final class LevelPublisher: Sendable {
         for channel in 0..<ProgramBank.partCount {
             if case .sampler(let index) = bank.startProgram(channel: channel), !order.contains(index) { order.append(index) }
         }
+        let startCount = order.count
         order += bank.programs.indices.filter { !order.contains($0) }
         let job = Job(
             programs: order.map { bank.programs[$0] }, store: store, poll: pollMilliseconds, prefetch: prefetch, log: log, finished: finished)
+        let prepared = job.frames.prepareStart(count: startCount)
         let context = Unmanaged.passRetained(job).toOpaque()
         var thread = pthread_t()
         // 1 MiB, not the default 8: under `play`'s mlockall(MCL_FUTURE) a stack is resident whole,
@@ -72,14 +87,15 @@ public final class LevelPublisher: Sendable {
             job.turn()
             job.prefetchAll()
         }
-        return LevelPublisher(programs: job.programs, job: job)
+        return LevelPublisher(programs: job.programs, job: job, startPreparation: prepared)
     }
 
     static let stackBytes = 1 << 20
 
-    private init(programs: [SamplerProgram], job: Job) {
+    private init(programs: [SamplerProgram], job: Job, startPreparation: FrameReport) {
         self.programs = programs
         self.job = job
+        self.startPreparation = startPreparation
     }
 
     /// Any thread: ends the builder thread after the region it is building (it keeps the programs
@@ -89,8 +105,9 @@ public final class LevelPublisher: Sendable {
     deinit { stop() }
 
     /// What the builder thread owns: the programs, the store, the callbacks and its own state.
-    /// @unchecked Sendable: `notedUnfit` and `prefetching` are touched by the builder thread only
-    /// (or the starting thread when there is none); the rest is immutable or atomic.
+    /// @unchecked Sendable: `frames`, `notedUnfit` and `prefetching` are touched by the builder
+    /// thread only (or the starting thread, before it starts or when there is none); the rest is
+    /// immutable or atomic.
     private final class Job: @unchecked Sendable {
         let programs: [SamplerProgram]
         let store: LevelStore
@@ -98,6 +115,8 @@ public final class LevelPublisher: Sendable {
         let log: @Sendable (String) -> Void
         let finished: @Sendable (LevelReport) -> Void
         let stopped = Atomic<Bool>(false)
+        /// Reads deferred regions' frames.
+        let frames: FramePreparer
         /// Struck regions already said not to fit.
         private var notedUnfit = Set<RegionKey>()
         private var prefetching = true
@@ -111,6 +130,7 @@ public final class LevelPublisher: Sendable {
             prefetching = prefetch
             self.log = log
             self.finished = finished
+            frames = FramePreparer(programs: programs, store: store, log: log)
             prefetchReport = LevelReport(budgetBytes: store.budget.limitBytes)
         }
 
@@ -124,7 +144,9 @@ public final class LevelPublisher: Sendable {
         @discardableResult
         func turn() -> Bool {
             for program in programs { program.reclaimWithdrawnLevels() }
-            if buildStruck() { return true }
+            // Gathered apart: a levels request holds its region's frames, which the frames pass may withdraw.
+            if frames.prepareStruck(struckRequests(.plain)) || frames.prepareSelected() { return true }
+            if buildStruck(struckRequests(.levels)) { return true }
             guard prefetching else { return false }
             if prefetchOne() { return true }
             prefetching = false
@@ -139,14 +161,21 @@ public final class LevelPublisher: Sendable {
             prefetching = false
         }
 
+        /// The struck regions' requests of `kind`, with their program and the stamp of their last strike.
+        private func struckRequests(_ kind: FormKind) -> [(program: Int, request: LevelRequest, stamp: UInt64)] {
+            var struck: [(program: Int, request: LevelRequest, stamp: UInt64)] = []
+            for (p, program) in programs.enumerated() {
+                for request in program.struckLevelRequests where request.kind == kind {
+                    struck.append((p, request, program.lastStrike(region: request.region)))
+                }
+            }
+            return struck
+        }
+
         /// Builds (or shares) the levels of the struck regions, the most recently struck first
         /// across all programs (so that an older strike never displaces a newer one); true if it
         /// published any.
-        private func buildStruck() -> Bool {
-            var struck: [(program: Int, request: LevelRequest, stamp: UInt64)] = []
-            for (p, program) in programs.enumerated() {
-                for request in program.struckLevelRequests { struck.append((p, request, program.lastStrike(region: request.region))) }
-            }
+        private func buildStruck(_ struck: [(program: Int, request: LevelRequest, stamp: UInt64)]) -> Bool {
             var published = false
             for (p, request, stamp) in struck.sorted(by: { $0.stamp > $1.stamp }) {
                 switch store.levels(for: request) {
@@ -159,38 +188,18 @@ public final class LevelPublisher: Sendable {
                             + "it plays without band-limiting")
                     }
                 case .doesNotFit(let bytes):
-                    withdrawLeastRecent(freeing: bytes, olderThan: stamp)
+                    FormEviction.withdraw(.levels, from: programs, freeing: bytes, budget: store.budget, olderThan: stamp)
                 }
             }
             return published
-        }
-
-        /// Withdraws levels played before `stamp`, least recently played first, until `bytes`
-        /// more than the budget's headroom are on their way out (freed once their voices end).
-        private func withdrawLeastRecent(freeing bytes: Int, olderThan stamp: UInt64) {
-            var groups: [ObjectIdentifier: (levels: RegionLevels, holders: [(SamplerProgram, Int)], lastStrike: UInt64)] = [:]
-            for program in programs {
-                for entry in program.publishedLevels {
-                    let id = ObjectIdentifier(entry.levels)
-                    var group = groups[id] ?? (entry.levels, [], 0)
-                    group.holders.append((program, entry.region))
-                    group.lastStrike = max(group.lastStrike, entry.lastStrike)
-                    groups[id] = group
-                }
-            }
-            var needed = bytes - (store.budget.limitBytes - store.budget.usedBytes)
-            for group in groups.values.sorted(by: { $0.lastStrike < $1.lastStrike }) where needed > 0 && group.lastStrike < stamp {
-                for (program, region) in group.holders { program.withdrawLevels(region: region) }
-                needed -= group.levels.byteCount
-            }
-            for program in programs { program.reclaimWithdrawnLevels() }
         }
 
         /// Builds the next region not struck yet whose levels fit without withdrawing any; false
         /// when none is left.
         private func prefetchOne() -> Bool {
             for program in programs {
-                for request in program.levelRequests where store.cost(of: request) <= store.budget.limitBytes - store.budget.usedBytes {
+                for request in program.levelRequests
+                where request.kind == .levels && store.cost(of: request) <= store.budget.limitBytes - store.budget.usedBytes {
                     if case .levels(let levels) = store.levels(for: request), program.publishLevels(levels, for: request) {
                         prefetchReport.count(levels, for: request, margin: true)
                         return true

@@ -1,14 +1,18 @@
 import Sampler
 import Synchronization
 
-/// Builds levels under a budget and shares them: a region of the same waveform and loop in several
-/// programs (presets sharing a sample folder, a SoundFont's presets sharing its samples) gets one
-/// `RegionLevels`, built once. Any thread but the render thread.
+/// Builds levels under a budget, reads deferred waveforms' frames under another, and shares both:
+/// a region of the same waveform and loop in several programs (presets sharing a sample folder, a
+/// SoundFont's presets sharing its samples) gets one `RegionLevels`, built once, and one
+/// `RegionFrames`, read once. Any thread but the render thread.
 public final class LevelStore: Sendable {
-    /// The process's store, charging `LevelBudget.shared`.
-    public static let shared = LevelStore(budget: .shared)
+    /// The process's store, charging `LevelBudget.shared` and `LevelBudget.sharedSamples`.
+    public static let shared = LevelStore(budget: .shared, sampleBudget: .sharedSamples)
 
+    /// What levels take (`--level-memory`).
     public let budget: LevelBudget
+    /// What frames read on need take (`--sample-memory`).
+    public let sampleBudget: LevelBudget
 
     private struct Key: Hashable {
         var waveform: ObjectIdentifier
@@ -25,9 +29,27 @@ public final class LevelStore: Sendable {
 
     private let entries = Mutex<[Key: Entry]>([:])
     private let threads = Atomic<Int>(1)
+    /// Frames read and alive, and the waveforms found unreadable (with why), weakly as `entries`.
+    private let frameEntries = Mutex<(alive: [FrameKey: FrameEntry], unreadable: [ObjectIdentifier: Unreadable])>(([:], [:]))
 
-    public init(budget: LevelBudget) {
+    private struct FrameKey: Hashable {
+        var waveform: ObjectIdentifier
+        var loop: SamplerLoop?
+    }
+
+    private struct FrameEntry {
+        weak var waveform: SamplerWaveform?
+        weak var frames: RegionFrames?
+    }
+
+    private struct Unreadable {
+        weak var waveform: SamplerWaveform?
+        var reason: String
+    }
+
+    public init(budget: LevelBudget, sampleBudget: LevelBudget = LevelBudget(limitBytes: LevelBudget.defaultLimitBytes)) {
         self.budget = budget
+        self.sampleBudget = sampleBudget
     }
 
     /// Threads one region's levels are built on (1…16; an offline render sets its `--threads`,
@@ -49,6 +71,7 @@ public final class LevelStore: Sendable {
     /// `levelCount` levels, else with `reachLevelCount` (the bend margin left out); without
     /// `margin`, only with `reachLevelCount` (levels found alive with more are taken as they are).
     public func levels(for request: LevelRequest, margin: Bool = true) -> Supply {
+        precondition(request.kind == .levels, "a request for frames (`frames(for:)`)")
         let widest = request.reachLevelCount < request.levelCount ? [request.levelCount, request.reachLevelCount] : [request.levelCount]
         let counts = margin ? widest : [request.reachLevelCount]
         let frames = LevelBuilder.frames(for: request), channels = request.waveform.channelCount
@@ -92,5 +115,56 @@ public final class LevelStore: Sendable {
             }
             return levels
         }
+    }
+}
+
+extension LevelStore {
+    /// The outcome of `frames(for:)`.
+    public enum FrameSupply {
+        /// Read, or found already read for another program.
+        case frames(RegionFrames)
+        /// They do not fit the sample budget beside what it holds: they would take `bytes`.
+        case doesNotFit(bytes: Int)
+        /// The source cannot give them (`reason`, one line naming the file and the sample);
+        /// `isNew` the first time this waveform failed (later requests are answered so at once).
+        case unreadable(reason: String, isNew: Bool)
+    }
+
+    /// A `.plain` request's frames, read from its deferred waveform's source: found alive (no
+    /// cost), else read if they fit the sample budget (charged until freed).
+    public func frames(for request: LevelRequest) -> FrameSupply {
+        let key = FrameKey(waveform: ObjectIdentifier(request.waveform), loop: request.loop)
+        let known: FrameSupply? = frameEntries.withLock { entries in
+            if let entry = entries.alive[key] {
+                if entry.waveform === request.waveform, let frames = entry.frames { return .frames(frames) }
+                entries.alive[key] = nil  // freed: forget it
+            }
+            if let failed = entries.unreadable[key.waveform] {
+                if failed.waveform === request.waveform { return .unreadable(reason: failed.reason, isNew: false) }
+                entries.unreadable[key.waveform] = nil
+            }
+            return nil
+        }
+        if let known { return known }
+        let bytes = RegionFrames.byteCount(for: request)
+        guard sampleBudget.reserve(bytes) else { return .doesNotFit(bytes: bytes) }
+        let budget = sampleBudget
+        let read: RegionFrames
+        do {
+            read = try RegionFrames(reading: request) { budget.refund($0) }
+        } catch {
+            budget.refund(bytes)
+            return frameEntries.withLock { entries in
+                let isNew = entries.unreadable[key.waveform]?.waveform !== request.waveform
+                if isNew { entries.unreadable[key.waveform] = Unreadable(waveform: request.waveform, reason: error.description) }
+                return .unreadable(reason: error.description, isNew: isNew)
+            }
+        }
+        // Two readers may have read the same frames at once: the first one stored is shared.
+        return .frames(frameEntries.withLock { entries in
+            if let other = entries.alive[key], other.waveform === request.waveform, let frames = other.frames { return frames }
+            entries.alive[key] = FrameEntry(waveform: request.waveform, frames: read)
+            return read
+        })
     }
 }

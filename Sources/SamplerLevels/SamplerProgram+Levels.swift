@@ -25,7 +25,15 @@ extension SamplerProgram {
 
     func supply(_ requests: [LevelRequest], from store: LevelStore, margin: Bool = true) -> LevelReport {
         var report = LevelReport(budgetBytes: store.budget.limitBytes)
-        for request in requests {
+        for asked in requests {
+            var request = asked
+            if asked.kind == .plain {
+                // A deferred waveform's region: its frames first (within the sample budget), then its levels from them.
+                guard case .frames(let frames) = store.frames(for: asked), publishFrames(frames, for: asked),
+                    let next = levelRequest(region: asked.region), next.kind == .levels
+                else { continue }
+                request = next
+            }
             switch store.levels(for: request, margin: margin) {
             case .levels(let levels):
                 if publishLevels(levels, for: request) { report.count(levels, for: request, margin: margin) }

@@ -12,25 +12,33 @@ import FileAccess
 ///
 /// A mapped file must not be truncated in place while it is in use (reading a page past the new
 /// end raises SIGBUS); package managers and editors replace files by rename, which is safe.
-/// Immutable after `init`, so any thread may read it.
+/// The file stays open while the storage lives, so that its sample data can be read later without
+/// the mapping (`SoundFontSampleData`, from a duplicate of `descriptor`): the same file, even if
+/// the path is replaced meanwhile. Immutable after `init`, so any thread may read it.
 final class FontStorage: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
     private let mapped: Bool
+    /// The open file (−1 for bytes given in memory).
+    let descriptor: Int32
 
     /// Maps `path` read-only after `RegularFile.open`'s checks (regular file, size ≤ `maxBytes`).
     init(path: String, maxBytes: Int) throws(FileAccessError) {
         let opened = try RegularFile.open(path, maxBytes: maxBytes, what: "SoundFont")
-        defer { close(opened.descriptor) }
         guard opened.size > 0 else {
+            close(opened.descriptor)
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             mapped = false
+            descriptor = -1
             return
         }
         guard let base = mmap(nil, opened.size, PROT_READ, MAP_PRIVATE, opened.descriptor, 0), base != MAP_FAILED else {
-            throw FileAccessError(path: path, reason: "cannot map the file: \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            close(opened.descriptor)
+            throw FileAccessError(path: path, reason: "cannot map the file: \(reason)")
         }
         bytes = UnsafeRawBufferPointer(start: base, count: opened.size)
         mapped = true
+        descriptor = opened.descriptor
     }
 
     /// A private copy of `data`.
@@ -39,6 +47,7 @@ final class FontStorage: @unchecked Sendable {
         data.withUnsafeBytes { copy.copyMemory(from: $0) }
         bytes = UnsafeRawBufferPointer(start: copy.baseAddress, count: data.count)
         mapped = false
+        descriptor = -1
     }
 
     /// Lets the kernel drop the mapped pages under `range` (file bytes) from this process's
@@ -54,6 +63,7 @@ final class FontStorage: @unchecked Sendable {
     }
 
     deinit {
+        if descriptor >= 0 { close(descriptor) }
         guard let base = bytes.baseAddress else { return }
         if mapped {
             munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)

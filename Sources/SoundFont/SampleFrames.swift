@@ -34,13 +34,17 @@ extension SoundFontFile {
         }
         let streamBytes = sampleBytes.lowerBound + sample.start..<sampleBytes.lowerBound + sample.end
         defer { storage.release(streamBytes) }
-        let stream = UnsafeRawBufferPointer(rebasing: storage.bytes[streamBytes])
+        return try Self.decodeVorbis(UnsafeRawBufferPointer(rebasing: storage.bytes[streamBytes]), sample: index, sample, at: streamBytes.lowerBound, path: path)
+    }
+
+    /// SF3 sample `index`'s Ogg Vorbis stream (file bytes from `offset`) decoded, at most its
+    /// `frameCount` frames; throws naming the sample when it does not decode.
+    static func decodeVorbis(_ stream: UnsafeRawBufferPointer, sample index: Int, _ sample: SoundFontSample, at offset: Int, path: String) throws(SoundFontError) -> [Float] {
         do {
             return try MemoryAudioDecoder.decodeMono(stream, maxFrames: sample.frameCount, label: "\(path): sample \(index) '\(sample.name)'")
         } catch {
             throw SoundFontError(
-                path: path, chunk: "sdta/smpl", byteOffset: sampleBytes.lowerBound + sample.start,
-                reason: "sample \(index) '\(sample.name)': Ogg Vorbis stream does not decode: \(error.reason)")
+                path: path, chunk: "sdta/smpl", byteOffset: offset, reason: "sample \(index) '\(sample.name)': Ogg Vorbis stream does not decode: \(error.reason)")
         }
     }
 
@@ -70,18 +74,26 @@ extension SoundFontFile {
     /// `destination`, which must hold `range.count`. The range must lie in `0..<poolFrames`.
     public func pcmFrames(_ range: Range<Int>, into destination: UnsafeMutableBufferPointer<Float>) {
         precondition(range.lowerBound >= 0 && range.upperBound <= poolFrames && destination.count >= range.count, "frames outside the sample pool")
-        let bytes = storage.bytes
-        let base = sampleBytes.lowerBound
-        if let low = sample24Bytes {
-            let scale = Float(1) / 8_388_608
-            for (i, frame) in range.enumerated() {
-                let high = Int32(Int16(bitPattern: UInt16(bytes[base + 2 * frame]) | UInt16(bytes[base + 2 * frame + 1]) << 8))
-                destination[i] = Float(high << 8 | Int32(bytes[low.lowerBound + frame])) * scale
+        guard let base = storage.bytes.baseAddress, !range.isEmpty else { return }
+        Self.convert(
+            points: base + sampleBytes.lowerBound + 2 * range.lowerBound, lowBytes: sample24Bytes.map { base + $0.lowerBound + range.lowerBound },
+            count: range.count, into: destination.baseAddress!)
+    }
+
+    /// `count` 16-bit little-endian points at `points` (with sm24's low bytes at `lowBytes`: 24-bit)
+    /// as Float: / 32768, or / 8388608.
+    static func convert(points: UnsafeRawPointer, lowBytes: UnsafeRawPointer?, count: Int, into destination: UnsafeMutablePointer<Float>) {
+        let bytes = points.assumingMemoryBound(to: UInt8.self)
+        if let lowBytes {
+            let low = lowBytes.assumingMemoryBound(to: UInt8.self), scale = Float(1) / 8_388_608
+            for i in 0..<count {
+                let high = Int32(Int16(bitPattern: UInt16(bytes[2 * i]) | UInt16(bytes[2 * i + 1]) << 8))
+                destination[i] = Float(high << 8 | Int32(low[i])) * scale
             }
         } else {
             let scale = Float(1) / 32_768
-            for (i, frame) in range.enumerated() {
-                destination[i] = Float(Int16(bitPattern: UInt16(bytes[base + 2 * frame]) | UInt16(bytes[base + 2 * frame + 1]) << 8)) * scale
+            for i in 0..<count {
+                destination[i] = Float(Int16(bitPattern: UInt16(bytes[2 * i]) | UInt16(bytes[2 * i + 1]) << 8)) * scale
             }
         }
     }

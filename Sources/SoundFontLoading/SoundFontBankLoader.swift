@@ -3,6 +3,15 @@ import Sampler
 import SamplerLevels
 import SoundFont
 
+/// When a SoundFont's sample data is read.
+public enum SoundFontSamples: Sendable, Equatable {
+    /// While the programs are built: every zone's frames (a render's: only those its song plays).
+    case atLoad
+    /// Later, by the live builder (`LevelPublisher`), as parts select programs and strike notes:
+    /// loading reads the font's structure only (`play`).
+    case onNeed
+}
+
 /// What of a SoundFont becomes programs: the whole font, one bank, or one preset.
 public enum SoundFontSelection: Sendable, Equatable {
     case wholeFont
@@ -21,7 +30,8 @@ public struct SoundFontBank: Sendable {
     public var table: [Int: [PartProgram?]]
     /// One line each: the font's warnings, zones that cannot play, substitutions the song makes.
     public var warnings: [String]
-    /// Bytes of sample data the programs hold (16-bit points or Float, before band-limited levels).
+    /// Bytes of sample data the programs hold (16-bit points or Float, before band-limited levels;
+    /// 0 when read on need).
     public var residentBytes: Int
 }
 
@@ -38,9 +48,12 @@ public enum SoundFontBankLoader {
     /// is built. `firstProgram` offsets the program indices in `table` (for merging into a
     /// larger bank). `gain` scales every voice (linear, FluidSynth's `synth.gain`).
     /// `tuningHeadroomSemitones`: how far above A4 = 440 Hz the player's tuning can be while the song plays.
+    /// `samples` `.onNeed` (without a song): no sample data is read, the programs' regions wait
+    /// for the live builder to read theirs (`SoundFontWaveforms`).
     public static func load(
         path: String, selection: SoundFontSelection = .wholeFont, song: [MIDIMessage]? = nil, parts: [PartSetup] = PartSetup.generalMIDI,
-        firstProgram: Int = 0, levels: SamplerProgram.LevelBuilding = .byNeed, gain: Double = fluidSynthGain, tuningHeadroomSemitones: Double = 0
+        firstProgram: Int = 0, levels: SamplerProgram.LevelBuilding = .byNeed, gain: Double = fluidSynthGain, tuningHeadroomSemitones: Double = 0,
+        samples: SoundFontSamples = .atLoad
     ) throws(SoundFontError) -> SoundFontBank {
         let font = try SoundFontFile.load(path: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -57,7 +70,8 @@ public enum SoundFontBankLoader {
             pitchShifts = plan.pitchShiftSemitones
             warnings += plan.substitutions.map { "\(name): \($0)" }
         }
-        let waveforms = SoundFontWaveforms(font: font)
+        // A render's song names what it plays: that is read now, whatever `samples` says.
+        let waveforms = SoundFontWaveforms(font: font, reading: song == nil ? samples : .atLoad)
         for (index, presetIndex) in chosen.enumerated() {
             for played in playedRegions(font: font, preset: presetIndex, keys: keys.map { $0[firstProgram + index] ?? [] }) {
                 waveforms.expect(played.frames)

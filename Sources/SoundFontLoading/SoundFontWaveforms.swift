@@ -10,8 +10,15 @@ import SoundFont
 /// ends, with one loop, is made in that played form and cut at the loop's end
 /// (`SamplerWaveform(playedLoop:)`): it is held once, not once plain and once as the region's
 /// looped copy. Counts what it holds, so the loader can state its memory. Control thread.
+///
+/// Read `.onNeed` (`play`), a part of a sample becomes a deferred waveform instead, holding no
+/// frames: its regions read them from the font's file when the live builder prepares them
+/// (`FontSampleSource`, `SoundFontSampleData`), and load reads no sample data at all.
 final class SoundFontWaveforms {
     let font: SoundFontFile
+    let reading: SoundFontSamples
+    /// The font's sample data, kept open for the deferred waveforms (`.onNeed`).
+    private var sampleData: SoundFontSampleData?
     private var waveforms: [SoundFontZoneMapping.Frames: SamplerWaveform] = [:]
     private var decodedStreams: [Int: [Float]] = [:]
     /// Per part of a sample (`key`): the one loop every zone expected so far plays it with
@@ -20,7 +27,10 @@ final class SoundFontWaveforms {
     /// Bytes of sample data held by the waveforms made so far.
     private(set) var residentBytes = 0
 
-    init(font: SoundFontFile) { self.font = font }
+    init(font: SoundFontFile, reading: SoundFontSamples = .atLoad) {
+        self.font = font
+        self.reading = reading
+    }
 
     /// Records that a zone will play `frames`: call for every zone before the first `waveform(for:)`.
     func expect(_ frames: SoundFontZoneMapping.Frames) {
@@ -34,6 +44,7 @@ final class SoundFontWaveforms {
 
     /// The waveform for `frames`; throws (naming the sample) when its data cannot be read.
     func waveform(for frames: SoundFontZoneMapping.Frames) throws(SoundFontError) -> SamplerWaveform {
+        if reading == .onNeed { return try deferredWaveform(for: frames) }
         var key = Self.key(frames)
         // Played form only when every expected zone (this one too) plays it with this loop.
         let only = onlyLoop[key] ?? nil
@@ -57,6 +68,38 @@ final class SoundFontWaveforms {
         }
         waveforms[key] = waveform
         residentBytes += waveform.byteCount
+        return waveform
+    }
+
+    /// The deferred waveform of the part of the sample `frames` plays; throws (naming the sample)
+    /// when the sample cannot play, as reading it would.
+    private func deferredWaveform(for frames: SoundFontZoneMapping.Frames) throws(SoundFontError) -> SamplerWaveform {
+        let key = Self.key(frames)
+        if let made = waveforms[key] { return made }
+        guard font.samples.indices.contains(frames.sample) else {
+            throw SoundFontError(path: font.path, chunk: "pdta/shdr", reason: "no sample \(frames.sample) (the font has \(font.samples.count))")
+        }
+        let sample = font.samples[frames.sample]
+        if case .dropped(let reason) = sample.playability {
+            throw SoundFontError(path: font.path, chunk: "pdta/shdr", reason: "sample \(frames.sample) '\(sample.name)' cannot play: \(reason)")
+        }
+        let data: SoundFontSampleData
+        if let open = sampleData {
+            data = open
+        } else {
+            data = try font.sampleData()
+            sampleData = data
+        }
+        let part = frames.range.clamped(to: 0..<sample.frameCount), isPCM16 = !sample.isCompressed && !font.has24BitSamples
+        let waveform: SamplerWaveform
+        do {
+            waveform = try SamplerWaveform(
+                source: FontSampleSource(data: data, sample: frames.sample, range: part, isPCM16: isPCM16), channelCount: 1,
+                frameCount: part.count, sampleRate: Double(sample.sampleRate), bytesPerFrame: isPCM16 ? 2 : 4)
+        } catch {
+            throw SoundFontError(path: font.path, chunk: "pdta/shdr", reason: "sample \(frames.sample) '\(sample.name)': \(error.description)")
+        }
+        waveforms[key] = waveform
         return waveform
     }
 

@@ -16,8 +16,20 @@ final class SoundFontAllocationTests: XCTestCase {
         (0..<frames).map { Float(0.3 * sin(2 * Double.pi * frequency * Double($0) / rate)) }
     }
 
-    func program(_ frequency: Double, exclusiveClass: Double) throws -> SamplerProgram {
-        let waveform = try SamplerWaveform(channels: [sine(frequency, frames: 40_000)], sampleRate: rate)
+    /// Float frames in memory, read as a deferred waveform's source.
+    struct MemorySource: SampleSource {
+        let frames: [Float]
+        func read(channel: Int, frames range: Range<Int>, into destination: UnsafeMutableRawPointer) throws(SampleReadError) {
+            frames[range].withUnsafeBytes { destination.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }
+    }
+
+    /// `deferred`: its waveform holds no frames (`SamplerWaveform(source:)`), its region unprepared.
+    func program(_ frequency: Double, exclusiveClass: Double, deferred: Bool = false) throws -> SamplerProgram {
+        let frames = sine(frequency, frames: 40_000)
+        let waveform = deferred
+            ? try SamplerWaveform(source: MemorySource(frames: frames), channelCount: 1, frameCount: frames.count, sampleRate: rate, bytesPerFrame: 4)
+            : try SamplerWaveform(channels: [frames], sampleRate: rate)
         var generators = SF2Generators()
         let values: [Int: Double] = [
             SF2Generator.volEnvDelay: -7000, SF2Generator.volEnvAttack: -4000, SF2Generator.volEnvHold: -5000,
@@ -41,7 +53,29 @@ final class SoundFontAllocationTests: XCTestCase {
     }
 
     func testSoundFontPartsRenderWithoutAllocating() throws {
-        let programs = [try program(480, exclusiveClass: 0), try program(360, exclusiveClass: 1), try program(600, exclusiveClass: 0)]
+        let (total, voices) = try exercise([try program(480, exclusiveClass: 0), try program(360, exclusiveClass: 1), try program(600, exclusiveClass: 0)])
+        XCTAssertEqual(total, 0, "the render path allocated \(total) times in 10000 blocks")
+        XCTAssertGreaterThanOrEqual(voices, 60)
+    }
+
+    /// Deferred waveforms (a SoundFont's samples read on need): notes on a region whose frames
+    /// were published, and on an unprepared one (silent, counted), allocate nothing either.
+    func testNotesOnDeferredRegionsRenderWithoutAllocating() throws {
+        let prepared = try program(480, exclusiveClass: 0, deferred: true), unprepared = try program(360, exclusiveClass: 1, deferred: true)
+        for request in prepared.levelRequests where request.kind == .plain {
+            XCTAssertTrue(prepared.publishFrames(try RegionFrames(reading: request), for: request))
+        }
+        let (total, voices) = try exercise([prepared, unprepared, try program(600, exclusiveClass: 0)])
+        XCTAssertEqual(total, 0, "the render path allocated \(total) times in 10000 blocks")
+        XCTAssertGreaterThanOrEqual(voices, 30)
+        XCTAssertGreaterThan(unprepared.silentNotes, 1_000)
+        XCTAssertEqual(prepared.silentNotes, 0)
+    }
+
+    /// Sixteen parts on `programs` (by program number modulo 3; the drum part on the second) with
+    /// notes, controllers, bends, pressure and program changes every block: the allocations
+    /// counted over 10000 blocks after 2000 to warm up, and the sampler voices sounding at the end.
+    func exercise(_ programs: [SamplerProgram]) throws -> (allocations: Int, voices: Int) {
         let row: [PartProgram?] = (0..<128).map { .sampler($0 % 3) }
         let bank = ProgramBank(programs: programs, names: ["a", "b", "c"], table: [0: row, 128: [.sampler(1)]],
                                parts: (0..<16).map { PartSetup(program: $0 % 3, isDrum: $0 == 9) })
@@ -67,7 +101,6 @@ final class SoundFontAllocationTests: XCTestCase {
         let total = AllocationCounter.count {
             for n in 0..<10_000 { renderBlock(n) }
         }
-        XCTAssertEqual(total, 0, "the render path allocated \(total) times in 10000 blocks")
-        XCTAssertGreaterThanOrEqual(engine.activeVoiceCounts.sampler, 60)
+        return (total, engine.activeVoiceCounts.sampler)
     }
 }

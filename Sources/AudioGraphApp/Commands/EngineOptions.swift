@@ -34,9 +34,15 @@ struct EngineOptions: ParsableArguments {
         discussion: "Levels take ~52 bytes per sample; regions beyond the budget play without band-limiting."))
     var levelMemory: Int?
 
-    /// The instrument loader for these options; sets the process's level budget (`--level-memory`).
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Memory SoundFont sample data read on need may take while playing, in MB (1…1048576; default: a quarter of physical memory).",
+        discussion: "`play` reads a font's samples as parts select programs and strike notes; beyond the budget the least recently used are let go."))
+    var sampleMemory: Int?
+
+    /// The instrument loader for these options; sets the process's budgets (`--level-memory`, `--sample-memory`).
     func loader() throws(InstrumentError) -> InstrumentLoader {
         if let levelMemory { LevelStore.shared.budget.limitBytes = levelMemory << 20 }
+        if let sampleMemory { LevelStore.shared.sampleBudget.limitBytes = sampleMemory << 20 }
         // A SoundFont alone is a plain General MIDI module: none of the default instrument's loops,
         // controls, bus levels or master filters (an --instrument file given with it keeps its own).
         var loader = try soundfont != nil && instrument == nil ? InstrumentLoader(soundFontModule: ()) : InstrumentLoader(instrumentPath: instrument)
@@ -61,6 +67,7 @@ struct EngineOptions: ParsableArguments {
     func validate() throws {
         try OptionRange.check(rate, 8000...192_000, "--rate", unit: "Hz")
         if let levelMemory { try OptionRange.check(levelMemory, 0...1_048_576, "--level-memory", unit: "MB") }
+        if let sampleMemory { try OptionRange.check(sampleMemory, 1...1_048_576, "--sample-memory", unit: "MB") }
         if let soundfontGain { try OptionRange.check(soundfontGain, SoundFontBankLoader.gainRange, "--soundfont-gain") }
     }
 }

@@ -159,8 +159,10 @@ final class LiveSession {
     /// The engine at the device's rate and period, ready without band-limited levels (a background
     /// thread builds and publishes them), warmed up, in its renderer.
     private func makeRenderer(rate: Int, period: Int, maxFrames: Int) throws -> PeriodRenderer {
+        LargeBlocks.returnWhenFreed()
         var loader = self.loader
         loader.levels = .byNeed
+        loader.soundFontSamples = .onNeed
         let engine = try loader.makeEngine(configuration: EngineConfiguration(sampleRate: Double(rate), maxFrames: maxFrames))
         // A SoundFont's whole-font levels would take gigabytes: only what is played gets them.
         let soundFont = loader.soundFontOverride != nil || loader.file.soundfont != nil
@@ -172,6 +174,13 @@ final class LiveSession {
                         : "band-limited levels: \(report.published) regions built; \(report.unfit) more wait for a note (the level budget is full)")
                 },
                 log: { LiveLog.line($0) })
+        }
+        if let levelPublisher, levelPublisher.startPreparation.prepared + levelPublisher.startPreparation.unprepared > 0 {
+            let read = levelPublisher.startPreparation
+            LiveLog.line(String(
+                format: "sample data: %.1f MB read for the start programs' %d regions in %.0f ms%@ (budget %@, --sample-memory); the rest on need",
+                Double(read.bytes) / 1_048_576, read.prepared, read.milliseconds,
+                read.unprepared > 0 ? ", \(read.unprepared) left silent" : "", LevelBudget.describe(LevelStore.shared.sampleBudget.limitBytes)))
         }
         if let levelPublisher {
             LiveLog.line("band-limited levels: \(levelPublisher.regionsAwaitingLevels) regions "
