@@ -35,8 +35,8 @@ struct WorkerScratch {
 /// claimed by others are finished. Which worker renders a part changes nothing in the output:
 /// a part's voices are summed in its own buffer, and the parts are added up afterwards in order.
 ///
-/// A worker first takes the parts it rendered last (their voices are still in its core's cache),
-/// then any other, the busiest first. Lock-free: each task has a claim word holding its span's
+/// A worker first takes the parts it rendered last (their voices are still in its core's cache)
+/// up to its share of the span's voices, then any other, the busiest first. Lock-free: each task has a claim word holding its span's
 /// number and a claimed bit, taken by one compare-and-swap, so a helper that looks late can never
 /// take a part of the next span for one of this one. The render thread never waits for a helper
 /// that has not claimed anything: with no helper running, it renders every part itself. Raw
@@ -49,16 +49,23 @@ struct PartTaskBoard: ~Copyable {
     private let taskCount = Atomic<Int>(0)
     /// Per task: span number << 1 | 1 once claimed in that span.
     private let claims: UnsafeMutablePointer<Atomic<Int>>
-    /// Per task, the part; written before the post that publishes them.
+    /// Per task, the part and its weight (sounding voices); written before the post that publishes them.
     private let tasks: UnsafeMutablePointer<Int>
+    private let weights: UnsafeMutablePointer<Int>
+    /// Each worker's fair share of the span's weight: the weight it may take of its own parts first.
+    private let share = Atomic<Int>(0)
     /// Per part, the worker that rendered it last (a hint: any worker may take any part).
     private let owners: UnsafeMutablePointer<Atomic<Int>>
     private let maxParts: Int
+    private let workers: Int
 
-    init(maxParts: Int) {
+    init(maxParts: Int, workers: Int) {
         self.maxParts = maxParts
+        self.workers = max(1, workers)
         claims = .allocate(capacity: maxParts)
         tasks = .allocate(capacity: maxParts)
+        weights = .allocate(capacity: maxParts)
+        weights.initialize(repeating: 0, count: maxParts)
         owners = .allocate(capacity: maxParts)
         for i in 0..<maxParts {
             (claims + i).initialize(to: Atomic(1))
@@ -70,6 +77,7 @@ struct PartTaskBoard: ~Copyable {
     deinit {
         claims.deinitialize(count: maxParts).deallocate()
         tasks.deallocate()
+        weights.deallocate()
         owners.deinitialize(count: maxParts).deallocate()
     }
 
@@ -77,29 +85,35 @@ struct PartTaskBoard: ~Copyable {
     var span: Int { posted.load(ordering: .acquiring) >> 16 }
 
     /// Render thread: posts a span of `frames` (< 65536) whose parts are `parts[0..<count]`, in
-    /// the order they are to be claimed; returns its number. The previous span's parts must all
-    /// be finished (`waitForOthers`).
+    /// the order they are to be claimed, each part `c` weighing `weight[c]`; returns its number.
+    /// The previous span's parts must all be finished (`waitForOthers`).
     @_noAllocation
-    func post(frames: Int, parts: UnsafePointer<Int>, count: Int) -> Int {
+    func post(frames: Int, parts: UnsafePointer<Int>, weight: UnsafePointer<Int>, count: Int) -> Int {
         let span = ((posted.load(ordering: .relaxed) >> 16) &+ 1) & 0x7FFF_FFFF_FFFF
+        var total = 0
         for i in 0..<count {
             tasks[i] = parts[i]
+            weights[i] = weight[parts[i]]
+            total += weights[i]
             claims[i].store(span << 1, ordering: .relaxed)
         }
+        share.store((total + workers - 1) / workers, ordering: .relaxed)
         finished.store(0, ordering: .relaxed)
         taskCount.store(count, ordering: .relaxed)
         posted.store(span << 16 | frames, ordering: .releasing)
         return span
     }
 
-    /// Worker `worker`: a part of span `span` no one has claimed, its own first, and the span's
-    /// frames (nil when all are claimed or the span is over).
+    /// Worker `worker`, having taken `taken` of the span's weight so far: a part of span `span` no
+    /// one has claimed and the span's frames (nil when all are claimed or the span is over). Its
+    /// own parts first while it has taken less than its share, then any, the busiest first.
     @_noAllocation
-    func claim(span: Int, worker: Int) -> (part: Int, frames: Int)? {
+    func claim(span: Int, worker: Int, taken: inout Int) -> (part: Int, frames: Int)? {
         let current = posted.load(ordering: .acquiring)
         guard current >> 16 == span else { return nil }
         let count = taskCount.load(ordering: .relaxed)
-        for pass in 0..<2 {
+        let firstPass = taken < share.load(ordering: .relaxed) ? 0 : 1
+        for pass in firstPass..<2 {
             for i in 0..<count {
                 guard claims[i].load(ordering: .relaxed) == span << 1 else { continue }
                 let part = tasks[i]
@@ -108,6 +122,7 @@ struct PartTaskBoard: ~Copyable {
                     expected: span << 1, desired: span << 1 | 1, successOrdering: .acquiring, failureOrdering: .relaxed)
                 guard won else { continue }
                 owners[part].store(worker, ordering: .relaxed)
+                taken += weights[i]
                 return (part, current & 0xFFFF)
             }
         }

@@ -41,7 +41,7 @@ extension SamplerInstrument {
             count += 1
         }
         spanTakesSends.pointee = sends != nil
-        let span = board.pointee.post(frames: block.frames, parts: taskOrder, count: count)
+        let span = board.pointee.post(frames: block.frames, parts: taskOrder, weight: partSlotCounts, count: count)
         renderClaimedParts(span: span, worker: 0)
         board.pointee.waitForOthers()
         mergeParts(into: block, sends: sends, at: sendOffset)
@@ -67,8 +67,8 @@ extension SamplerInstrument {
     @_noAllocation
     @discardableResult
     private func renderClaimedParts(span: Int, worker: Int) -> Int {
-        var rendered = 0
-        while let task = board.pointee.claim(span: span, worker: worker) {
+        var rendered = 0, taken = 0
+        while let task = board.pointee.claim(span: span, worker: worker, taken: &taken) {
             renderPart(task.part, frames: task.frames, worker: worker)
             board.pointee.finish()
             rendered += 1

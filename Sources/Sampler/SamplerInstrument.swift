@@ -135,7 +135,7 @@ public final class SamplerInstrument {
             (self.workers + w).initialize(to: WorkerScratch(chunkFrames: SamplerConstants.chunkFrames, generatorCount: SF2Generator.count))
         }
         board = .allocate(capacity: 1)
-        board.initialize(to: PartTaskBoard(maxParts: SamplerConstants.partCount))
+        board.initialize(to: PartTaskBoard(maxParts: SamplerConstants.partCount, workers: workerCount))
         ramp = .allocate(capacity: SamplerConstants.chunkFrames)
         for i in 0..<SamplerConstants.chunkFrames { (ramp + i).initialize(to: Float(i + 1)) }
         maxChunks = (self.maxFrames + SamplerConstants.chunkFrames - 1) / SamplerConstants.chunkFrames
