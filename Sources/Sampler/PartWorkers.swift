@@ -29,45 +29,46 @@ struct WorkerScratch {
     }
 }
 
-/// Hands the parts of one span to the render thread and any helper threads: the render thread
-/// posts the span (its length and the parts that have voices, the busiest first), every worker
-/// claims parts one at a time until none is left, and the render thread waits until the parts
-/// claimed by others are finished. Which worker renders a part changes nothing in the output:
-/// a part's voices are summed in its own buffer, and the parts are added up afterwards in order.
+/// Hands the tasks of one span (voice groups, `SpanMemory`) to the render thread and any helper
+/// threads: the render thread posts the span (its length and the tasks, the busiest first), every
+/// worker claims tasks one at a time until none is left, and the render thread waits until the
+/// tasks claimed by others are finished. Which worker renders a task changes nothing in the
+/// output: each sums its voices in its own buffer, and the sums are added up afterwards in order.
 ///
-/// A worker first takes the parts it rendered last (their voices are still in its core's cache)
+/// A worker first takes the tasks it rendered last (their voices are still in its core's cache)
 /// up to its share of the span's voices, then any other, the busiest first. Lock-free: each task has a claim word holding its span's
 /// number and a claimed bit, taken by one compare-and-swap, so a helper that looks late can never
-/// take a part of the next span for one of this one. The render thread never waits for a helper
-/// that has not claimed anything: with no helper running, it renders every part itself. Raw
+/// take a task of the next span for one of this one. The render thread never waits for a helper
+/// that has not claimed anything: with no helper running, it renders every task itself. Raw
 /// memory shared by the threads; atomics and plain pointers only.
 struct PartTaskBoard: ~Copyable {
     /// Span number << 16 | frames: the span posted last.
     private let posted = Atomic<Int>(0)
-    /// Parts of the current span finished by their workers.
+    /// Tasks of the current span finished by their workers.
     private let finished = Atomic<Int>(0)
     private let taskCount = Atomic<Int>(0)
     /// Per task: span number << 1 | 1 once claimed in that span.
     private let claims: UnsafeMutablePointer<Atomic<Int>>
-    /// Per task, the part and its weight (sounding voices); written before the post that publishes them.
+    /// Per task, what it is (a voice group of a part) and its weight (sounding voices); written
+    /// before the post that publishes them.
     private let tasks: UnsafeMutablePointer<Int>
     private let weights: UnsafeMutablePointer<Int>
     /// Each worker's fair share of the span's weight: the weight it may take of its own parts first.
     private let share = Atomic<Int>(0)
-    /// Per part, the worker that rendered it last (a hint: any worker may take any part).
+    /// Per task kind (a group), the worker that rendered it last (a hint: any worker may take any).
     private let owners: UnsafeMutablePointer<Atomic<Int>>
-    private let maxParts: Int
+    private let maxTasks: Int
     private let workers: Int
 
-    init(maxParts: Int, workers: Int) {
-        self.maxParts = maxParts
+    init(maxTasks: Int, workers: Int) {
+        self.maxTasks = maxTasks
         self.workers = max(1, workers)
-        claims = .allocate(capacity: maxParts)
-        tasks = .allocate(capacity: maxParts)
-        weights = .allocate(capacity: maxParts)
-        weights.initialize(repeating: 0, count: maxParts)
-        owners = .allocate(capacity: maxParts)
-        for i in 0..<maxParts {
+        claims = .allocate(capacity: maxTasks)
+        tasks = .allocate(capacity: maxTasks)
+        weights = .allocate(capacity: maxTasks)
+        weights.initialize(repeating: 0, count: maxTasks)
+        owners = .allocate(capacity: maxTasks)
+        for i in 0..<maxTasks {
             (claims + i).initialize(to: Atomic(1))
             (tasks + i).initialize(to: 0)
             (owners + i).initialize(to: Atomic(0))
@@ -75,25 +76,25 @@ struct PartTaskBoard: ~Copyable {
     }
 
     deinit {
-        claims.deinitialize(count: maxParts).deallocate()
+        claims.deinitialize(count: maxTasks).deallocate()
         tasks.deallocate()
         weights.deallocate()
-        owners.deinitialize(count: maxParts).deallocate()
+        owners.deinitialize(count: maxTasks).deallocate()
     }
 
     /// The number of the span posted last (helpers watch it change).
     var span: Int { posted.load(ordering: .acquiring) >> 16 }
 
-    /// Render thread: posts a span of `frames` (< 65536) whose parts are `parts[0..<count]`, in
-    /// the order they are to be claimed, each part `c` weighing `weight[c]`; returns its number.
-    /// The previous span's parts must all be finished (`waitForOthers`).
+    /// Render thread: posts a span of `frames` (< 65536) whose tasks are `tasks[0..<count]` (each
+    /// < `maxTasks`), in the order they are to be claimed, task `t` weighing `weight[t]`;
+    /// returns its number. The previous span's tasks must all be finished (`waitForOthers`).
     @_noAllocation
-    func post(frames: Int, parts: UnsafePointer<Int>, weight: UnsafePointer<Int>, count: Int) -> Int {
+    func post(frames: Int, tasks list: UnsafePointer<Int>, weight: UnsafePointer<Int>, count: Int) -> Int {
         let span = ((posted.load(ordering: .relaxed) >> 16) &+ 1) & 0x7FFF_FFFF_FFFF
         var total = 0
         for i in 0..<count {
-            tasks[i] = parts[i]
-            weights[i] = weight[parts[i]]
+            tasks[i] = list[i]
+            weights[i] = weight[list[i]]
             total += weights[i]
             claims[i].store(span << 1, ordering: .relaxed)
         }
@@ -104,11 +105,11 @@ struct PartTaskBoard: ~Copyable {
         return span
     }
 
-    /// Worker `worker`, having taken `taken` of the span's weight so far: a part of span `span` no
+    /// Worker `worker`, having taken `taken` of the span's weight so far: a task of span `span` no
     /// one has claimed and the span's frames (nil when all are claimed or the span is over). Its
-    /// own parts first while it has taken less than its share, then any, the busiest first.
+    /// own tasks first while it has taken less than its share, then any, the busiest first.
     @_noAllocation
-    func claim(span: Int, worker: Int, taken: inout Int) -> (part: Int, frames: Int)? {
+    func claim(span: Int, worker: Int, taken: inout Int) -> (task: Int, frames: Int)? {
         let current = posted.load(ordering: .acquiring)
         guard current >> 16 == span else { return nil }
         let count = taskCount.load(ordering: .relaxed)
@@ -116,24 +117,24 @@ struct PartTaskBoard: ~Copyable {
         for pass in firstPass..<2 {
             for i in 0..<count {
                 guard claims[i].load(ordering: .relaxed) == span << 1 else { continue }
-                let part = tasks[i]
-                if pass == 0 && owners[part].load(ordering: .relaxed) != worker { continue }
+                let task = tasks[i]
+                if pass == 0 && owners[task].load(ordering: .relaxed) != worker { continue }
                 let (won, _) = claims[i].compareExchange(
                     expected: span << 1, desired: span << 1 | 1, successOrdering: .acquiring, failureOrdering: .relaxed)
                 guard won else { continue }
-                owners[part].store(worker, ordering: .relaxed)
+                owners[task].store(worker, ordering: .relaxed)
                 taken += weights[i]
-                return (part, current & 0xFFFF)
+                return (task, current & 0xFFFF)
             }
         }
         return nil
     }
 
-    /// A worker finished a part it claimed (its writes happen before the render thread's merge).
+    /// A worker finished a task it claimed (its writes happen before the render thread's merge).
     @_noAllocation
     func finish() { finished.add(1, ordering: .releasing) }
 
-    /// Render thread, after its own claims ran out: waits until the parts helpers claimed are done.
+    /// Render thread, after its own claims ran out: waits until the tasks helpers claimed are done.
     @_noAllocation
     func waitForOthers() {
         let count = taskCount.load(ordering: .relaxed)

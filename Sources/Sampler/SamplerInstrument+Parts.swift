@@ -1,50 +1,98 @@
 import DSP
 
-/// What a part's voices did in one chunk of a span (`SamplerInstrument.chunkFlags`).
+/// What a group's voices did in one chunk of a span (`SpanMemory.chunkFlags`).
 enum ChunkFlags {
-    /// Some voice of the part sounded: its sub-mix holds the chunk.
+    /// Some voice of the group sounded: its sub-mix holds the chunk.
     static let sounded: UInt8 = 1
     /// An AUSampler voice sounded: the whole sub-mix takes the part's CC91/CC93 sends.
     static let sendsWholeMix: UInt8 = 2
-    /// A SoundFont voice added to the part's own send sums.
+    /// A SoundFont voice added to the group's own send sums.
     static let soundFontSent: UInt8 = 4
 }
 
-/// Rendering a span (the frames between two events) part by part. Within a span no voice starts
-/// and none moves between parts, so each part's voices can be rendered through the whole span
-/// into the part's own sub-mix, by whichever worker claims the part (`PartTaskBoard`), before the
-/// sub-mixes are added up chunk by chunk in part order: the same sums in the same order as
-/// rendering chunk by chunk across all parts, so the output does not depend on the workers.
+/// Rendering a span (the frames between two events) group by group (`SpanMemory`). Within a span
+/// no voice starts and none moves between parts, so each part's controller state can be stepped
+/// through the span's chunks first (`prepareContext`, one context per chunk), and then each group
+/// of its voices rendered through the whole span into the group's sub-mix, by whichever worker
+/// claims the group (`PartTaskBoard`). A part's extra groups are then added to its first, in
+/// order, and the parts to the output chunk by chunk in part order: the same sums in the same
+/// order whoever rendered what, so the output does not depend on the workers. A part of up to
+/// `SpanMemory.groupSize` voices sums them exactly as rendering voice after voice did.
 extension SamplerInstrument {
-    /// Render thread: renders the sounding parts (helpers claiming some of them), then adds their
-    /// sub-mixes to `block` and `sends`.
+    /// Render thread: renders the sounding groups (helpers claiming some of them), then adds
+    /// their sub-mixes to `block` and `sends`.
     @_noAllocation
     func renderSpan(into block: StereoBlock, sends: SendTarget?, at sendOffset: Int) {
-        let partCount = SamplerConstants.partCount
-        // Each part's voices in slot order, gathered once: none starts within the span.
-        partSlotCounts.update(repeating: 0, count: partCount)
+        let span = span
+        span.takesSends.pointee = sends != nil
+        let count = formGroups()
+        for c in 0..<SamplerConstants.partCount where span.slotCounts[c] > 0 {
+            prepareChunks(c, frames: block.frames, sends: sends != nil)
+        }
+        let posted = board.pointee.post(frames: block.frames, tasks: span.order, weight: span.groupVoices, count: count)
+        renderClaimedGroups(span: posted, worker: 0)
+        board.pointee.waitForOthers()
+        for c in 0..<SamplerConstants.partCount where span.extraCount[c] > 0 {
+            addExtraGroups(of: c, frames: block.frames)
+        }
+        mergeParts(into: block, sends: sends, at: sendOffset)
+    }
+
+    /// Gathers each part's sounding voices in slot order (none starts within the span) and cuts
+    /// them into groups; orders the groups busiest first (the last one claimed is a short one).
+    /// Returns how many groups there are.
+    @_noAllocation
+    private func formGroups() -> Int {
+        let span = span, groupSize = SpanMemory.groupSize, partCount = SamplerConstants.partCount
+        span.slotCounts.update(repeating: 0, count: partCount)
         for slot in 0..<voiceSlots where voices[slot].isActive {
             let c = voices[slot].channel
-            partSlots[c * voiceSlots + partSlotCounts[c]] = slot
-            partSlotCounts[c] += 1
+            span.slots[c * span.voiceSlots + span.slotCounts[c]] = slot
+            span.slotCounts[c] += 1
         }
-        // The busiest parts first, so that the last part claimed is a short one.
-        let counts = partSlotCounts, order = taskOrder  // locals: `&&` would capture `self` (a retain)
-        var count = 0
-        for c in 0..<partCount where counts[c] > 0 {
-            var i = count
-            while i > 0 && counts[order[i - 1]] < counts[c] {
-                order[i] = order[i - 1]
+        var groups = 0, extra = partCount
+        func add(_ group: Int) {
+            var i = groups
+            while i > 0 && span.groupVoices[span.order[i - 1]] < span.groupVoices[group] {
+                span.order[i] = span.order[i - 1]
                 i -= 1
             }
-            order[i] = c
-            count += 1
+            span.order[i] = group
+            groups += 1
         }
-        spanTakesSends.pointee = sends != nil
-        let span = board.pointee.post(frames: block.frames, parts: taskOrder, weight: partSlotCounts, count: count)
-        renderClaimedParts(span: span, worker: 0)
-        board.pointee.waitForOthers()
-        mergeParts(into: block, sends: sends, at: sendOffset)
+        for c in 0..<partCount {
+            let sounding = span.slotCounts[c]
+            span.extraStart[c] = extra
+            span.extraCount[c] = 0
+            guard sounding > 0 else { continue }
+            var first = 0
+            while first < sounding {
+                let group = first == 0 ? c : extra
+                span.groupPart[group] = c
+                span.groupFirst[group] = first
+                span.groupVoices[group] = min(groupSize, sounding - first)
+                add(group)
+                if first > 0 {
+                    extra += 1
+                    span.extraCount[c] += 1
+                }
+                first += groupSize
+            }
+        }
+        return groups
+    }
+
+    /// Steps part `c`'s smoothers through the span, keeping its context for each chunk.
+    @_noAllocation
+    private func prepareChunks(_ c: Int, frames: Int, sends: Bool) {
+        var offset = 0, chunk = 0
+        while offset < frames {
+            let n = min(SamplerConstants.chunkFrames, frames - offset)
+            prepareContext(channel: c, frames: n, sends: sends)
+            span.chunkContexts[c * span.maxChunks + chunk] = contexts[c]
+            offset += n
+            chunk += 1
+        }
     }
 
     /// Helper thread `worker` (1 ..< `workerCount`) of an offline render: the number of the span
@@ -53,7 +101,7 @@ extension SamplerInstrument {
         @_noAllocation get { board.pointee.span }
     }
 
-    /// Helper thread `worker` (1 ..< `workerCount`): renders parts of span `span` until none is
+    /// Helper thread `worker` (1 ..< `workerCount`): renders groups of span `span` until none is
     /// left to claim (at once when the render thread has claimed them all already); returns
     /// how many it rendered.
     @_noAllocation
@@ -61,80 +109,113 @@ extension SamplerInstrument {
     public func help(span: Int, worker: Int) -> Int {
         let workerCount = workerCount  // a local: `&&` would capture `self` (a retain)
         precondition(worker > 0 && worker < workerCount, "helper worker out of range")
-        return renderClaimedParts(span: span, worker: worker)
+        return renderClaimedGroups(span: span, worker: worker)
     }
 
     @_noAllocation
     @discardableResult
-    private func renderClaimedParts(span: Int, worker: Int) -> Int {
+    private func renderClaimedGroups(span: Int, worker: Int) -> Int {
         var rendered = 0, taken = 0
         while let task = board.pointee.claim(span: span, worker: worker, taken: &taken) {
-            renderPart(task.part, frames: task.frames, worker: worker)
+            renderGroup(task.task, frames: task.frames, worker: worker)
             board.pointee.finish()
             rendered += 1
         }
         return rendered
     }
 
-    /// Part `c`'s voices through the span, chunk by chunk, into its sub-mix, with `worker`'s
-    /// scratch; records per chunk what they did (`ChunkFlags`).
+    /// Group `group`'s voices through the span, chunk by chunk, into its sub-mix, reading its
+    /// part's chunk contexts with `worker`'s scratch; records per chunk what they did.
     @_noAllocation
-    private func renderPart(_ c: Int, frames: Int, worker: Int) {
-        let scratch = workers[worker]
-        contexts[c].scratchLeft = scratch.left
-        contexts[c].scratchRight = scratch.right
-        contexts[c].filterDiscard = scratch.filterDiscard
-        contexts[c].levels = scratch.levels
-        contexts[c].soundFont.generatorScratch = scratch.generators
-        let slots = partSlots + c * voiceSlots, slotCount = partSlotCounts[c]
-        let takesSends = spanTakesSends.pointee
-        let mixes = partBlock(c), flags = chunkFlags + c * flagStride
+    private func renderGroup(_ group: Int, frames: Int, worker: Int) {
+        let span = span, scratch = workers[worker], context = span.workerContexts + worker
+        let c = span.groupPart[group]
+        let slots = span.slots + c * span.voiceSlots + span.groupFirst[group], count = span.groupVoices[group]
+        let takesSends = span.takesSends.pointee, sent = span.sentFlag(group)
+        let mixes = span.mix(group), flags = span.chunkFlags(group)
         var offset = 0, chunk = 0
         while offset < frames {
             let n = min(SamplerConstants.chunkFrames, frames - offset)
             let mix = mixes.slice(from: offset, count: n)
             var did: UInt8 = 0
-            for i in 0..<slotCount {
+            for i in 0..<count {
                 let slot = slots[i]
                 guard voices[slot].isActive else { continue }
                 if did == 0 {
                     did = ChunkFlags.sounded
                     mix.clear()
-                    prepareContext(channel: c, offset: offset, frames: n, sends: takesSends)
+                    context.pointee = span.chunkContexts[c * span.maxChunks + chunk]
+                    context.pointee.scratchLeft = scratch.left
+                    context.pointee.scratchRight = scratch.right
+                    context.pointee.filterDiscard = scratch.filterDiscard
+                    context.pointee.levels = scratch.levels
+                    context.pointee.soundFont.generatorScratch = scratch.generators
+                    let sums = span.sends(group, offset: offset, frames: n)
+                    context.pointee.soundFont.reverb = sums.reverb
+                    context.pointee.soundFont.chorus = sums.chorus
+                    context.pointee.soundFont.sent = sent
+                    sent.pointee = false
+                    if takesSends {
+                        sums.reverb.clear()
+                        sums.chorus.clear()
+                    }
                 }
                 if !voices[slot].isSoundFont { did |= ChunkFlags.sendsWholeMix }
-                // By address: passed by value, the context was copied for every voice and chunk.
-                voices[slot].render(into: mix, context: contexts + c)
+                voices[slot].render(into: mix, context: context)
                 if !voices[slot].isActive { voices[slot].releaseRegion() }
             }
-            if did == 0 {
-                parts[c].gains.advance(frames: n)
-            } else if contexts[c].soundFont.sent.pointee {
-                did |= ChunkFlags.soundFontSent
-            }
+            if did != 0 && sent.pointee { did |= ChunkFlags.soundFontSent }
             flags[chunk] = did
             offset += n
             chunk += 1
         }
     }
 
+    /// Adds part `c`'s extra groups to its first group, chunk by chunk in group order (a chunk
+    /// the first group did not sound in takes the first extra group that did as it is).
+    @_noAllocation
+    private func addExtraGroups(of c: Int, frames: Int) {
+        let span = span, mix = span.mix(c), flags = span.chunkFlags(c)
+        var offset = 0, chunk = 0
+        while offset < frames {
+            let n = min(SamplerConstants.chunkFrames, frames - offset)
+            let into = mix.slice(from: offset, count: n), sums = span.sends(c, offset: offset, frames: n)
+            for extra in span.extraStart[c]..<span.extraStart[c] + span.extraCount[c] {
+                let did = span.chunkFlags(extra)[chunk]
+                guard did != 0 else { continue }
+                let add = flags[chunk] != 0
+                combine(span.mix(extra).slice(from: offset, count: n), into: into, add: add)
+                if did & ChunkFlags.soundFontSent != 0 {
+                    let extraSums = span.sends(extra, offset: offset, frames: n)
+                    let sent = flags[chunk] & ChunkFlags.soundFontSent != 0
+                    combine(extraSums.reverb, into: sums.reverb, add: sent)
+                    combine(extraSums.chorus, into: sums.chorus, add: sent)
+                }
+                flags[chunk] |= did
+            }
+            offset += n
+            chunk += 1
+        }
+    }
+
     /// Adds the parts' sub-mixes to `block` and their sends, chunk by chunk in part order,
-    /// taking each part's peak; moves the other parts' smoothers on.
+    /// taking each part's peak; moves the other parts' send smoothers on.
     @_noAllocation
     private func mergeParts(into block: StereoBlock, sends: SendTarget?, at sendOffset: Int) {
+        let span = span
         var offset = 0, chunk = 0
         while offset < block.frames {
             let n = min(SamplerConstants.chunkFrames, block.frames - offset)
             let out = block.slice(from: offset, count: n)
             for c in 0..<SamplerConstants.partCount {
-                let rendered = partSlotCounts[c] > 0
-                let did = rendered ? chunkFlags[c * flagStride + chunk] : 0
+                let rendered = span.slotCounts[c] > 0
+                let did = rendered ? span.chunkFlags(c)[chunk] : 0
                 guard did != 0 else {
-                    if !rendered { parts[c].gains.advance(frames: n) }  // a rendered part moved its own
+                    if !rendered { parts[c].gains.advance(frames: n) }  // a rendered part stepped its own
                     parts[c].sends.advance(frames: n)
                     continue
                 }
-                let mix = partBlock(c).slice(from: offset, count: n)
+                let mix = span.mix(c).slice(from: offset, count: n)
                 partPeaks[c] = PartMix.add(mix, into: out, peak: partPeaks[c])
                 // Parts with AUSampler voices in the chunk: only their mix takes the part's
                 // CC91/CC93 sends (SoundFont voices send by themselves, per zone).
@@ -144,7 +225,7 @@ extension SamplerInstrument {
                     parts[c].sends.advance(frames: n)
                 }
                 if let sends, did & ChunkFlags.soundFontSent != 0 {
-                    let sums = soundFontMemory.sends(channel: c, offset: offset, frames: n)
+                    let sums = span.sends(c, offset: offset, frames: n)
                     sends.addScaled(reverb: sums.reverb, chorus: sums.chorus, at: sendOffset + offset)
                 }
             }
@@ -152,5 +233,15 @@ extension SamplerInstrument {
             offset += n
             chunk += 1
         }
+    }
+}
+
+/// `into` += `source` (`add`), or `into` = `source`.
+@_noAllocation
+private func combine(_ source: StereoBlock, into: StereoBlock, add: Bool) {
+    guard add else { return into.copy(from: source) }
+    for i in 0..<source.frames {
+        into.left[i] += source.left[i]
+        into.right[i] += source.right[i]
     }
 }

@@ -67,31 +67,14 @@ public final class SamplerInstrument {
     /// 16 × 128 controller values, 128 per part.
     private let controllerBlock: UnsafeMutablePointer<UInt8>
     let parts: UnsafeMutablePointer<SamplerPart>
-    /// Per-part render contexts, refreshed per chunk.
+    /// Per-part render contexts, refreshed per chunk (`prepareContext`; note-ons read them too).
     let contexts: UnsafeMutablePointer<VoiceRenderContext>
-    /// Per-part sub-mix of one span (`spanFrames` each, left and right), so each part's peak
-    /// can be measured and the parts can be rendered apart.
-    private let partMix: StereoBuffer
-    /// `partMix` whole, as a plain view (calling the object would retain it).
-    let partMixBlock: StereoBlock
-    /// `maxFrames` rounded up to whole chunks: the longest span a part renders at once.
-    let spanFrames: Int
-    let maxChunks: Int
-    /// Per part and chunk of the span: `ChunkFlags` (what its voices did in that chunk), each
-    /// part's on cache lines of its own (`flagStride`: parts rendered at once by different
-    /// threads would otherwise pass one line back and forth).
-    let chunkFlags: UnsafeMutablePointer<UInt8>
-    let flagStride: Int
-    /// Per part: its sounding voices' slots in the span (`voiceSlots` each), and how many.
-    let partSlots: UnsafeMutablePointer<Int>
-    let partSlotCounts: UnsafeMutablePointer<Int>
-    /// The span's parts with voices, the busiest first (the order they are claimed in).
-    let taskOrder: UnsafeMutablePointer<Int>
-    /// Whether the span's caller takes sends (read by whichever worker renders a part).
-    let spanTakesSends: UnsafeMutablePointer<Bool>
+    /// The parts' and their voice groups' sub-mixes of one span and what rendering it needs
+    /// (`SamplerInstrument+Parts`).
+    let span: SpanMemory
     /// Highest sub-mix sample of each part since `takePartPeak`.
     let partPeaks: UnsafeMutablePointer<Float>
-    /// What SoundFont voices share per part (poly pressure, send sums, modulator scratch).
+    /// Poly pressure per part, which SoundFont voices' modulators read.
     let soundFontMemory: SF2PartMemory
     /// FluidSynth's minimum note length (`synth.min-note-length`, 10 ms) for SoundFont voices, frames.
     let minimumNoteFrames: Int
@@ -134,43 +117,33 @@ public final class SamplerInstrument {
         for w in 0..<workerCount {
             (self.workers + w).initialize(to: WorkerScratch(chunkFrames: SamplerConstants.chunkFrames, generatorCount: SF2Generator.count))
         }
-        board = .allocate(capacity: 1)
-        board.initialize(to: PartTaskBoard(maxParts: SamplerConstants.partCount, workers: workerCount))
         ramp = .allocate(capacity: SamplerConstants.chunkFrames)
         for i in 0..<SamplerConstants.chunkFrames { (ramp + i).initialize(to: Float(i + 1)) }
-        maxChunks = (self.maxFrames + SamplerConstants.chunkFrames - 1) / SamplerConstants.chunkFrames
-        spanFrames = maxChunks * SamplerConstants.chunkFrames
-        flagStride = (maxChunks + 63) / 64 * 64
-        chunkFlags = .allocate(capacity: SamplerConstants.partCount * flagStride)
-        chunkFlags.initialize(repeating: 0, count: SamplerConstants.partCount * flagStride)
-        partSlots = .allocate(capacity: SamplerConstants.partCount * voiceSlots)
-        partSlots.initialize(repeating: 0, count: SamplerConstants.partCount * voiceSlots)
-        partSlotCounts = .allocate(capacity: SamplerConstants.partCount)
-        partSlotCounts.initialize(repeating: 0, count: SamplerConstants.partCount)
-        taskOrder = .allocate(capacity: SamplerConstants.partCount)
-        taskOrder.initialize(repeating: 0, count: SamplerConstants.partCount)
-        spanTakesSends = .allocate(capacity: 1)
-        spanTakesSends.initialize(to: false)
         controllerBlock = .allocate(capacity: 128 * SamplerConstants.partCount)
         controllerBlock.initialize(repeating: 0, count: 128 * SamplerConstants.partCount)
         parts = .allocate(capacity: SamplerConstants.partCount)
         contexts = .allocate(capacity: SamplerConstants.partCount)
-        partMix = StereoBuffer(capacity: spanFrames * SamplerConstants.partCount)
-        partMixBlock = partMix.block(frames: spanFrames * SamplerConstants.partCount)
         partPeaks = .allocate(capacity: SamplerConstants.partCount)
         partPeaks.initialize(repeating: 0, count: SamplerConstants.partCount)
-        soundFontMemory = SF2PartMemory(parts: SamplerConstants.partCount, spanFrames: spanFrames)
+        soundFontMemory = SF2PartMemory(parts: SamplerConstants.partCount)
         minimumNoteFrames = Int(0.010 * sampleRate)
+        span = SpanMemory(parts: SamplerConstants.partCount, voiceSlots: voiceSlots, maxFrames: self.maxFrames, workers: workerCount)
+        board = .allocate(capacity: 1)
+        board.initialize(to: PartTaskBoard(maxTasks: span.maxGroups, workers: workerCount))
         let scratch = self.workers[0]
         for c in 0..<SamplerConstants.partCount {
             (parts + c).initialize(to: SamplerPart(sampleRate: sampleRate, controllerValues: controllerBlock + 128 * c))
+            let sums = span.sends(c, offset: 0, frames: SamplerConstants.chunkFrames)
             (contexts + c).initialize(to: VoiceRenderContext(
                 scratchLeft: scratch.left, scratchRight: scratch.right, filterDiscard: scratch.filterDiscard, levels: scratch.levels, ramp: ramp,
                 controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, offline: tables.offline, levelSteps: tables.levelSteps, quality: quality,
                 outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0,
                 volumeGain: 1, expressionGain: 1, controllerPan: 0, gainsRamping: false, volumeTarget: 1, expressionTarget: 1, panTarget: 0,
-                soundFont: soundFontMemory.context(channel: c, minimumNoteFrames: minimumNoteFrames, generatorScratch: scratch.generators)))
+                soundFont: SF2ChannelContext(
+                    polyPressure: UnsafePointer(soundFontMemory.polyPressure(channel: c)), generatorScratch: scratch.generators,
+                    minimumNoteFrames: minimumNoteFrames, reverb: sums.reverb, chorus: sums.chorus, sent: span.sentFlag(c))))
         }
+        span.initializeContexts(from: contexts[0])
     }
 
     deinit {
@@ -182,11 +155,7 @@ public final class SamplerInstrument {
         for w in 0..<workerCount { workers[w].deallocate() }
         workers.deinitialize(count: workerCount).deallocate()
         board.deinitialize(count: 1).deallocate()
-        chunkFlags.deallocate()
-        partSlots.deallocate()
-        partSlotCounts.deallocate()
-        taskOrder.deallocate()
-        spanTakesSends.deallocate()
+        span.deallocate()
         ramp.deallocate()
         controllerBlock.deallocate()
         parts.deinitialize(count: SamplerConstants.partCount).deallocate()
@@ -240,11 +209,6 @@ public final class SamplerInstrument {
         parts[c].select(bank.startProgram(channel: c), bank: bank, stamp: frameClock &+ 1)
     }
 
-    /// Part `channel`'s sub-mix of the span: its own `spanFrames` stretch of `partMix`.
-    func partBlock(_ channel: Int) -> StereoBlock {
-        partMixBlock.slice(from: channel * spanFrames, count: spanFrames)
-    }
-
     /// Hands the retiring bank back once no voice reads its memory.
     func finishRetiring() {
         let voices = voices  // locals: `&&` would capture `self` (a retain)
@@ -279,9 +243,9 @@ public final class SamplerInstrument {
         finishRetiring()
     }
 
-    /// Moves part `channel`'s smoothers on by `frames` and fills its render context for the
-    /// chunk at `offset` of the span.
-    func prepareContext(channel c: Int, offset: Int, frames: Int, sends: Bool) {
+    /// Moves part `channel`'s smoothers on by `frames` and fills its render context for a chunk
+    /// (`sends`: whether its voices add to send sums).
+    func prepareContext(channel c: Int, frames: Int, sends: Bool) {
         parts[c].gains.advance(frames: frames)
         let part = parts[c]
         contexts[c].quality = quality
@@ -301,14 +265,6 @@ public final class SamplerInstrument {
         contexts[c].soundFont.pitchWheel = Int(min(max(part.controllers.bend * 8192 + 8192, 0), 16_383))
         contexts[c].soundFont.bendSensitivity = part.controllers.bendRangeSemitones ?? 2
         contexts[c].soundFont.hasSends = sends
-        contexts[c].soundFont.sent.pointee = false
-        let sums = soundFontMemory.sends(channel: c, offset: offset, frames: frames)
-        contexts[c].soundFont.reverb = sums.reverb
-        contexts[c].soundFont.chorus = sums.chorus
-        if sends {
-            sums.reverb.clear()
-            sums.chorus.clear()
-        }
     }
 
     /// Render thread: the highest sample part `channel` produced (before bus and master gains)
