@@ -50,8 +50,9 @@ struct PartTaskBoard: ~Copyable {
     /// Per task: span number << 1 | 1 once claimed in that span.
     private let claims: UnsafeMutablePointer<Atomic<Int>>
     /// Per task, what it is (a voice group of a part) and its weight (sounding voices); written
-    /// before the post that publishes them.
-    private let tasks: UnsafeMutablePointer<Int>
+    /// before the post that publishes them. Atomic (relaxed) because a late helper may look at a
+    /// task while the next span's is written, before its claim fails.
+    private let tasks: UnsafeMutablePointer<Atomic<Int>>
     private let weights: UnsafeMutablePointer<Int>
     /// Each worker's fair share of the span's weight: the weight it may take of its own parts first.
     private let share = Atomic<Int>(0)
@@ -70,14 +71,14 @@ struct PartTaskBoard: ~Copyable {
         owners = .allocate(capacity: maxTasks)
         for i in 0..<maxTasks {
             (claims + i).initialize(to: Atomic(1))
-            (tasks + i).initialize(to: 0)
+            (tasks + i).initialize(to: Atomic(0))
             (owners + i).initialize(to: Atomic(0))
         }
     }
 
     deinit {
         claims.deinitialize(count: maxTasks).deallocate()
-        tasks.deallocate()
+        tasks.deinitialize(count: maxTasks).deallocate()
         weights.deallocate()
         owners.deinitialize(count: maxTasks).deallocate()
     }
@@ -93,7 +94,7 @@ struct PartTaskBoard: ~Copyable {
         let span = ((posted.load(ordering: .relaxed) >> 16) &+ 1) & 0x7FFF_FFFF_FFFF
         var total = 0
         for i in 0..<count {
-            tasks[i] = list[i]
+            tasks[i].store(list[i], ordering: .relaxed)
             weights[i] = weight[list[i]]
             total += weights[i]
             claims[i].store(span << 1, ordering: .relaxed)
@@ -117,7 +118,7 @@ struct PartTaskBoard: ~Copyable {
         for pass in firstPass..<2 {
             for i in 0..<count {
                 guard claims[i].load(ordering: .relaxed) == span << 1 else { continue }
-                let task = tasks[i]
+                let task = tasks[i].load(ordering: .relaxed)
                 if pass == 0 && owners[task].load(ordering: .relaxed) != worker { continue }
                 let (won, _) = claims[i].compareExchange(
                     expected: span << 1, desired: span << 1 | 1, successOrdering: .acquiring, failureOrdering: .relaxed)

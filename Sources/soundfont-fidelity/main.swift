@@ -34,6 +34,11 @@ guard arguments.count >= 2 else {
     print("usage: soundfont-fidelity notes FONT [--presets B:P,…] [--verbose] [--keep DIR] [--oversampled-reference] | songs FONT SONG…  [--audiograph PATH]")
     exit(2)
 }
+// A measuring tool run from the repository: say so in one line rather than fail at the first render.
+guard FileManager.default.isExecutableFile(atPath: audiograph) else {
+    FileHandle.standardError.write("soundfont-fidelity: no audiograph at \(audiograph) (run from the repository after `swift build -c release`, or pass --audiograph PATH)\n".data(using: .utf8)!)
+    exit(2)
+}
 let directory = keep ?? FileManager.default.temporaryDirectory.appendingPathComponent("soundfont-fidelity-\(getpid())").path
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 defer { if keep == nil { try? FileManager.default.removeItem(atPath: directory) } }
