@@ -36,11 +36,11 @@ struct WorkerScratch {
 /// output: each sums its voices in its own buffer, and the sums are added up afterwards in order.
 ///
 /// A worker first takes the tasks it rendered last (their voices are still in its core's cache)
-/// up to its share of the span's voices, then any other, the busiest first. Lock-free: each task has a claim word holding its span's
-/// number and a claimed bit, taken by one compare-and-swap, so a helper that looks late can never
-/// take a task of the next span for one of this one. The render thread never waits for a helper
-/// that has not claimed anything: with no helper running, it renders every task itself. Raw
-/// memory shared by the threads; atomics and plain pointers only.
+/// up to its share of the span's voices, then any other, the busiest first. Lock-free: each task
+/// has a claim word holding its span's number and a claimed bit, taken by one compare-and-swap,
+/// so a helper that looks late can never take a task of the next span for one of this one. The
+/// render thread never waits for a helper that has not claimed anything: with no helper running,
+/// it renders every task itself. Raw memory shared by the threads; atomics and plain pointers only.
 struct PartTaskBoard: ~Copyable {
     /// Span number << 16 | frames: the span posted last.
     private let posted = Atomic<Int>(0)
