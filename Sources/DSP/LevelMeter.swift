@@ -9,10 +9,18 @@ public struct LevelMeter {
     public private(set) var meanSquare: Float = 0
     private let peakFallPerFrame: Float
     private let rmsCoefficient: Float
+    /// d⁸ and (d⁷, d⁶, …, 1), d = 1 − `rmsCoefficient`: the block form of the average (`process`).
+    private let decayEight: Float
+    private let laneWeights: SIMD8<Float>
 
     public init(sampleRate: Double) {
         peakFallPerFrame = Float(pow(10, -20 / 20 / sampleRate))
-        rmsCoefficient = Float(1 - exp(-1 / (0.3 * sampleRate)))
+        let k = 1 - exp(-1 / (0.3 * sampleRate))
+        rmsCoefficient = Float(k)
+        decayEight = Float(pow(1 - k, 8))
+        var weights = SIMD8<Float>()
+        for j in 0..<8 { weights[j] = Float(pow(1 - k, Double(7 - j))) }
+        laneWeights = weights
     }
 
     @_noAllocation
@@ -20,12 +28,24 @@ public struct LevelMeter {
         // The peak in its own vectorised pass: in one loop with the average's recursion it ran
         // one frame at a time.
         peak = BlockPeak.of(samples, frames: frames, from: peak * powf(peakFallPerFrame, Float(frames)))
-        var ms = meanSquare
-        let k = rmsCoefficient
-        for i in 0..<frames {
-            let x = samples[i]
-            ms += k * (x * x - ms)
+        // The average's recursion ms += k·(x² − ms) over N frames is ms·dᴺ + k·Σ dᴺ⁻¹⁻ⁱ·xᵢ²
+        // (d = 1 − k). The sum runs as eight interleaved recursions, each stepping by d⁸, so no
+        // frame waits for the one before it (frame by frame, the chain of multiply-adds was the
+        // render thread's slowest loop after the voices').
+        let d = 1 - rmsCoefficient
+        var lanes = SIMD8<Float>()
+        var i = 0
+        while i &+ 8 <= frames {
+            let x = UnsafeRawPointer(samples + i).loadUnaligned(as: SIMD8<Float>.self)
+            lanes = lanes * decayEight + x * x
+            i &+= 8
         }
+        var sum = (lanes * laneWeights).sum()
+        while i < frames {
+            sum = sum * d + samples[i] * samples[i]
+            i &+= 1
+        }
+        let ms = meanSquare * powf(d, Float(frames)) + rmsCoefficient * sum
         meanSquare = ms < 1e-20 ? 0 : ms
     }
 
