@@ -128,7 +128,7 @@ extension SamplerInstrument {
     /// part's chunk contexts with `worker`'s scratch; records per chunk what they did.
     @_noAllocation
     private func renderGroup(_ group: Int, frames: Int, worker: Int) {
-        let span = span, scratch = workers[worker], context = span.workerContexts + worker
+        let span = span, scratch = workers[worker], context = span.workerContexts.pointer(worker)
         let c = span.groupPart[group]
         let slots = span.slots + c * span.voiceSlots + span.groupFirst[group], count = span.groupVoices[group]
         let takesSends = span.takesSends.pointee, sent = span.sentFlag(group)

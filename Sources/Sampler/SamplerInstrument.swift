@@ -55,7 +55,7 @@ public final class SamplerInstrument {
     }
     private var a4 = A4Reference()
 
-    let voices: UnsafeMutablePointer<SamplerVoice>
+    let voices: LineAlignedArray<SamplerVoice>
     let voiceSlots: Int
     private let tables = InterpolationTables.shared
     /// Scratch of the render thread (0) and of the helper threads an offline render may add.
@@ -110,8 +110,7 @@ public final class SamplerInstrument {
         protectionFrames = UInt64(SamplerConstants.stealProtectionSeconds * sampleRate)
         mailbox = bankInbox.mailbox.renderEnd
         voiceSlots = 2 * self.maxVoices
-        voices = .allocate(capacity: voiceSlots)
-        voices.initialize(repeating: SamplerVoice(sampleRate: sampleRate), count: voiceSlots)
+        voices = LineAlignedArray(repeating: SamplerVoice(sampleRate: sampleRate), count: voiceSlots)
         workerCount = min(max(1, workers), SamplerConstants.partCount)
         self.workers = .allocate(capacity: workerCount)
         for w in 0..<workerCount {
@@ -151,7 +150,7 @@ public final class SamplerInstrument {
         for slot in 0..<voiceSlots { voices[slot].releaseRegion() }
         bankInbox.mailbox.release(currentAddress)
         bankInbox.mailbox.release(retiringAddress)
-        voices.deinitialize(count: voiceSlots).deallocate()
+        voices.deallocate()
         for w in 0..<workerCount { workers[w].deallocate() }
         workers.deinitialize(count: workerCount).deallocate()
         board.deinitialize(count: 1).deallocate()
@@ -247,23 +246,23 @@ public final class SamplerInstrument {
     /// (`sends`: whether its voices add to send sums).
     func prepareContext(channel c: Int, frames: Int, sends: Bool) {
         parts[c].gains.advance(frames: frames)
-        let part = parts[c]
+        let part = UnsafePointer(parts + c)  // read in place: copying the whole part per chunk showed in profiles
         contexts[c].quality = quality
-        contexts[c].bend = part.controllers.bend
-        contexts[c].bendRangeOverrideCents = part.bendRangeOverrideCents
+        contexts[c].bend = part.pointee.controllers.bend
+        contexts[c].bendRangeOverrideCents = part.pointee.bendRangeOverrideCents
         contexts[c].tuningCents = 100 * (a4.semitones + MasterTuning.channelSemitones(
-            fineTuningData: part.controllers.fineTuningData, coarseTuningData: Int(part.controllers.coarseTuningData)))
-        contexts[c].volumeGain = part.gains.volume.current
-        contexts[c].expressionGain = part.gains.expression.current
-        contexts[c].controllerPan = Double(part.gains.pan.current)
-        contexts[c].gainsRamping = part.gains.isRamping
-        contexts[c].volumeTarget = part.gains.volume.target
-        contexts[c].expressionTarget = part.gains.expression.target
-        contexts[c].panTarget = Double(part.gains.pan.target)
-        contexts[c].soundFont.modulationEpoch = part.modulationEpoch
-        contexts[c].soundFont.channelPressure = Int(part.channelPressure)
-        contexts[c].soundFont.pitchWheel = Int(min(max(part.controllers.bend * 8192 + 8192, 0), 16_383))
-        contexts[c].soundFont.bendSensitivity = part.controllers.bendRangeSemitones ?? 2
+            fineTuningData: part.pointee.controllers.fineTuningData, coarseTuningData: Int(part.pointee.controllers.coarseTuningData)))
+        contexts[c].volumeGain = part.pointee.gains.volume.current
+        contexts[c].expressionGain = part.pointee.gains.expression.current
+        contexts[c].controllerPan = Double(part.pointee.gains.pan.current)
+        contexts[c].gainsRamping = part.pointee.gains.isRamping
+        contexts[c].volumeTarget = part.pointee.gains.volume.target
+        contexts[c].expressionTarget = part.pointee.gains.expression.target
+        contexts[c].panTarget = Double(part.pointee.gains.pan.target)
+        contexts[c].soundFont.modulationEpoch = part.pointee.modulationEpoch
+        contexts[c].soundFont.channelPressure = Int(part.pointee.channelPressure)
+        contexts[c].soundFont.pitchWheel = Int(min(max(part.pointee.controllers.bend * 8192 + 8192, 0), 16_383))
+        contexts[c].soundFont.bendSensitivity = part.pointee.controllers.bendRangeSemitones ?? 2
         contexts[c].soundFont.hasSends = sends
     }
 

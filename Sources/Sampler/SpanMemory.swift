@@ -49,7 +49,7 @@ struct SpanMemory {
     let chunkContexts: UnsafeMutablePointer<VoiceRenderContext>
     /// Per worker: the context its voices read in the chunk being rendered (the part's, with the
     /// worker's scratch and the group's send sums).
-    let workerContexts: UnsafeMutablePointer<VoiceRenderContext>
+    let workerContexts: LineAlignedArray<VoiceRenderContext>
     let workerCount: Int
     private static let sentStride = 64
 
@@ -83,13 +83,13 @@ struct SpanMemory {
         takesSends = .allocate(capacity: 1)
         takesSends.initialize(to: false)
         chunkContexts = .allocate(capacity: parts * maxChunks)
-        workerContexts = .allocate(capacity: workers)
+        workerContexts = LineAlignedArray(count: workers)
     }
 
     /// Gives the contexts their first values (each is filled again before it is read).
     func initializeContexts(from template: VoiceRenderContext) {
         chunkContexts.initialize(repeating: template, count: parts * maxChunks)
-        workerContexts.initialize(repeating: template, count: workerCount)
+        workerContexts.initialize(repeating: template)
     }
 
     func deallocate() {
@@ -100,7 +100,7 @@ struct SpanMemory {
         sent.deallocate()
         takesSends.deallocate()
         chunkContexts.deinitialize(count: parts * maxChunks).deallocate()
-        workerContexts.deinitialize(count: workerCount).deallocate()
+        workerContexts.deallocate()
     }
 
     /// Group `group`'s sub-mix over the span.
