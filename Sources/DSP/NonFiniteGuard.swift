@@ -15,15 +15,23 @@ public enum NonFiniteGuard {
     @inlinable
     @_noAllocation
     public static func scrub(_ block: StereoBlock) -> Bool {
-        // x * 0 is 0 for every finite x and NaN otherwise, so one sum tells (and vectorizes);
-        // the peak catches the rest (max() would drop a NaN, hence both).
-        var probe: Float = 0
-        var peak: Float = 0
-        for i in 0..<block.frames {
-            let l = block.left[i], r = block.right[i]
-            probe += l * 0 + r * 0
-            peak = max(peak, max(abs(l), abs(r)))
+        // x * 0 is 0 for every finite x and NaN otherwise, so one sum tells; the peak catches
+        // the rest (a max drops a NaN, hence both). Four lanes at a time: a scalar sum is a chain
+        // the optimiser may not reorder, one frame per iteration.
+        var probes = SIMD4<Float>()
+        var i = 0
+        while i &+ 4 <= block.frames {
+            let l = UnsafeRawPointer(block.left + i).loadUnaligned(as: SIMD4<Float>.self)
+            let r = UnsafeRawPointer(block.right + i).loadUnaligned(as: SIMD4<Float>.self)
+            probes += l * 0 + r * 0
+            i &+= 4
         }
+        var probe = probes.sum()
+        while i < block.frames {
+            probe += block.left[i] * 0 + block.right[i] * 0
+            i &+= 1
+        }
+        let peak = BlockPeak.of(block.right, frames: block.frames, from: BlockPeak.of(block.left, frames: block.frames, from: 0))
         guard probe.isNaN || peak > maximumMagnitude else { return false }
         block.clear()
         return true

@@ -135,21 +135,21 @@ public final class PeakLimiter {
     }
 
     private func blockPeak(_ block: StereoBlock) -> Float {
-        var peak: Float = 0
-        for i in 0..<block.frames { peak = max(peak, max(abs(block.left[i]), abs(block.right[i]))) }
-        return peak
+        BlockPeak.of(block.right, frames: block.frames, from: BlockPeak.of(block.left, frames: block.frames, from: 0))
     }
 
-    /// The delay alone: each sample out is the one `latencyFrames` before it.
+    /// The delay alone: each sample out is the one `latencyFrames` before it. The ring is swapped
+    /// with the block in at most a few contiguous runs (up to the ring's end, then from its start),
+    /// four frames at a time, rather than frame by frame with a wrap test each.
     private func delay(_ block: StereoBlock) {
-        var index = delayIndex
-        for i in 0..<block.frames {
-            let left = block.left[i], right = block.right[i]
-            block.left[i] = delayLeft[index]
-            block.right[i] = delayRight[index]
-            delayLeft[index] = left
-            delayRight[index] = right
-            index = index + 1 == latencyFrames ? 0 : index + 1
+        var index = delayIndex, done = 0
+        while done < block.frames {
+            let n = min(block.frames - done, latencyFrames - index)
+            swapFloats(block.left + done, delayLeft + index, count: n)
+            swapFloats(block.right + done, delayRight + index, count: n)
+            done += n
+            index += n
+            if index == latencyFrames { index = 0 }
         }
         delayIndex = index
     }
@@ -267,5 +267,24 @@ struct ReductionAverage {
         index = 0
         nonZero = 0
         sum = 0
+    }
+}
+
+/// Exchanges `count` floats of `a` and `b` (not overlapping), four at a time.
+@_noAllocation
+private func swapFloats(_ a: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, count: Int) {
+    var i = 0
+    while i &+ 4 <= count {
+        let x = UnsafeMutableRawPointer(a + i), y = UnsafeMutableRawPointer(b + i)
+        let t = x.loadUnaligned(as: SIMD4<Float>.self)
+        x.storeBytes(of: y.loadUnaligned(as: SIMD4<Float>.self), as: SIMD4<Float>.self)
+        y.storeBytes(of: t, as: SIMD4<Float>.self)
+        i &+= 4
+    }
+    while i < count {
+        let t = a[i]
+        a[i] = b[i]
+        b[i] = t
+        i &+= 1
     }
 }

@@ -43,11 +43,13 @@ import Testing
         #expect(PeakLimiter(sampleRate: 44_100).latencyFrames == 66)
     }
 
-    /// −0.2 dBFS peaks (just under the ceiling) come out bit for bit, delayed by the latency.
-    @Test func signalUnderTheCeilingPassesUnchanged() {
+    /// −0.2 dBFS peaks (just under the ceiling) come out bit for bit, delayed by the latency, in
+    /// blocks shorter and longer than the delay (its ring swapped in runs up to its end).
+    @Test(arguments: [100, 1, 7, 72, 73, 256])
+    func signalUnderTheCeilingPassesUnchanged(block: Int) {
         let left = tone(997, seconds: 1) { _ in 0.977 }
         let right = tone(331, seconds: 1) { _ in 0.5 }
-        let out = limit(left, right, block: 100)
+        let out = limit(left, right, block: block)
         #expect(out.left.prefix(out.latency).allSatisfy { $0 == 0 })
         #expect(Array(out.left[out.latency...]) == Array(left.dropLast(out.latency)))
         #expect(Array(out.right[out.latency...]) == Array(right.dropLast(out.latency)))
