@@ -4,6 +4,25 @@
 /// frames cover the window. Wrapping arithmetic (`&+`, `truncatingIfNeeded`) keeps them free of
 /// overflow checks, which cost ~14 instructions per sample under -O.
 enum ResamplingKernels {
+    /// The frames from the phase's on, one per output (the caller guarantees a step of exactly
+    /// one frame at a whole phase), four at a time.
+    @inline(__always)
+    static func copy<Frame: StoredSample>(
+        _ source: UnsafeRawPointer, _: Frame.Type, scale: Float, into output: UnsafeMutablePointer<Float>, count: Int, phase: UInt64
+    ) {
+        let first = Int(truncatingIfNeeded: phase &>> 32)
+        var i = 0
+        while i &+ 4 <= count {
+            UnsafeMutableRawPointer(output + i).storeBytes(of: Frame.scaled(Frame.window(source, from: first &+ i), scale), as: SIMD4<Float>.self)
+            i &+= 4
+        }
+        while i < count {
+            // The window around the frame, within the guard frames the kernels read anyway.
+            output[i] = Frame.scaled(Frame.window(source, from: first &+ i &- 1)[1], scale)
+            i &+= 1
+        }
+    }
+
     /// 4-point Hermite via the weight table, on a plain form's frames as the waveform stores them.
     @inline(__always)
     static func hermite<Frame: StoredSample>(
@@ -37,8 +56,9 @@ enum ResamplingKernels {
     /// into frame columns and each weight is a vector over the four outputs, so the sum needs no
     /// horizontal adds, and the fractions advance as one vector. A whole step in stored frames
     /// (the root key on level 0, an octave below it) keeps every output at the same fraction, so
-    /// its weights are computed once (the same values, so the same output). The last 0–3 samples
-    /// take the one-at-a-time form.
+    /// its weights are computed once (the same values, so the same output); a step of exactly one
+    /// frame (the root key) also needs no transpose: the four outputs' windows are the frames
+    /// shifted by one, so each column is one load. The last 0–3 samples take the one-at-a-time form.
     @inline(__always)
     static func cubicMOMS<Frame: StoredSample>(
         _ source: UnsafeRawPointer, _: Frame.Type, scale: Float, into output: UnsafeMutablePointer<Float>, count: Int,
@@ -50,13 +70,19 @@ enum ResamplingKernels {
         // instructions on a song, measured).
         if group.isWholeStep {
             let weights = momsWeights(group.fractions)
+            if group.isOneFrame {
+                while i &+ 4 <= count {
+                    four(source, Frame.self, scale: scale, weights: weights, consecutive: true, group: &group, into: output + i)
+                    i &+= 4
+                }
+            }
             while i &+ 4 <= count {
-                four(source, Frame.self, scale: scale, weights: weights, group: &group, into: output + i)
+                four(source, Frame.self, scale: scale, weights: weights, consecutive: false, group: &group, into: output + i)
                 i &+= 4
             }
         }
         while i &+ 4 <= count {
-            four(source, Frame.self, scale: scale, weights: momsWeights(group.fractions), group: &group, into: output + i)
+            four(source, Frame.self, scale: scale, weights: momsWeights(group.fractions), consecutive: false, group: &group, into: output + i)
             i &+= 4
         }
         var p = group.phase
@@ -78,13 +104,23 @@ enum ResamplingKernels {
         var i = 0
         if group.isWholeStep {
             let weights = momsWeights(group.fractions)
+            if group.isOneFrame {
+                while i &+ 4 <= count {
+                    fourStereo(
+                        left, right, Frame.self, scales: scales, weights: weights, consecutive: true, group: &group, into: outputLeft + i, outputRight + i)
+                    i &+= 4
+                }
+            }
             while i &+ 4 <= count {
-                fourStereo(left, right, Frame.self, scales: scales, weights: weights, group: &group, into: outputLeft + i, outputRight + i)
+                fourStereo(
+                    left, right, Frame.self, scales: scales, weights: weights, consecutive: false, group: &group, into: outputLeft + i, outputRight + i)
                 i &+= 4
             }
         }
         while i &+ 4 <= count {
-            fourStereo(left, right, Frame.self, scales: scales, weights: momsWeights(group.fractions), group: &group, into: outputLeft + i, outputRight + i)
+            fourStereo(
+                left, right, Frame.self, scales: scales, weights: momsWeights(group.fractions), consecutive: false, group: &group,
+                into: outputLeft + i, outputRight + i)
             i &+= 4
         }
         var p = group.phase
@@ -97,13 +133,14 @@ enum ResamplingKernels {
         }
     }
 
-    /// Four outputs at `group`'s phases with `weights`; the group moves on.
+    /// Four outputs at `group`'s phases with `weights`; the group moves on. `consecutive` (a
+    /// constant at each call): the step is one frame, so the columns load directly.
     @inline(__always)
     private static func four<Frame: StoredSample>(
         _ source: UnsafeRawPointer, _: Frame.Type, scale: Float, weights: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>),
-        group: inout FourPhases, into output: UnsafeMutablePointer<Float>
+        consecutive: Bool, group: inout FourPhases, into output: UnsafeMutablePointer<Float>
     ) {
-        let columns = transposed(group.windows(source, Frame.self))
+        let columns = group.columns(source, Frame.self, consecutive: consecutive)
         UnsafeMutableRawPointer(output).storeBytes(of: Frame.scaled(dot(columns, weights), scale), as: SIMD4<Float>.self)
         group.advance()
     }
@@ -112,11 +149,11 @@ enum ResamplingKernels {
     @inline(__always)
     private static func fourStereo<Frame: StoredSample>(
         _ left: UnsafeRawPointer, _ right: UnsafeRawPointer, _: Frame.Type, scales: (Float, Float),
-        weights: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>), group: inout FourPhases,
+        weights: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>), consecutive: Bool, group: inout FourPhases,
         into outputLeft: UnsafeMutablePointer<Float>, _ outputRight: UnsafeMutablePointer<Float>
     ) {
-        let sumLeft = dot(transposed(group.windows(left, Frame.self)), weights)
-        let sumRight = dot(transposed(group.windows(right, Frame.self)), weights)
+        let sumLeft = dot(group.columns(left, Frame.self, consecutive: consecutive), weights)
+        let sumRight = dot(group.columns(right, Frame.self, consecutive: consecutive), weights)
         UnsafeMutableRawPointer(outputLeft).storeBytes(of: Frame.scaled(sumLeft, scales.0), as: SIMD4<Float>.self)
         UnsafeMutableRawPointer(outputRight).storeBytes(of: Frame.scaled(sumRight, scales.1), as: SIMD4<Float>.self)
         group.advance()
@@ -140,15 +177,26 @@ enum ResamplingKernels {
             fractionStep = SIMD4(repeating: step &* 4)
         }
 
-        /// The four frames i − 1 … i + 2 around each sample's frame i.
+        /// Column k: frame i + k − 1 of each of the four samples (frame i). Consecutive samples
+        /// (a one-frame step) make each column four consecutive frames, loaded at once; otherwise
+        /// each sample's window i − 1 … i + 2 is loaded and the four transposed.
         @inline(__always)
-        func windows<Frame: StoredSample>(_ raw: UnsafeRawPointer, _: Frame.Type) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        func columns<Frame: StoredSample>(
+            _ raw: UnsafeRawPointer, _: Frame.Type, consecutive: Bool
+        ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+            if consecutive {
+                let first = Int(truncatingIfNeeded: phase &>> 32) &- 1
+                return (Frame.window(raw, from: first), Frame.window(raw, from: first &+ 1),
+                        Frame.window(raw, from: first &+ 2), Frame.window(raw, from: first &+ 3))
+            }
             let p1 = phase &+ increment, p2 = p1 &+ increment, p3 = p2 &+ increment
-            return (window(raw, Frame.self, phase), window(raw, Frame.self, p1), window(raw, Frame.self, p2), window(raw, Frame.self, p3))
+            return transposed((window(raw, Frame.self, phase), window(raw, Frame.self, p1), window(raw, Frame.self, p2), window(raw, Frame.self, p3)))
         }
 
         /// Every output at the first one's fraction: the step has no fractional part.
         var isWholeStep: Bool { UInt32(truncatingIfNeeded: increment) == 0 }
+        /// The step is exactly one frame.
+        var isOneFrame: Bool { increment == 1 << 32 }
 
         @inline(__always)
         mutating func advance() {

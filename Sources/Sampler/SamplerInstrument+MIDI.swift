@@ -149,8 +149,11 @@ extension SamplerInstrument {
                 silent = true
                 continue
             }
+            // The program's own plain frames, beside a band-limited form (not a deferred waveform's: those may be withdrawn).
+            let own = program.regions[zone.region]
+            let plain = form.hold != nil && own.isPlain && !own.isDeferred ? own : nil
             let slot = start(
-                channel: channel, zone: zone, form: form,
+                channel: channel, zone: zone, form: form, plain: plain,
                 formAfterRelease: zone.releaseRegion >= 0 ? program.regions[zone.releaseRegion].strike(stamp: stamp) : nil, layer: layer,
                 key: key, velocity: velocity, partLimit: program.voiceCount)
             if zone.soundFont >= 0 { startSoundFont(slot: slot, tables: program.soundFontZones[zone.soundFont], velocity: velocity) }
@@ -196,7 +199,7 @@ extension SamplerInstrument {
     /// sample-mode-3 SoundFont zone, going on in `formAfterRelease` once released (nil when the
     /// zone has none, or its region is unprepared: the voice then releases in its loop); returns its slot.
     private func start(
-        channel: Int, zone: ZonePlayback, form struck: (region: PlaybackRegion, hold: FormHold?),
+        channel: Int, zone: ZonePlayback, form struck: (region: PlaybackRegion, hold: FormHold?), plain: PlaybackRegion?,
         formAfterRelease: (region: PlaybackRegion, hold: FormHold?)?, layer: SamplerLayer, key: Int, velocity: Int, partLimit: Int
     ) -> Int {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
@@ -234,6 +237,7 @@ extension SamplerInstrument {
         voice.noteID = noteOnCounter
         voice.isSoundFont = false
         voice.region = form
+        voice.plainRegion = plain
         voice.phase = 0
         voice.sourceRateRatio = form.sampleRate / sampleRate
         let transpose = zone.pitchTracking ? Double(key + layer.keyOffset) - zone.rootKey : 0

@@ -126,6 +126,12 @@ struct SamplerVoice {
     /// becomes `region`/`hold`.
     var regionAfterRelease: PlaybackRegion?
     var holdAfterRelease: FormHold?
+    /// The plain form of `region` when `region` is its band-limited one and the plain frames live
+    /// as long as the program (not deferred): a chunk that plays one frame per output frame at a
+    /// whole phase (the root key at the output's rate, the commonest case in General MIDI songs)
+    /// reads the frames as they are, which every kernel would return there, at a fraction of the
+    /// cost. nil otherwise.
+    var plainRegion: PlaybackRegion?
 
     init(sampleRate: Double) {
         envelope = Envelope(sampleRate: sampleRate)
@@ -160,6 +166,7 @@ struct SamplerVoice {
         holdAfterRelease?.release()
         holdAfterRelease = nil
         regionAfterRelease = nil
+        plainRegion = nil
     }
 
     /// Key released and no pedal holds it: the envelopes (and a SoundFont voice's loop) release.
@@ -335,6 +342,9 @@ struct SamplerVoice {
         into left: UnsafeMutablePointer<Float>, _ right: UnsafeMutablePointer<Float>, count: Int, phase: UInt64, increment: UInt64
     ) {
         switch kernel {
+        case .copy:
+            ResamplingKernels.copy(level.left, Frame.self, scale: level.scale, into: left, count: count, phase: phase)
+            if stereo { ResamplingKernels.copy(level.right, Frame.self, scale: level.rightScale, into: right, count: count, phase: phase) }
         case .cubicMOMS:
             if stereo {
                 ResamplingKernels.cubicMOMSStereo(
@@ -363,6 +373,8 @@ struct SamplerVoice {
     /// The kernel for this chunk, by quality: live and offline read band-limited levels, the
     /// legacy cubic (and every plain region) reads level 0.
     enum Kernel {
+        /// The frames themselves: one frame per output frame at a whole phase (`plainRegion`).
+        case copy
         case cubicMOMS
         case offline(ResamplingKernel)
         case hermite(UnsafePointer<SIMD4<Float>>)
@@ -379,7 +391,10 @@ struct SamplerVoice {
         /// The first level whose largest step covers `increment` (the top one beyond); 0 for the cubic.
         @inline(__always)
         func level(for increment: UInt64, steps: UnsafePointer<Double>) -> Int {
-            if case .hermite = self { return 0 }
+            switch self {
+            case .hermite, .copy: return 0
+            case .cubicMOMS, .offline: break
+            }
             let step = Double(increment) * 0x1p-32
             var level = 0
             while level < LevelLayout.count - 1 && step > steps[level] { level += 1 }
