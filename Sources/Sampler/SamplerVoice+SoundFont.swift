@@ -41,7 +41,7 @@ extension SamplerVoice {
             sf.filter.process(context.pointee.scratchLeft, count: frames)
             if region.isStereo { sf.rightFilter.process(context.pointee.scratchRight, count: frames) }
             let scratch = StereoBlock(left: context.pointee.scratchLeft, right: region.isStereo ? context.pointee.scratchRight : context.pointee.scratchLeft, frames: frames)
-            if VoiceGuard.ranAway(scratch) { isActive = false; return }
+            if VoiceGuard.ranAway(scratch) { stopRunaway(); return }  // stopped, nothing mixed
         }
         let amplitude = sf.amplitude() * sf.fadeFactor(after: frames)
         let target = (left: Float(amplitude * sf.panGains.left), right: Float(amplitude * sf.panGains.right))

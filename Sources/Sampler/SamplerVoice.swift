@@ -120,6 +120,8 @@ struct SamplerVoice {
     /// layer's envelope, LFO and filter (`SamplerVoice+SoundFont`); reading and mixing are shared.
     var isSoundFont = false
     var sf = SF2Voice()
+    /// Voices this slot stopped because their output ran away (`VoiceGuard`), since start.
+    var runaways = 0
     /// Sample mode 3: the unlooped region the voice continues in after its release, struck at
     /// note-on with the voice's region, and its hold (nil for a region's own plain form). A
     /// voice holds at most these two forms; at the release the first is let go and this one
@@ -222,7 +224,7 @@ struct SamplerVoice {
             filter.process(
                 StereoBlock(left: context.pointee.scratchLeft, right: right, frames: frames), controllerValues: context.pointee.controllerValues,
                 lfoCents: (depths.cutoff * Double(lfoStart), depths.cutoff * Double(lfoValue)))
-            if filter.ranAway { isActive = false; return }  // VoiceGuard: stopped, nothing mixed
+            if filter.ranAway { stopRunaway(); return }  // VoiceGuard: stopped, nothing mixed
         }
         if !context.pointee.gainsRamping { followsTarget = false }
         let following = followsTarget

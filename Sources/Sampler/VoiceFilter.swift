@@ -28,8 +28,6 @@ struct VoiceFilter {
     /// Set by `process` when its chunk ran away (see `VoiceGuard`): the chunk was silenced, the
     /// state cleared, and the voice must stop.
     private(set) var ranAway = false
-    /// Chunks that ran away in this voice slot since start (not cleared by `reset`).
-    private(set) var runaways = 0
 
     /// Redesign when the cutoff moved by more than this (≈ 0.1 %): inaudible, saves the trig.
     private static let redesignThresholdCents = 2.0
@@ -114,7 +112,6 @@ struct VoiceFilter {
         if ranAway {
             block.clear()
             svf.reset()
-            runaways += 1
         }
     }
 }

@@ -1,7 +1,8 @@
 import DSP
 
-/// Containment of one voice gone bad: the voice filter checks each chunk it filters, and a voice
-/// whose chunk ends non-finite or beyond +80 dBFS stops there, counted
+/// Containment of one voice gone bad: the voice filter (an AUSampler voice's) or the voice itself
+/// (a SoundFont voice's, after FluidSynth's filter) checks each chunk filtered, and a voice whose
+/// chunk ends non-finite or beyond +80 dBFS stops there, counted
 /// (`SamplerInstrument.runawayVoiceCount`), while the others play on. Left alone it would reach
 /// the bus, whose guard silences the whole bus — every other note with it — block after block for
 /// as long as the note lasts. The voice filter itself (a state-variable filter) stays bounded at
@@ -18,13 +19,21 @@ enum VoiceGuard {
     }
 }
 
+extension SamplerVoice {
+    /// Ends a voice whose chunk ran away (nothing of the chunk is mixed) and counts it.
+    mutating func stopRunaway() {
+        runaways += 1
+        isActive = false
+    }
+}
+
 extension SamplerInstrument {
     /// Voices stopped because their output ran away (NaN, infinity or beyond +80 dBFS) since
     /// start. Render thread (or between offline blocks).
     public var runawayVoiceCount: Int {
         @_noAllocation get {
             var count = 0
-            for slot in 0..<voiceSlots { count += voices[slot].filter.runaways }
+            for slot in 0..<voiceSlots { count += voices[slot].runaways }
             return count
         }
     }

@@ -67,3 +67,19 @@ import Testing
         #expect(difference < 1e-6, "from its first chunk on, nothing of the bad voice was mixed")
     }
 }
+
+/// The same line for SoundFont voices: a note whose filtered output runs away (a sample of 1e30
+/// through FluidSynth's filter, as no file can hold) is stopped and counted, and nothing of it is mixed.
+@Suite struct SoundFontVoiceContainmentTests {
+    @Test func aRunawaySoundFontVoiceIsStoppedAndCounted() throws {
+        let huge = try SamplerWaveform(channels: [[Float](repeating: 1e30, count: 4_096)], sampleRate: soundFontTestRate,
+                                       naturalLoop: SamplerLoop(startFrame: 0, endFrame: 4_096))
+        let program = try soundFontProgram([soundFontZone(huge, rootKey: 69, generators: [SF2Generator.initialFilterCutoff: 6_000])])
+        program.buildAllLevels()
+        let sampler = soundFontInstrument(program)
+        let out = render(sampler, frames: 4_096, events: [At(0, noteOn(69, 100))])
+        #expect(sampler.runawayVoiceCount == 1, "the bad voice was stopped and counted")
+        #expect(sampler.activeVoiceCount == 0)
+        #expect(out.left.allSatisfy { $0 == 0 } && out.right.allSatisfy { $0 == 0 }, "nothing of it was mixed")
+    }
+}
