@@ -13,7 +13,7 @@ extension SamplerProgram {
     /// published again as they are).
     @discardableResult
     public func publishFrames(_ frames: RegionFrames, for request: LevelRequest) -> Bool {
-        storageLock.withLock { _ in storage.publish(frames, for: request) }
+        storageLock.withLock { storage.publish(frames, for: request) }
     }
 
     /// Region `region` does without its frames from the next note-on on (it plays its levels, or,
@@ -21,23 +21,23 @@ extension SamplerProgram {
     /// (`reclaimWithdrawnLevels`). False if it had none.
     @discardableResult
     public func withdrawFrames(region: Int) -> Bool {
-        storageLock.withLock { _ in storage.withdraw(.plain, region) }
+        storageLock.withLock { storage.withdraw(.plain, region) }
     }
 
     /// The deferred regions that have frames now, with them and the stamp of their last note-on.
     public var publishedFrames: [(region: Int, frames: RegionFrames, lastStrike: UInt64)] {
-        storageLock.withLock { _ in storage.publishedFrames.map { ($0.region, $0.owner, storage.lastStrike($0.region)) } }
+        storageLock.withLock { storage.publishedFrames.map { ($0.region, $0.owner, storage.lastStrike($0.region)) } }
     }
 
     /// Region `region`'s frames cannot be had (the file changed, a stream does not decode, or they
     /// need more than the whole sample budget): they are asked for no more, and it stays silent.
     public func abandonFrames(region: Int) {
-        storageLock.withLock { _ in storage.abandon(region) }
+        storageLock.withLock { storage.abandon(region) }
     }
 
     /// The next request of region `region` (`levelRequests`' entry for it), nil when it needs nothing.
     public func levelRequest(region: Int) -> LevelRequest? {
-        storageLock.withLock { _ in storage.regions.indices.contains(region) ? storage.request(region) : nil }
+        storageLock.withLock { storage.regions.indices.contains(region) ? storage.request(region) : nil }
     }
 
     /// Deferred regions with neither frames nor levels: their notes are silent (an atomic).

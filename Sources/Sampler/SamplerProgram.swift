@@ -1,5 +1,4 @@
 import DSP
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -117,12 +116,12 @@ public final class SamplerProgram: @unchecked Sendable {
     }
 
     /// Guards `storage` (control, renderer and builder threads; never the render thread).
-    let storageLock = Mutex(())
+    let storageLock = LoadingLock()
 
     /// Any thread but the render thread: what every region without published levels needs next
     /// (a deferred waveform's region without a form: its frames, `.plain`), in region order.
     public var levelRequests: [LevelRequest] {
-        storageLock.withLock { _ in storage.regions.indices.compactMap { storage.request($0) } }
+        storageLock.withLock { storage.regions.indices.compactMap { storage.request($0) } }
     }
 
     /// Any thread but the render thread: the requests of the regions a note on one of `keys` can
@@ -139,14 +138,14 @@ public final class SamplerProgram: @unchecked Sendable {
                 if zone.releaseRegion >= 0 { wanted.insert(zone.releaseRegion) }
             }
         }
-        return storageLock.withLock { _ in wanted.sorted().compactMap { storage.request($0) } }
+        return storageLock.withLock { wanted.sorted().compactMap { storage.request($0) } }
     }
 
     /// Any thread but the render thread: the requests of the regions the render thread struck (a
     /// note-on reports it, `lastStrike`) that have no levels (or, deferred, no form: `.plain`),
     /// the most recently struck first.
     public var struckLevelRequests: [LevelRequest] {
-        storageLock.withLock { _ in
+        storageLock.withLock {
             storage.regions.indices.compactMap { index in
                 let stamp = storage.lastStrike(index)
                 return stamp == 0 ? nil : storage.request(index).map { ($0, stamp) }
@@ -157,7 +156,7 @@ public final class SamplerProgram: @unchecked Sendable {
     /// Any thread but the render thread: the regions that play band-limited now, with their levels
     /// and the stamp of their last note-on (0: never struck), for choosing what to withdraw.
     public var publishedLevels: [(region: Int, levels: RegionLevels, lastStrike: UInt64)] {
-        storageLock.withLock { _ in
+        storageLock.withLock {
             storage.publishedLevels.map { ($0.region, $0.owner, storage.lastStrike($0.region)) }
         }
     }
@@ -169,7 +168,7 @@ public final class SamplerProgram: @unchecked Sendable {
     /// are not those (the same ones are published again as they are).
     @discardableResult
     public func publishLevels(_ levels: RegionLevels, for request: LevelRequest) -> Bool {
-        storageLock.withLock { _ in storage.publish(levels, for: request) }
+        storageLock.withLock { storage.publish(levels, for: request) }
     }
 
     /// Any thread but the render thread: region `region` plays plain from the next note-on on;
@@ -177,19 +176,19 @@ public final class SamplerProgram: @unchecked Sendable {
     /// ends (`reclaimWithdrawnLevels`). Returns false if the region had no levels.
     @discardableResult
     public func withdrawLevels(region: Int) -> Bool {
-        storageLock.withLock { _ in storage.withdraw(.levels, region) }
+        storageLock.withLock { storage.withdraw(.levels, region) }
     }
 
     /// Any thread but the render thread: lets go of withdrawn levels (and frames) no voice reads any
     /// more (their memory is freed when no other program holds them); returns how many still wait for voices.
     @discardableResult
     public func reclaimWithdrawnLevels() -> Int {
-        storageLock.withLock { _ in storage.reclaim() }
+        storageLock.withLock { storage.reclaim() }
     }
 
     /// Any thread: the stamp of the last note-on on `region` (0: never struck). Stamps of one
     /// instrument grow with time (its frame clock), so they order its strikes.
-    public func lastStrike(region: Int) -> UInt64 { storageLock.withLock { _ in storage.lastStrike(region) } }
+    public func lastStrike(region: Int) -> UInt64 { storageLock.withLock { storage.lastStrike(region) } }
 
     /// Regions whose levels are still to be published (any thread).
     public var regionsAwaitingLevels: Int { storage.awaiting.load(ordering: .relaxed) }
