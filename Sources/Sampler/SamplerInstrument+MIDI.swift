@@ -149,11 +149,9 @@ extension SamplerInstrument {
                 silent = true
                 continue
             }
-            // The program's own plain frames, beside a band-limited form (not a deferred waveform's: those may be withdrawn).
             let own = program.regions[zone.region]
-            let plain = form.hold != nil && own.isPlain && !own.isDeferred ? own : nil
             let slot = start(
-                channel: channel, zone: zone, form: form, plain: plain,
+                channel: channel, zone: zone, form: form, plain: own.isDeferred ? nil : own,
                 formAfterRelease: zone.releaseRegion >= 0 ? program.regions[zone.releaseRegion].strike(stamp: stamp) : nil, layer: layer,
                 key: key, velocity: velocity, partLimit: program.voiceCount)
             if zone.soundFont >= 0 { startSoundFont(slot: slot, tables: program.soundFontZones[zone.soundFont], velocity: velocity) }

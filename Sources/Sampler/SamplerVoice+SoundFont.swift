@@ -20,13 +20,7 @@ extension SamplerVoice {
         guard frames > 0 else { return }  // still in the delay: silent, the sample waits (FluidSynth 2.3)
         let block = output.slice(from: silent, count: frames)
         let increment = soundFontIncrement(tuningCents: context.pointee.tuningCents)
-        let reachedEnd: Bool
-        if let plain = plainRegion, increment == 1 << 32, UInt32(truncatingIfNeeded: phase) == 0, context.pointee.quality == .realtime {
-            reachedEnd = read(plain, frames: frames, increment: increment, kernel: .copy, context: context)
-        } else {
-            let kernel = Kernel(quality: region.isPlain ? .cubic : context.pointee.quality, context: context)
-            reachedEnd = read(region, frames: frames, increment: increment, kernel: kernel, context: context)
-        }
+        let reachedEnd = readChunk(region, frames: frames, increment: increment, context: context)
         if sf.filterActive {
             let cents = sf.cutoffCents
             if cents != sf.evaluatedCutoffCents {

@@ -128,11 +128,8 @@ struct SamplerVoice {
     /// becomes `region`/`hold`.
     var regionAfterRelease: PlaybackRegion?
     var holdAfterRelease: FormHold?
-    /// The plain form of `region` when `region` is its band-limited one and the plain frames live
-    /// as long as the program (not deferred): a chunk that plays one frame per output frame at a
-    /// whole phase (the root key at the output's rate, the commonest case in General MIDI songs)
-    /// reads the frames as they are, which every kernel would return there, at a fraction of the
-    /// cost. nil otherwise.
+    /// The program's own plain frames of the voice's region, read as they are where every kernel
+    /// returns them (`readChunk`); nil for a deferred waveform, whose frames may be withdrawn.
     var plainRegion: PlaybackRegion?
 
     init(sampleRate: Double) {
@@ -214,9 +211,7 @@ struct SamplerVoice {
         let lfoStart = lfoValue
         let depths = hasLFO ? advanceLFO(frames: frames, controllerValues: context.pointee.controllerValues) : LFODepths()
         let increment = phaseIncrement(context: context, lfoCents: depths.pitch * Double(lfoStart))
-        // A plain region (its levels were not built at note-on) is read with the 4-point cubic to the end.
-        let kernel = Kernel(quality: region.isPlain ? .cubic : context.pointee.quality, context: context)
-        let reachedEnd = read(region, frames: frames, increment: increment, kernel: kernel, context: context)
+        let reachedEnd = readChunk(region, frames: frames, increment: increment, context: context)
         if filter.isEnabled {
             let right = region.isStereo ? context.pointee.scratchRight : context.pointee.filterDiscard
             // Keep the unused right-channel state fed with silence so it never grows.
@@ -294,6 +289,20 @@ struct SamplerVoice {
             lastPanGains = (Float(gains.left), Float(gains.right))
         }
         return lastPanGains
+    }
+
+    /// Reads the chunk into the scratch; returns whether the sample ended. While the voice steps
+    /// one frame per output frame at a whole phase (the root key at the output's rate, the
+    /// commonest case in General MIDI songs), every kernel returns the frames themselves: they are
+    /// read as they are from `plainRegion`, at a fraction of the cost. Otherwise `region` with the
+    /// quality's kernel; a plain region (its levels were not built at note-on) with the 4-point
+    /// cubic to the end.
+    mutating func readChunk(_ region: PlaybackRegion, frames: Int, increment: UInt64, context: UnsafePointer<VoiceRenderContext>) -> Bool {
+        if let plain = plainRegion, increment == 1 << 32, UInt32(truncatingIfNeeded: phase) == 0, context.pointee.quality == .realtime {
+            return read(plain, frames: frames, increment: increment, kernel: .copy, context: context)
+        }
+        let kernel = Kernel(quality: region.isPlain ? .cubic : context.pointee.quality, context: context)
+        return read(region, frames: frames, increment: increment, kernel: kernel, context: context)
     }
 
     /// Interpolates `frames` into the scratch buffers from the level for this chunk's step, segment
