@@ -116,7 +116,7 @@ public final class SamplerProgram: @unchecked Sendable {
     }
 
     /// Guards `storage` (control, renderer and builder threads; never the render thread).
-    let storageLock = LoadingLock()
+    let storageLock = ControlLock()
 
     /// Any thread but the render thread: what every region without published levels needs next
     /// (a deferred waveform's region without a form: its frames, `.plain`), in region order.

@@ -1,3 +1,4 @@
+import DSP
 import Dispatch
 import Sampler
 import Spectral
@@ -29,7 +30,7 @@ final class LevelBuilder {
     /// which callgrind counts byte by byte, rep movsb).
     private static let inputScale = Float(1) / 64, outputScale = Float(1) / Float(blockSize / 64)
 
-    private static let lock = PlannerLock()
+    private static let lock = ControlLock()
     /// Builders not in use (guarded by `lock`); as many are made as were ever busy at once.
     nonisolated(unsafe) private static var idle: [LevelBuilder] = []
 
@@ -62,14 +63,8 @@ final class LevelBuilder {
 
     /// Runs `body` with a builder of the pool (made if none is idle), which no one else uses meanwhile.
     static func withBuilder<T>(_ body: (LevelBuilder) -> T) -> T {
-        lock.lock()
-        let builder = idle.popLast() ?? LevelBuilder()
-        lock.unlock()
-        defer {
-            lock.lock()
-            idle.append(builder)
-            lock.unlock()
-        }
+        let builder = lock.withLock { idle.popLast() ?? LevelBuilder() }
+        defer { lock.withLock { idle.append(builder) } }
         return body(builder)
     }
 

@@ -1,8 +1,5 @@
 import CFFTW
 import DSP
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Owner of a pair of single-precision FFTW plans (real → complex and back) and their buffers.
 ///
@@ -26,7 +23,7 @@ public final class RealFFT {
     private let complexBuffer: UnsafeMutablePointer<fftwf_complex>
 
     /// FFTW's planner keeps global state; every plan creation and destruction goes through here.
-    private static let plannerLock = PlannerLock()
+    private static let plannerLock = ControlLock()
 
     /// `size` must be even. `measure: true` times candidate algorithms (slower to create, faster
     /// to run); otherwise FFTW estimates. Control thread only.
@@ -39,20 +36,19 @@ public final class RealFFT {
         let spectrum = UnsafeMutableRawPointer(complex).bindMemory(to: Float.self, capacity: size + 2)
         let flags = measure ? UInt32(FFTW_MEASURE) : UInt32(FFTW_ESTIMATE)
         // Plan before filling the buffers: measuring overwrites them.
-        Self.plannerLock.lock()
-        let forwardPlan = fftwf_plan_dft_r2c_1d(Int32(size), real, complex, flags)!
-        let inversePlan = fftwf_plan_dft_c2r_1d(Int32(size), complex, real, flags)!
-        Self.plannerLock.unlock()
+        let (forwardPlan, inversePlan) = Self.plannerLock.withLock {
+            (fftwf_plan_dft_r2c_1d(Int32(size), real, complex, flags)!, fftwf_plan_dft_c2r_1d(Int32(size), complex, real, flags)!)
+        }
         transform = Transform(size: size, time: real, spectrum: spectrum, forwardPlan: forwardPlan, inversePlan: inversePlan)
         real.initialize(repeating: 0, count: size)
         spectrum.initialize(repeating: 0, count: size + 2)
     }
 
     deinit {
-        Self.plannerLock.lock()
-        fftwf_destroy_plan(transform.forwardPlan)
-        fftwf_destroy_plan(transform.inversePlan)
-        Self.plannerLock.unlock()
+        Self.plannerLock.withLock {
+            fftwf_destroy_plan(transform.forwardPlan)
+            fftwf_destroy_plan(transform.inversePlan)
+        }
         fftwf_free(transform.time)
         fftwf_free(complexBuffer)
     }
@@ -87,19 +83,3 @@ public final class RealFFT {
 /// buffers: no allocation, no lock (FFTW's planner lock is taken only when planning).
 @_semantics("no_performance_analysis")
 private func execute(_ plan: fftwf_plan) { fftwf_execute(plan) }
-
-/// A pthread mutex for FFTW's planner and other control-thread state (never taken while
-/// rendering). A plain lock/unlock pair because the plans it guards are not `Sendable`.
-///
-/// `@unchecked Sendable`: the mutex is the synchronisation; its pointer never changes.
-public final class PlannerLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    public init() {
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-    }
-
-    public func lock() { pthread_mutex_lock(mutex) }
-    public func unlock() { pthread_mutex_unlock(mutex) }
-}
