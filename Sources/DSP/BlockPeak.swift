@@ -21,6 +21,13 @@ public enum BlockPeak {
         return result
     }
 
+    /// The largest |sample| of both channels of `block`.
+    @inlinable
+    @_noAllocation
+    public static func of(_ block: StereoBlock) -> Float {
+        of(block.right, frames: block.frames, from: of(block.left, frames: block.frames, from: 0))
+    }
+
     /// The larger of each lane; `peaks` where `x` is NaN (the stdlib's `pointwiseMax` stays an
     /// outlined generic call).
     @inlinable

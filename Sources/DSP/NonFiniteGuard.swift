@@ -31,7 +31,7 @@ public enum NonFiniteGuard {
             probe += block.left[i] * 0 + block.right[i] * 0
             i &+= 1
         }
-        let peak = BlockPeak.of(block.right, frames: block.frames, from: BlockPeak.of(block.left, frames: block.frames, from: 0))
+        let peak = BlockPeak.of(block)
         guard probe.isNaN || peak > maximumMagnitude else { return false }
         block.clear()
         return true

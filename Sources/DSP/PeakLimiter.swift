@@ -86,7 +86,7 @@ public final class PeakLimiter {
         let limit = ceiling * Self.headroom
         // At unity with nothing over the ceiling in this block, the envelope would stay at 1: just delay.
         var idle = !isLimiting ? minimumWindow.isUnity : false
-        if idle, isEnabled { idle = Double(blockPeak(block)) <= limit }
+        if idle, isEnabled { idle = Double(BlockPeak.of(block)) <= limit }
         if idle {
             blockReduction = 0
             delay(block)
@@ -132,10 +132,6 @@ public final class PeakLimiter {
         self.envelope = envelope
         delayIndex = index
         blockReduction = deepest
-    }
-
-    private func blockPeak(_ block: StereoBlock) -> Float {
-        BlockPeak.of(block.right, frames: block.frames, from: BlockPeak.of(block.left, frames: block.frames, from: 0))
     }
 
     /// The delay alone: each sample out is the one `latencyFrames` before it. The ring is swapped
