@@ -1,9 +1,9 @@
 /// Elements each on cache lines of their own, for state that different threads write at once:
 /// the voices (groups rendered by different workers, every chunk writing a voice) and the
 /// workers' render contexts (each refilled per chunk). Packed, two elements would share the
-/// line between them, and each write would pull it from the other core (false sharing; measured
-/// as a stall at the start of every voice's read with two threads). Allocated and freed by its
-/// owner (control thread); plain memory for the render thread and its helpers.
+/// line between them, and each write would pull it from the other core (false sharing).
+/// Allocated and freed by its owner (control thread); plain memory for the render thread and
+/// its helpers.
 struct LineAlignedArray<Element> {
     private let base: UnsafeMutableRawPointer
     private let stride: Int

@@ -246,23 +246,23 @@ public final class SamplerInstrument {
     /// (`sends`: whether its voices add to send sums).
     func prepareContext(channel c: Int, frames: Int, sends: Bool) {
         parts[c].gains.advance(frames: frames)
-        let part = UnsafePointer(parts + c)  // read in place: copying the whole part per chunk showed in profiles
+        let part = parts[c]
         contexts[c].quality = quality
-        contexts[c].bend = part.pointee.controllers.bend
-        contexts[c].bendRangeOverrideCents = part.pointee.bendRangeOverrideCents
+        contexts[c].bend = part.controllers.bend
+        contexts[c].bendRangeOverrideCents = part.bendRangeOverrideCents
         contexts[c].tuningCents = 100 * (a4.semitones + MasterTuning.channelSemitones(
-            fineTuningData: part.pointee.controllers.fineTuningData, coarseTuningData: Int(part.pointee.controllers.coarseTuningData)))
-        contexts[c].volumeGain = part.pointee.gains.volume.current
-        contexts[c].expressionGain = part.pointee.gains.expression.current
-        contexts[c].controllerPan = Double(part.pointee.gains.pan.current)
-        contexts[c].gainsRamping = part.pointee.gains.isRamping
-        contexts[c].volumeTarget = part.pointee.gains.volume.target
-        contexts[c].expressionTarget = part.pointee.gains.expression.target
-        contexts[c].panTarget = Double(part.pointee.gains.pan.target)
-        contexts[c].soundFont.modulationEpoch = part.pointee.modulationEpoch
-        contexts[c].soundFont.channelPressure = Int(part.pointee.channelPressure)
-        contexts[c].soundFont.pitchWheel = Int(min(max(part.pointee.controllers.bend * 8192 + 8192, 0), 16_383))
-        contexts[c].soundFont.bendSensitivity = part.pointee.controllers.bendRangeSemitones ?? 2
+            fineTuningData: part.controllers.fineTuningData, coarseTuningData: Int(part.controllers.coarseTuningData)))
+        contexts[c].volumeGain = part.gains.volume.current
+        contexts[c].expressionGain = part.gains.expression.current
+        contexts[c].controllerPan = Double(part.gains.pan.current)
+        contexts[c].gainsRamping = part.gains.isRamping
+        contexts[c].volumeTarget = part.gains.volume.target
+        contexts[c].expressionTarget = part.gains.expression.target
+        contexts[c].panTarget = Double(part.gains.pan.target)
+        contexts[c].soundFont.modulationEpoch = part.modulationEpoch
+        contexts[c].soundFont.channelPressure = Int(part.channelPressure)
+        contexts[c].soundFont.pitchWheel = Int(min(max(part.controllers.bend * 8192 + 8192, 0), 16_383))
+        contexts[c].soundFont.bendSensitivity = part.controllers.bendRangeSemitones ?? 2
         contexts[c].soundFont.hasSends = sends
     }
 
