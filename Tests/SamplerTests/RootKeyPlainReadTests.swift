@@ -6,12 +6,12 @@ import DSP
 import Sampler
 import Testing
 
-/// A SoundFont note at its root key, its sample at the output's rate, plays one frame per output
-/// frame at a whole phase: the voice reads the frames as they are (`plainRegion`) instead of its
-/// band-limited levels, which every kernel would return there anyway. So the note is sample for
-/// sample the plain form's (read with the 4-point cubic, whose weights at a whole phase are
-/// (0, 1, 0, 0)), looped or not, mono or stereo; and bent away from the root mid-note, it goes on
-/// in its levels without a step.
+/// A note at its root key, its sample at the output's rate, plays one frame per output frame at a
+/// whole phase: the voice (SoundFont or AUSampler) reads the frames as they are (`plainRegion`)
+/// instead of its band-limited levels, which is what every kernel returns there (the 4-point
+/// cubic's weights at a whole phase are (0, 1, 0, 0)). So the note is the sample's frames × its
+/// gain, looped or not, mono or stereo; and bent away from the root mid-note, it goes on in its
+/// levels without a step.
 @Suite struct RootKeyPlainReadTests {
     static let loop = SamplerLoop(startFrame: 300, endFrame: 1_000)
     static let points: [Int16] = congruentialNoise(count: 1_500, seed: 2_468).map { Int16(truncatingIfNeeded: $0 >> 17) }
@@ -22,15 +22,46 @@ import Testing
         return render(soundFontInstrument(program), frames: 6_000, events: [At(1, noteOn(60, 100))] + events)
     }
 
-    @Test(arguments: [false, true])
-    func atTheRootTheLevelsPlayTheFramesThemselves(stereo: Bool) throws {
+    /// Key 60 held from frame 1 on a program of one zone (a SoundFont one, or an AUSampler one at
+    /// the AUSampler tests' rate), its levels built.
+    func heldAtTheRoot(_ channels: [[Int16]], loop: SamplerLoop?, soundFont: Bool) throws -> Rendered {
+        let frames = 6_000
+        if soundFont {
+            let waveform = try SamplerWaveform(pcm16: channels, sampleRate: soundFontTestRate)
+            return try held(waveform, loop: loop, levels: true)
+        }
+        let waveform = try SamplerWaveform(
+            channels: channels.map { $0.map { Float($0) / 32_768 } }, sampleRate: testSampleRate, naturalLoop: loop)
+        var zone = SamplerZone(waveform: waveform, rootKey: 60)
+        zone.loop = loop
+        let program = try SamplerProgram(layers: [plainLayer()], zones: [zone])
+        return render(instrument(playing: program), frames: frames, events: [At(1, noteOn(60, 100))])
+    }
+
+    /// The frames themselves, not the levels' approximation of them (16-bit, band-limited: ~1e-5
+    /// off), looped or not, mono or stereo: the note of a noise sample is, frame by frame, the
+    /// sample × the gain the same note has on a constant-½ sample (× 2).
+    @Test(arguments: [true, false], [false, true])
+    func atTheRootAVoicePlaysTheFramesThemselves(soundFont: Bool, stereo: Bool) throws {
         let channels = stereo ? [Self.points, Self.points.reversed()] : [Self.points]
-        let waveform = try SamplerWaveform(pcm16: channels, sampleRate: soundFontTestRate)
+        let halves = channels.map { [Int16](repeating: 16_384, count: $0.count) }
         for loop in [nil, Self.loop] {
-            let plain = try held(waveform, loop: loop, levels: false)
-            let banded = try held(waveform, loop: loop, levels: true)
-            #expect(plain.left.contains { abs($0) > 0.01 })  // the note sounds
-            #expect(banded.left == plain.left && banded.right == plain.right)
+            let noise = try heldAtTheRoot(channels, loop: loop, soundFont: soundFont)
+            let gain = try heldAtTheRoot(halves, loop: loop, soundFont: soundFont)
+            var checked = 0
+            for i in 1..<noise.left.count {
+                var k = i - 1
+                if let loop, k >= loop.endFrame { k = loop.startFrame + (k - loop.startFrame) % (loop.endFrame - loop.startFrame) }
+                guard k < Self.points.count else { continue }
+                for (out, half, points) in [(noise.left, gain.left, channels[0]), (noise.right, gain.right, channels[channels.count - 1])] {
+                    let g = 2 * half[i]
+                    guard abs(g) > 1e-3 else { continue }
+                    let expected = Float(points[k]) / 32_768 * g
+                    #expect(abs(out[i] - expected) <= 1e-6 * abs(g), "frame \(i): \(out[i]), frame \(k) of the sample × gain: \(expected)")
+                    checked += 1
+                }
+            }
+            #expect(checked > 2_000)
         }
     }
 
