@@ -163,7 +163,7 @@ let package = Package(
         // libsamplerate only as the reference the resampler quality test measures libsoxr against.
         .testTarget(name: "AudioFilesTests", dependencies: ["AudioFiles", "CSndFile", "AudioTestSupport", "CSampleRate"]),
         .testTarget(name: "PresetsTests", dependencies: ["Presets", "AudioTestSupport"]),
-        .testTarget(name: "SoundFontTests", dependencies: ["SoundFont", "SoundFontLoading", "Sampler", "SamplerLevels", "MIDI"]),
+        .testTarget(name: "SoundFontTests", dependencies: ["SoundFont", "SoundFontLoading", "Sampler", "SamplerLevels", "MIDI", "DSP"]),
         // Presets of TimGM6mb and FluidR3Mono_GM against FluidSynth (runs the built `audiograph`).
         .testTarget(name: "SoundFontFidelityTests", dependencies: ["SoundFontFidelity", "SoundFont"]),
         .testTarget(name: "InstrumentsTests", dependencies: ["Instruments", "DSP", "MIDI", "AudioTestSupport"]),

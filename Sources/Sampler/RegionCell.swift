@@ -90,6 +90,7 @@ struct FormHold {
 struct ProgramCell: ~Copyable {
     /// The instrument's stamp (frame clock + 1) at the last selection; 0: never selected.
     let selected = Atomic<UInt64>(0)
-    /// Note-ons that found a zone's region of a deferred waveform unprepared (that zone was silent).
+    /// Zones struck on a region of a deferred waveform that stayed silent: unprepared, and not
+    /// prepared while they could wait (`PendingNotes`).
     let silentNotes = Atomic<Int>(0)
 }

@@ -42,6 +42,7 @@ extension SamplerInstrument {
         switch sysex {
         case .reset:
             let voices = voices  // a local: `&&` would capture `self` (a retain)
+            pendingNotes.cancel(channel: nil)
             for slot in 0..<voiceSlots where voices[slot].isActive && !voices[slot].isStolen {
                 voices[slot].steal(fadeSeconds: SamplerConstants.allSoundOffFadeSeconds)
             }
@@ -85,6 +86,7 @@ extension SamplerInstrument {
             }
         case .sostenutoReleased: releasePedalledVoices(channel: channel)
         case .allSoundOff:
+            pendingNotes.cancel(channel: channel)
             for slot in 0..<voiceSlots where voices[slot].isActive && voices[slot].channel == channel {
                 voices[slot].steal(fadeSeconds: SamplerConstants.allSoundOffFadeSeconds)
             }
@@ -94,6 +96,7 @@ extension SamplerInstrument {
             parts[channel].controllerValues[Int(MIDIController.modulationWheel)] = 0
             releasePedalledVoices(channel: channel)
         case .allNotesOff:
+            pendingNotes.release(channel: channel, key: nil)
             for slot in 0..<voiceSlots where isSounding(slot, on: channel) && voices[slot].isKeyDown {
                 release(slot)
             }
@@ -119,8 +122,9 @@ extension SamplerInstrument {
     }
 
     /// Starts one voice for every enabled zone of every layer that answers `key` and `velocity`
-    /// in the part's program, except zones whose region is unprepared (a deferred waveform's not
-    /// read yet): those stay silent, and the note is counted in the program (`ProgramCell`).
+    /// in the part's program. A zone whose region is unprepared (a deferred waveform's not read
+    /// yet) waits for it in `pendingNotes`, or, when that is full, stays silent and is counted in
+    /// the program (`ProgramCell`).
     private func noteOn(channel: Int, key: Int, velocity: Int) {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         guard let program = parts[channel].tables else { return }
@@ -133,10 +137,8 @@ extension SamplerInstrument {
                 voices[slot].steal(fadeSeconds: SamplerConstants.stealFadeSeconds)
             }
         }
+        pendingNotes.release(channel: channel, key: key)  // an earlier strike still waiting: it only plays its release
         noteOnCounter &+= 1
-        // The band-limited forms if published (each held until the voice stops reading it), else the plain ones.
-        let stamp = frameClock &+ 1
-        var silent = false
         for zoneIndex in 0..<program.zones.count {
             // Matched in place: a zone and its layer are copied only when they start a voice.
             let layerIndex = program.zones[zoneIndex].layer
@@ -144,23 +146,58 @@ extension SamplerInstrument {
             let shiftedKey = key + program.layers[layerIndex].keyOffset
             guard shiftedKey >= program.zones[zoneIndex].minKey, shiftedKey <= program.zones[zoneIndex].maxKey,
                   velocity >= program.zones[zoneIndex].minVelocity, velocity <= program.zones[zoneIndex].maxVelocity else { continue }
-            let zone = program.zones[zoneIndex], layer = program.layers[layerIndex]
-            guard let form = program.regions[zone.region].strike(stamp: stamp) else {
-                silent = true
+            guard startZone(zoneIndex, of: program, channel: channel, key: key, velocity: velocity) == nil else { continue }
+            let waiting = PendingNotes.Entry(
+                channel: channel, key: key, velocity: velocity, zone: zoneIndex, program: program.cell,
+                deadline: frameClock &+ waitFrames, released: false)
+            var added = false
+            if waitFrames > 0 { added = pendingNotes.add(waiting) }
+            if !added { program.cell.pointee.silentNotes.add(1, ordering: .relaxed) }
+        }
+    }
+
+    /// Starts a voice of zone `zoneIndex` of `program` (its key and velocity matched): the
+    /// band-limited form if published (held until the voice stops reading it), else the plain one.
+    /// Returns its slot; nil, starting nothing, when the zone's region is unprepared.
+    private func startZone(_ zoneIndex: Int, of program: ProgramTables, channel: Int, key: Int, velocity: Int) -> Int? {
+        let stamp = frameClock &+ 1
+        let zone = program.zones[zoneIndex]
+        guard let form = program.regions[zone.region].strike(stamp: stamp) else { return nil }
+        let own = program.regions[zone.region]
+        let slot = start(
+            channel: channel, zone: zone, form: form, plain: own.isDeferred ? nil : own,
+            formAfterRelease: zone.releaseRegion >= 0 ? program.regions[zone.releaseRegion].strike(stamp: stamp) : nil,
+            layer: program.layers[zone.layer], key: key, velocity: velocity, partLimit: program.voiceCount)
+        if zone.soundFont >= 0 { startSoundFont(slot: slot, tables: program.soundFontZones[zone.soundFont], velocity: velocity) }
+        return slot
+    }
+
+    /// Render thread, before a block: starts the waiting zones whose samples are read now (the
+    /// note released at once if its note-off came meanwhile), and gives up those whose part plays
+    /// another program or that waited too long (counted silent).
+    @_noAllocation
+    func startPendingNotes() {
+        var i = 0
+        while i < pendingNotes.count {
+            let waiting = pendingNotes[i]
+            guard let program = parts[waiting.channel].tables, program.cell == waiting.program else {
+                pendingNotes.drop(at: i)
                 continue
             }
-            let own = program.regions[zone.region]
-            let slot = start(
-                channel: channel, zone: zone, form: form, plain: own.isDeferred ? nil : own,
-                formAfterRelease: zone.releaseRegion >= 0 ? program.regions[zone.releaseRegion].strike(stamp: stamp) : nil, layer: layer,
-                key: key, velocity: velocity, partLimit: program.voiceCount)
-            if zone.soundFont >= 0 { startSoundFont(slot: slot, tables: program.soundFontZones[zone.soundFont], velocity: velocity) }
+            if let slot = startZone(waiting.zone, of: program, channel: waiting.channel, key: waiting.key, velocity: waiting.velocity) {
+                if waiting.released { release(slot) }
+                pendingNotes.remove(at: i)
+            } else if frameClock >= waiting.deadline {
+                pendingNotes.drop(at: i)
+            } else {
+                i += 1
+            }
         }
-        if silent { program.cell.pointee.silentNotes.add(1, ordering: .relaxed) }
     }
 
     private func noteOff(channel: Int, key: Int) {
         let voices = voices  // locals: `&&` would capture `self` (a retain)
+        pendingNotes.release(channel: channel, key: key)
         for slot in 0..<voiceSlots where isSounding(slot, on: channel) && voices[slot].isKeyDown && voices[slot].key == key {
             release(slot)
         }

@@ -21,6 +21,9 @@ public enum SamplerConstants {
     /// A note struck with the soft pedal (CC67) down is, besides 6 dB softer, darker where its
     /// layer has a filter: the cutoff half an octave lower.
     public static let softPedalCutoffCents = -600.0
+    /// How long a zone struck before its samples were read waits for them (`PendingNotes`) before
+    /// it is given up as silent: a note later than this would sound like a wrong one.
+    public static let unpreparedNoteWaitSeconds = 0.1
 }
 
 /// The real-time sampler as a 16-part sound module: each MIDI channel is a part with its own
@@ -99,15 +102,25 @@ public final class SamplerInstrument {
     var noteOnCounter: UInt64 = 0
     /// Frames rendered so far (the clock of `stealProtectionSeconds`).
     var frameClock: UInt64 = 0
+    /// Zones struck before their samples were read, waiting for them (`startPendingNotes`).
+    var pendingNotes = PendingNotes()
+    /// How long a struck zone waits for its samples, frames (0: it does not wait).
+    let waitFrames: UInt64
 
     /// Control thread. `maxVoices` (default 64) is clamped to 1…`hardMaxVoices`; `workers`
     /// (1…16) is how many threads may render parts at once: the render thread and `workers` − 1
-    /// helpers calling `help(span:worker:)` (offline renders; the output does not depend on it).
-    public init(sampleRate: Double, maxFrames: Int, maxVoices: Int = 64, workers: Int = 1) {
+    /// helpers calling `help(span:worker:)` (offline renders; the output does not depend on it);
+    /// `unpreparedNoteWaitSeconds` how long a zone struck before its samples were read waits for
+    /// them (0: silent at once).
+    public init(
+        sampleRate: Double, maxFrames: Int, maxVoices: Int = 64, workers: Int = 1,
+        unpreparedNoteWaitSeconds: Double = SamplerConstants.unpreparedNoteWaitSeconds
+    ) {
         self.sampleRate = sampleRate
         self.maxFrames = max(1, maxFrames)
         self.maxVoices = min(max(1, maxVoices), SamplerConstants.hardMaxVoices)
         protectionFrames = UInt64(SamplerConstants.stealProtectionSeconds * sampleRate)
+        waitFrames = UInt64(max(0, unpreparedNoteWaitSeconds) * sampleRate)
         mailbox = bankInbox.mailbox.renderEnd
         voiceSlots = 2 * self.maxVoices
         voices = LineAlignedArray(repeating: SamplerVoice(sampleRate: sampleRate), count: voiceSlots)
@@ -148,6 +161,7 @@ public final class SamplerInstrument {
     deinit {
         // Before the banks: their programs may outlive the instrument, with cells these voices count in.
         for slot in 0..<voiceSlots { voices[slot].releaseRegion() }
+        pendingNotes.deallocate()
         bankInbox.mailbox.release(currentAddress)
         bankInbox.mailbox.release(retiringAddress)
         voices.deallocate()
@@ -185,6 +199,7 @@ public final class SamplerInstrument {
         guard retiringAddress == 0 else { return }
         let address = mailbox.takeIfRoomForGarbage()
         guard address != 0, let pointer = UnsafeRawPointer(bitPattern: address) else { return }
+        pendingNotes.dropAll()  // their programs leave with the bank in use
         if currentAddress != 0 {
             retiringAddress = currentAddress
             for slot in 0..<voiceSlots where voices[slot].isActive {
@@ -238,6 +253,7 @@ public final class SamplerInstrument {
         let maxFrames = maxFrames
         precondition(block.frames <= maxFrames, "block above maxFrames: the caller chunks (Sources/DSP/README.md)")
         adoptPendingBank()
+        if !pendingNotes.isEmpty { startPendingNotes() }
         renderSpan(into: block, sends: sends, at: sendOffset)
         finishRetiring()
     }
@@ -280,9 +296,11 @@ public final class SamplerInstrument {
         for slot in 0..<voiceSlots where voices[slot].isActive { counts[voices[slot].channel] += 1 }
     }
 
-    /// Render thread: silences every voice at once (no fade) and clears filter state.
+    /// Render thread: silences every voice at once (no fade), forgets the zones waiting for
+    /// their samples, and clears filter state.
     @_noAllocation
     public func reset() {
+        pendingNotes.cancel(channel: nil)
         for slot in 0..<voiceSlots {
             voices[slot].releaseRegion()
             voices[slot].isActive = false
@@ -292,12 +310,12 @@ public final class SamplerInstrument {
         finishRetiring()
     }
 
-    /// Render thread: true when no voice is sounding (the engine may skip `render`).
+    /// Render thread: true when no voice is sounding and none waits to (the engine may skip `render`).
     /// Stops at the first sounding voice (asked every block; counting all 256 slots was not needed).
     public var isSilent: Bool {
         @_noAllocation get {
             for slot in 0..<voiceSlots where voices[slot].isActive { return false }
-            return true
+            return pendingNotes.isEmpty  // a zone waiting for its samples may start at the next block
         }
     }
 

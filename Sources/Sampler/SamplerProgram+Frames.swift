@@ -2,8 +2,9 @@ import Synchronization
 
 /// The seam for deferred waveforms (`SamplerWaveform(source:)`): a region of one has no form of its
 /// own, and is *prepared* once the loading side publishes its frames (`RegionFrames`) or levels.
-/// A note-on on an unprepared region leaves that zone silent and counts it (`silentNotes`); it
-/// never waits. The render thread also stamps each selection of the program (a program change, or
+/// A note-on on an unprepared region never blocks: that zone waits (briefly, `PendingNotes`) and
+/// starts at the first block after its frames are published, or stays silent and is counted
+/// (`silentNotes`). The render thread also stamps each selection of the program (a program change, or
 /// a part back on its start program: `selectionStamp`), so the loading side can prepare a program
 /// as soon as a part chooses it. Any thread but the render thread, unless said otherwise.
 extension SamplerProgram {
@@ -47,7 +48,7 @@ extension SamplerProgram {
     /// clock as `lastStrike(region:)`. An atomic the render thread stores.
     public var selectionStamp: UInt64 { cell.pointee.selected.load(ordering: .relaxed) }
 
-    /// Note-ons on this program that found a zone's region unprepared (that zone was silent). An
-    /// atomic the render thread counts.
+    /// Zones struck on this program that stayed silent: their region unprepared, and not prepared
+    /// while they could wait. An atomic the render thread counts.
     public var silentNotes: Int { cell.pointee.silentNotes.load(ordering: .relaxed) }
 }

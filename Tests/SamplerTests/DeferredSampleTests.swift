@@ -7,8 +7,9 @@ import Synchronization
 import Testing
 
 /// Deferred waveforms (`SamplerWaveform(source:)`, a SoundFont's samples under `play`): a region
-/// holds no frames until the loading side reads and publishes them. A note on it before then is
-/// silent and counted, never waited for; once prepared it plays exactly as the loaded waveform;
+/// holds no frames until the loading side reads and publishes them. A note on it before then
+/// waits (the render thread never does) and starts at the first block after they are published,
+/// or, not prepared within the wait, is silent and counted; once prepared it plays exactly as the loaded waveform;
 /// withdrawn frames stay with the voice reading them and are freed after it; the live builder
 /// prepares what parts select and strike, within the sample budget, withdrawing the least
 /// recently used; a source that cannot be read gives one log line and silence.
@@ -103,6 +104,51 @@ import Testing
         #expect(other.regionsUnprepared == 0 && source.readCount == 1)
     }
 
+    /// A note struck before its region's frames are read waits for them: it starts at the first
+    /// block after they are published, sample for sample the loaded waveform's note started there
+    /// (also when its note-off came while it waited: it then plays its release at once). Not
+    /// prepared within the wait, or its part on another program meanwhile, it is given up: silent
+    /// and counted. All sound off forgets it uncounted.
+    @Test func aNoteStruckBeforeItsFramesAreReadStartsWhenTheyArriveWithinTheWait() throws {
+        let loaded = try program(try SamplerWaveform(pcm16: [Self.points], sampleRate: soundFontTestRate))
+        let wait = Int(SamplerConstants.unpreparedNoteWaitSeconds * soundFontTestRate)
+        func late(_ events: [At], preparedAfter frames: Int) throws -> (before: Rendered, after: Rendered, program: SamplerProgram) {
+            let program = try program(try deferred(MemorySource()))
+            let sampler = soundFontInstrument(program)
+            let before = render(sampler, frames: frames, events: events)
+            prepare(program, from: store())
+            return (before, render(sampler, frames: 6_000), program)
+        }
+        let held = try late([At(1, noteOn(64, 100))], preparedAfter: 1_000)
+        let heldFromStart = render(soundFontInstrument(loaded), frames: 6_000, events: [At(0, noteOn(64, 100))])
+        #expect(held.before.left.allSatisfy { $0 == 0 }, "nothing before its frames")
+        #expect(heldFromStart.left.contains { abs($0) > 0.01 })
+        #expect(held.after.left == heldFromStart.left && held.after.right == heldFromStart.right, "started at the block after they came")
+        #expect(held.program.silentNotes == 0)
+
+        let released = try late([At(1, noteOn(64, 100)), At(500, noteOff(64))], preparedAfter: 1_000)
+        let releasedFromStart = render(soundFontInstrument(loaded), frames: 6_000, events: [At(0, noteOn(64, 100)), At(0, noteOff(64))])
+        #expect(releasedFromStart.left.contains { abs($0) > 0.01 })
+        #expect(released.after.left == releasedFromStart.left, "its release at once")
+        #expect(released.program.silentNotes == 0)
+
+        let tooLate = try late([At(1, noteOn(64, 100))], preparedAfter: wait + 600)
+        #expect(tooLate.after.left.allSatisfy { $0 == 0 } && tooLate.program.silentNotes == 1, "given up after the wait")
+
+        let cancelled = try late([At(1, noteOn(64, 100)), At(200, .controlChange(channel: 0, controller: 120, value: 0))], preparedAfter: 1_000)
+        #expect(cancelled.after.left.allSatisfy { $0 == 0 } && cancelled.program.silentNotes == 0, "all sound off: forgotten")
+
+        // A program change while it waits: it would start on a program the part no longer plays.
+        let programs = [try program(try deferred(MemorySource())), try program(try deferred(MemorySource()))]
+        let bank = ProgramBank(programs: programs, names: ["a", "b"], table: [0: [.sampler(0), .sampler(1)]])
+        let sampler = SamplerInstrument(sampleRate: soundFontTestRate, maxFrames: 512)
+        sampler.submit(bank)
+        _ = render(sampler, frames: 1_000, events: [At(1, noteOn(64, 100)), At(300, .programChange(channel: 0, program: 1))])
+        prepare(programs[0], from: store())
+        let other = render(sampler, frames: 2_000)
+        #expect(other.left.allSatisfy { $0 == 0 } && programs[0].silentNotes == 1)
+    }
+
     /// The render thread's side of withdrawal: frames withdrawn while a voice reads them stay
     /// until it ends (the voice plays on unchanged), the next note on the region is silent, and
     /// their memory goes with the voice.
@@ -138,7 +184,8 @@ import Testing
         }
         let programs = [try twoKeyRanges(), try twoKeyRanges()]
         let bank = ProgramBank(programs: programs, names: ["a", "b"], table: [0: [.sampler(0), .sampler(1)]])
-        let sampler = SamplerInstrument(sampleRate: soundFontTestRate, maxFrames: 512)
+        // Notes do not wait for their frames here: the publisher thread's timing must not decide what these tests hear.
+        let sampler = SamplerInstrument(sampleRate: soundFontTestRate, maxFrames: 512, unpreparedNoteWaitSeconds: 0)
         sampler.submit(bank)
         return (programs, sampler, store(sampleBytes: sampleBytes, levelBytes: 0), bank)
     }
@@ -191,10 +238,11 @@ import Testing
         #expect(log.all == ["sample data: font.sf2: sdta/smpl at byte 46: sample 0 'Ramp': the file ends at byte 46: its notes are silent"])
         let sampler = SamplerInstrument(sampleRate: soundFontTestRate, maxFrames: 512)
         sampler.submit(bank)
-        let out = render(sampler, frames: 4_000, events: [At(0, noteOn(64, 100)), At(100, .programChange(channel: 0, program: 1)), At(200, noteOn(65, 100))])
+        // Past the notes' wait (0.1 s): both given up.
+        let out = render(sampler, frames: 6_000, events: [At(0, noteOn(64, 100)), At(100, .programChange(channel: 0, program: 1)), At(200, noteOn(65, 100))])
         #expect(out.left.allSatisfy { $0 == 0 } && programs[0].silentNotes == 1 && programs[1].silentNotes == 1)
         // The other program's region of the same waveform fails at once, without a second line or read.
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         while !programs[1].levelRequests.isEmpty, Date() < deadline { usleep(2_000) }
         #expect(programs[1].levelRequests.isEmpty && source.readCount == 1 && log.all.count == 1)
     }

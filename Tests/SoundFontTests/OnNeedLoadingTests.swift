@@ -1,3 +1,4 @@
+import DSP
 import Foundation
 import MIDI
 import Sampler
@@ -72,6 +73,9 @@ struct OnNeedLoadingTests {
         let sampler = SamplerInstrument(sampleRate: 44_100, maxFrames: 256)
         sampler.submit(bank)
         sampler.handle(.noteOn(channel: 0, note: 60, velocity: 100))
+        // The note waits for its frames (0.1 s), which never come.
+        let buffer = StereoBuffer(capacity: 256)
+        for _ in 0..<20 { sampler.render(into: buffer.block(frames: 256)) }
         #expect(sampler.activeVoiceCount == 0 && bank.programs[0].silentNotes == 1, "silent, and counted")
         #expect(log.all.count == 1)
     }
