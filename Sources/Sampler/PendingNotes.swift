@@ -1,8 +1,8 @@
 /// Zones struck before their samples were read (a deferred waveform's region unprepared: a
 /// program change followed at once by its first note, live). Rather than stay silent, such a zone
-/// waits here (at most `SamplerConstants.unpreparedNoteWaitSeconds`), and starts at the first block after the loading side
-/// publishes its frames: a note a few milliseconds late instead of a lost one. Fixed capacity,
-/// allocated once; render thread only.
+/// waits here, at most `SamplerConstants.unpreparedNoteWaitSeconds`, and starts at the first block
+/// after the loading side publishes its frames: a note a few milliseconds late instead of a lost
+/// one. Fixed capacity, allocated once; render thread only.
 struct PendingNotes {
     struct Entry {
         var channel: Int
@@ -31,10 +31,7 @@ struct PendingNotes {
 
     var isEmpty: Bool { count == 0 }
 
-    subscript(i: Int) -> Entry {
-        get { entries[i] }
-        nonmutating set { entries[i] = newValue }
-    }
+    subscript(i: Int) -> Entry { entries[i] }
 
     /// Adds `entry`; false when full (the zone stays silent).
     mutating func add(_ entry: Entry) -> Bool {
