@@ -104,7 +104,7 @@ final class FramePreparer {
     /// What `prepare` did.
     private enum Outcome {
         case published
-        /// Frames were withdrawn to make room, some still held by their voices: try again later.
+        /// Frames were withdrawn to make room, their memory not back yet: try again later.
         case waiting
         /// Nothing used before it could make room.
         case noRoom
@@ -129,7 +129,11 @@ final class FramePreparer {
                 guard let index = indexOf[ObjectIdentifier(program)] else { continue }
                 withdrawnAt[RegionKey(program: index, region: region)] = max(program.lastStrike(region: region), program.selectionStamp)
             }
-            guard case .frames(let frames) = store.frames(for: request) else { return eviction.waiting ? .waiting : .noRoom }
+            // Frames withdrawn just now free their memory when the last reference goes, which
+            // another thread may still hold for a moment: no room is said only when nothing was.
+            guard case .frames(let frames) = store.frames(for: request) else {
+                return eviction.waiting || !eviction.withdrawn.isEmpty ? .waiting : .noRoom
+            }
             return program.publishFrames(frames, for: request) ? .published : .waiting
         case .unreadable(let reason, let isNew):
             program.abandonFrames(region: request.region)
