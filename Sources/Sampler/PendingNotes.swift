@@ -16,6 +16,10 @@ struct PendingNotes {
         var deadline: UInt64
         /// Its note-off came while it waited: it starts, then releases at once.
         var released: Bool
+        /// The note-on it belongs to (`noteOnCounter`): the zones of one note wait together.
+        var note: UInt64
+        /// Its note is counted silent already (another of its zones was given up).
+        var counted = false
     }
 
     static let capacity = 32
@@ -54,10 +58,19 @@ struct PendingNotes {
         }
     }
 
-    /// Gives up entry `i`: its zone stays silent, counted in its program.
+    /// Gives up entry `i`: its zone stays silent, and its note is counted silent in its program
+    /// (once, however many of its zones are given up).
     mutating func drop(at i: Int) {
-        entries[i].program.pointee.silentNotes.add(1, ordering: .relaxed)
+        if !entries[i].counted {
+            entries[i].program.pointee.silentNotes.add(1, ordering: .relaxed)
+            markCounted(note: entries[i].note)
+        }
         remove(at: i)
+    }
+
+    /// Marks the waiting zones of note-on `note` as counted silent.
+    func markCounted(note: UInt64) {
+        for i in 0..<count where entries[i].note == note { entries[i].counted = true }
     }
 
     /// Gives up every waiting zone, counted silent (a new bank: their programs are leaving).

@@ -90,7 +90,7 @@ struct FormHold {
 struct ProgramCell: ~Copyable {
     /// The instrument's stamp (frame clock + 1) at the last selection; 0: never selected.
     let selected = Atomic<UInt64>(0)
-    /// Zones struck on a region of a deferred waveform that stayed silent: unprepared, and not
-    /// prepared while they could wait (`PendingNotes`).
+    /// Notes with a zone on a region of a deferred waveform that stayed silent: unprepared, and
+    /// not prepared while it could wait (`PendingNotes`). Each note counted once.
     let silentNotes = Atomic<Int>(0)
 }

@@ -123,8 +123,8 @@ extension SamplerInstrument {
 
     /// Starts one voice for every enabled zone of every layer that answers `key` and `velocity`
     /// in the part's program. A zone whose region is unprepared (a deferred waveform's not read
-    /// yet) waits for it in `pendingNotes`, or, when that is full, stays silent and is counted in
-    /// the program (`ProgramCell`).
+    /// yet) waits for it in `pendingNotes`, or, when that is full, stays silent: the note is then
+    /// counted silent in the program (`ProgramCell`), once.
     private func noteOn(channel: Int, key: Int, velocity: Int) {
         let voices = voices, parts = parts  // locals: `&&` would capture `self` (a retain)
         guard let program = parts[channel].tables else { return }
@@ -139,6 +139,7 @@ extension SamplerInstrument {
         }
         pendingNotes.release(channel: channel, key: key)  // an earlier strike still waiting: it only plays its release
         noteOnCounter &+= 1
+        var silent = false
         for zoneIndex in 0..<program.zones.count {
             // Matched in place: a zone and its layer are copied only when they start a voice.
             let layerIndex = program.zones[zoneIndex].layer
@@ -149,10 +150,14 @@ extension SamplerInstrument {
             guard startZone(zoneIndex, of: program, channel: channel, key: key, velocity: velocity) == nil else { continue }
             let waiting = PendingNotes.Entry(
                 channel: channel, key: key, velocity: velocity, zone: zoneIndex, program: program.cell,
-                deadline: frameClock &+ waitFrames, released: false)
+                deadline: frameClock &+ waitFrames, released: false, note: noteOnCounter)
             var added = false
-            if waitFrames > 0 { added = pendingNotes.add(waiting) }
-            if !added { program.cell.pointee.silentNotes.add(1, ordering: .relaxed) }
+            if waitFrames > 0 { added = pendingNotes.add(waiting) }  // not `||`: it would capture `self` (a retain)
+            if !added { silent = true }
+        }
+        if silent {
+            program.cell.pointee.silentNotes.add(1, ordering: .relaxed)
+            pendingNotes.markCounted(note: noteOnCounter)
         }
     }
 

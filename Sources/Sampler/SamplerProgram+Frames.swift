@@ -48,7 +48,7 @@ extension SamplerProgram {
     /// clock as `lastStrike(region:)`. An atomic the render thread stores.
     public var selectionStamp: UInt64 { cell.pointee.selected.load(ordering: .relaxed) }
 
-    /// Zones struck on this program that stayed silent: their region unprepared, and not prepared
-    /// while they could wait. An atomic the render thread counts.
+    /// Notes struck on this program with a zone that stayed silent (its region unprepared, and not
+    /// prepared while it could wait), each counted once. An atomic the render thread counts.
     public var silentNotes: Int { cell.pointee.silentNotes.load(ordering: .relaxed) }
 }

@@ -174,6 +174,22 @@ import Testing
         #expect(program.levelRequests.first?.kind == .plain, "the region may be prepared again")
     }
 
+    /// A note whose two zones (a stereo pair's halves, or layers) stay silent is one silent note,
+    /// given up at once (no wait) or after the wait; two such notes are two.
+    @Test func aNoteIsCountedSilentOnceHoweverManyOfItsZonesAre() throws {
+        func layered() throws -> SamplerProgram {
+            try program([(try deferred(MemorySource()), 0...127), (try deferred(MemorySource()), 0...127)])
+        }
+        let waited = try layered()
+        _ = render(soundFontInstrument(waited), frames: 9_000, events: [At(1, noteOn(64, 100))])
+        #expect(waited.silentNotes == 1, "given up after the wait")
+        let atOnce = try layered()
+        let sampler = SamplerInstrument(sampleRate: soundFontTestRate, maxFrames: 512, unpreparedNoteWaitSeconds: 0)
+        sampler.submit(atOnce)
+        _ = render(sampler, frames: 1_000, events: [At(1, noteOn(64, 100)), At(2, noteOn(67, 100))])
+        #expect(atOnce.silentNotes == 2, "given up at once")
+    }
+
     /// Two programs on programs 0 and 1 of channel 0 with their own samples (one region each, or
     /// two split at key 64), an instrument playing them, and a store with `sampleBytes` for frames
     /// and none for levels (a region with levels needs no frames to sound: these tests watch frames).
