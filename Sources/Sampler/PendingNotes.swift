@@ -16,8 +16,8 @@ struct PendingNotes {
         var deadline: UInt64
         /// Its note-off came while it waited: it starts, then releases at once.
         var released: Bool
-        /// The note-on it belongs to (`noteOnCounter`): the zones of one note wait together.
-        var note: UInt64
+        /// The note-on it belongs to (`noteOnCounter`, as `SamplerVoice.noteID`).
+        var noteID: UInt64
         /// Its note is counted silent already (another of its zones was given up).
         var counted = false
     }
@@ -63,14 +63,14 @@ struct PendingNotes {
     mutating func drop(at i: Int) {
         if !entries[i].counted {
             entries[i].program.pointee.silentNotes.add(1, ordering: .relaxed)
-            markCounted(note: entries[i].note)
+            markCounted(noteID: entries[i].noteID)
         }
         remove(at: i)
     }
 
-    /// Marks the waiting zones of note-on `note` as counted silent.
-    func markCounted(note: UInt64) {
-        for i in 0..<count where entries[i].note == note { entries[i].counted = true }
+    /// Marks the waiting zones of note-on `noteID` as counted silent.
+    func markCounted(noteID: UInt64) {
+        for i in 0..<count where entries[i].noteID == noteID { entries[i].counted = true }
     }
 
     /// Gives up every waiting zone, counted silent (a new bank: their programs are leaving).

@@ -150,14 +150,14 @@ extension SamplerInstrument {
             guard startZone(zoneIndex, of: program, channel: channel, key: key, velocity: velocity) == nil else { continue }
             let waiting = PendingNotes.Entry(
                 channel: channel, key: key, velocity: velocity, zone: zoneIndex, program: program.cell,
-                deadline: frameClock &+ waitFrames, released: false, note: noteOnCounter)
+                deadline: frameClock &+ waitFrames, released: false, noteID: noteOnCounter)
             var added = false
             if waitFrames > 0 { added = pendingNotes.add(waiting) }  // not `||`: it would capture `self` (a retain)
             if !added { silent = true }
         }
         if silent {
             program.cell.pointee.silentNotes.add(1, ordering: .relaxed)
-            pendingNotes.markCounted(note: noteOnCounter)
+            pendingNotes.markCounted(noteID: noteOnCounter)
         }
     }
 

@@ -45,6 +45,8 @@ import Testing
     /// 12000 frames of deterministic 16-bit noise at 44.1 kHz, looped over its second half.
     static let points: [Int16] = congruentialNoise(count: 12_000, seed: 2_468).map { Int16(truncatingIfNeeded: $0 >> 18) }
     static let loop = SamplerLoop(startFrame: 6_000, endFrame: 12_000)
+    /// How long a note waits for its frames (`SamplerConstants.unpreparedNoteWaitSeconds`), frames.
+    static let waitFrames = Int(SamplerConstants.unpreparedNoteWaitSeconds * soundFontTestRate)
 
     func deferred(_ source: MemorySource) throws -> SamplerWaveform {
         try SamplerWaveform(source: source, channelCount: 1, frameCount: source.points.count, sampleRate: soundFontTestRate, bytesPerFrame: 2)
@@ -111,7 +113,6 @@ import Testing
     /// and counted. All sound off forgets it uncounted.
     @Test func aNoteStruckBeforeItsFramesAreReadStartsWhenTheyArriveWithinTheWait() throws {
         let loaded = try program(try SamplerWaveform(pcm16: [Self.points], sampleRate: soundFontTestRate))
-        let wait = Int(SamplerConstants.unpreparedNoteWaitSeconds * soundFontTestRate)
         func late(_ events: [At], preparedAfter frames: Int) throws -> (before: Rendered, after: Rendered, program: SamplerProgram) {
             let program = try program(try deferred(MemorySource()))
             let sampler = soundFontInstrument(program)
@@ -132,7 +133,7 @@ import Testing
         #expect(released.after.left == releasedFromStart.left, "its release at once")
         #expect(released.program.silentNotes == 0)
 
-        let tooLate = try late([At(1, noteOn(64, 100))], preparedAfter: wait + 600)
+        let tooLate = try late([At(1, noteOn(64, 100))], preparedAfter: Self.waitFrames + 600)
         #expect(tooLate.after.left.allSatisfy { $0 == 0 } && tooLate.program.silentNotes == 1, "given up after the wait")
 
         let cancelled = try late([At(1, noteOn(64, 100)), At(200, .controlChange(channel: 0, controller: 120, value: 0))], preparedAfter: 1_000)
@@ -181,7 +182,7 @@ import Testing
             try program([(try deferred(MemorySource()), 0...127), (try deferred(MemorySource()), 0...127)])
         }
         let waited = try layered()
-        _ = render(soundFontInstrument(waited), frames: 9_000, events: [At(1, noteOn(64, 100))])
+        _ = render(soundFontInstrument(waited), frames: Self.waitFrames + 1_000, events: [At(1, noteOn(64, 100))])
         #expect(waited.silentNotes == 1, "given up after the wait")
         let atOnce = try layered()
         let sampler = SamplerInstrument(sampleRate: soundFontTestRate, maxFrames: 512, unpreparedNoteWaitSeconds: 0)
@@ -256,8 +257,8 @@ import Testing
         #expect(log.all == ["sample data: font.sf2: sdta/smpl at byte 46: sample 0 'Ramp': the file ends at byte 46: its notes are silent"])
         let sampler = SamplerInstrument(sampleRate: soundFontTestRate, maxFrames: 512)
         sampler.submit(bank)
-        // Past the notes' wait (0.1 s): both given up.
-        let out = render(sampler, frames: 6_000, events: [At(0, noteOn(64, 100)), At(100, .programChange(channel: 0, program: 1)), At(200, noteOn(65, 100))])
+        // Past the notes' wait: both given up.
+        let out = render(sampler, frames: Self.waitFrames + 1_600, events: [At(0, noteOn(64, 100)), At(100, .programChange(channel: 0, program: 1)), At(200, noteOn(65, 100))])
         #expect(out.left.allSatisfy { $0 == 0 } && programs[0].silentNotes == 1 && programs[1].silentNotes == 1)
         // The other program's region of the same waveform fails at once, without a second line or read.
         let deadline = Date().addingTimeInterval(30)
