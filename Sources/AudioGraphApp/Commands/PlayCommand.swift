@@ -153,7 +153,7 @@ struct DemoCommand: ParsableCommand {
             // No sound card (or the device refuses): the demo is still worth hearing, offline.
             LiveLog.line("\(error)")
             LiveLog.line("cannot play live: rendering the demo through the full graph instead")
-            let summary = try RenderCommand.render(midiPath: nil, outPath: out, inputPath: nil, block: 256,
+            let summary = try RenderCommand.render(midiPath: nil, outPath: out, inputPath: nil, block: RenderCommand.defaultBlock,
                                                    options: engineOptions, progressOnTerminal: true)
             let path = URL(fileURLWithPath: out).standardizedFileURL.path
             print(summary.line(outputPath: path))

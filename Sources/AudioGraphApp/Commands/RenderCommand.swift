@@ -24,8 +24,13 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Audio file fed to the mic/line input bus.")
     var input: String?
 
-    @Option(parsing: .unconditional, help: "Frames per render block (1…4096).")
-    var block: Int = 256
+    /// An offline render keeps no latency, so its block only sets how often the per-block work
+    /// (the master stage, meters, the helpers' hand-over) runs: the largest block is the fastest.
+    /// Events still land on their own frames (`AudioEngine.render` splits the block at each).
+    static let defaultBlock = 4096
+
+    @Option(parsing: .unconditional, help: "Frames per render block (1…4096; events land on their exact frames whatever it is).")
+    var block: Int = defaultBlock
 
     @Option(parsing: .unconditional, help: "Render only this MIDI channel (1…16): the other parts are muted (their notes are not played).")
     var solo: Int?
