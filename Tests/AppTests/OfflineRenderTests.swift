@@ -59,6 +59,25 @@ import Testing
         #expect(abs(headlessLevel - defaultLevel - 1) < 0.05, "headless \(headlessLevel) dB vs default \(defaultLevel) dB")
     }
 
+    /// `render`'s block (4096 frames by default, as large as the engine takes) does not move
+    /// events: a note struck between two 64-frame chunks starts on its own frame with a block of
+    /// 4096 as with 256, and the note sounds the same.
+    @Test func aNoteStartsOnItsOwnFrameWhateverTheBlock() throws {
+        let strike = 0.1234, release = 0.4
+        let song = [MIDIFileEvent(seconds: strike, track: 0, message: .noteOn(channel: 1, note: 69, velocity: 100)),
+                    MIDIFileEvent(seconds: release, track: 0, message: .noteOff(channel: 1, note: 69, velocity: 0))]
+        let settings = ["master.lowpass.enabled=off", "master.highpass.enabled=off", "fx.enabled=off"]
+        let headless = "\(Self.repository)/Instruments/headless.json"
+        let small = try render(song, instrument: headless, settings: settings, block: 256)
+        let large = try render(song, instrument: headless, settings: settings, block: 4096)
+        let onsets = (small.firstIndex { $0 != 0 }, large.firstIndex { $0 != 0 })
+        let frame = Int((strike * rate).rounded())
+        #expect(onsets.0 == frame && onsets.1 == frame, "onsets \(String(describing: onsets)), struck at frame \(frame)")
+        let held = frame + 480..<Int(release * rate)
+        #expect(Measure.rms(large[held]) > 0.01)
+        #expect(abs(Measure.decibels(Measure.rms(large[held])) - Measure.decibels(Measure.rms(small[held]))) < 0.01)
+    }
+
     /// Two renders give identical samples, and the render runs on until the release has finished.
     @Test func renderIsDeterministicAndKeepsTheReleaseTail() throws {
         let song = [MIDIFileEvent(seconds: 0.1, track: 0, message: .noteOn(channel: 1, note: 69, velocity: 100)),
