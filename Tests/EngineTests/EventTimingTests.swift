@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct EventTimingTests {
     /// An event at frame offset k starts the note at frame k exactly, whatever the block size.
-    @Test(arguments: [1, 3, 64, 100, 256])
+    @Test(arguments: [1, 3, 64, 100, 256, 4096])
     func noteStartsOnItsFrame(blockFrames: Int) throws {
         for k in [0, 1, 37, 63, 64, 129, 1000] {
             let rig = try EngineRig(blockFrames: blockFrames)

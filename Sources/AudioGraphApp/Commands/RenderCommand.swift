@@ -24,10 +24,12 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Audio file fed to the mic/line input bus.")
     var input: String?
 
-    /// An offline render keeps no latency, so its block only sets how often the per-block work
-    /// (the master stage, meters, the helpers' hand-over) runs: the largest block is the fastest.
-    /// Events still land on their own frames (`AudioEngine.render` splits the block at each).
-    static let defaultBlock = 4096
+    /// The blocks `--block` takes.
+    static let blocks = 1...4096
+    /// The largest: an offline render keeps no latency, so its block only sets how often the
+    /// per-block work (the master stage, meters, the helpers' hand-over) runs. Events still land
+    /// on their own frames (`AudioEngine.render` splits the block at each).
+    static let defaultBlock = blocks.upperBound
 
     @Option(parsing: .unconditional, help: "Frames per render block (1…4096; events land on their exact frames whatever it is).")
     var block: Int = defaultBlock
@@ -55,7 +57,7 @@ struct RenderCommand: ParsableCommand {
     @OptionGroup var engineOptions: EngineOptions
 
     func validate() throws {
-        try OptionRange.check(block, 1...4096, "--block", unit: "frames")
+        try OptionRange.check(block, Self.blocks, "--block", unit: "frames")
         if let solo { try OptionRange.check(solo, 1...16, "--solo (a MIDI channel)") }
         guard ["high", "realtime"].contains(quality) else { throw ValidationError("--quality is high or realtime") }
         try OptionRange.check(maxSeconds, 1...86_400, "--max-seconds", unit: "s")
