@@ -6,6 +6,7 @@ import DSP
 import Foundation
 import MIDI
 import Sampler
+import SamplerLevels
 import Synchronization
 import Testing
 
@@ -42,7 +43,10 @@ import Testing
         }
         let row: [PartProgram?] = (0..<128).map { .sampler($0 % 4) }
         let bank = ProgramBank(programs: programs, names: ["a", "b", "c", "d"], table: [0: row])
-        for program in bank.programs { program.buildAllLevels() }
+        // A store of its own: tests running beside it (a level publisher) contend for the shared
+        // one's lock, whose contended path (a PI futex) ThreadSanitizer cannot see.
+        let store = LevelStore(budget: LevelBudget(limitBytes: 1 << 30))
+        for program in bank.programs { program.buildAllLevels(store: store) }
         let s = SamplerInstrument(sampleRate: rate, maxFrames: 512, maxVoices: 64, workers: workers)
         s.submit(bank)
         for channel in UInt8(0)..<8 { s.handle(.programChange(channel: channel, program: channel)) }
