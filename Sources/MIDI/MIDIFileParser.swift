@@ -2,8 +2,9 @@
 /// Every failure reports the offset of the offending byte. Two kinds of untidiness real players
 /// accept are read with one warning each (`MIDIFile.warnings`), naming the offset: running status
 /// continuing after a meta or SysEx event, and a last track whose declared length runs past the
-/// end of the file but which ends with its End of Track (FluidSynth plays it). A track cut off
-/// before its End of Track is still an error.
+/// end of the file but which ends with its End of Track (FluidSynth plays it) or is cut off inside
+/// it (TiMidity++ plays it; every event is there). A track cut off inside another event is still
+/// an error: an event would be lost.
 struct MIDIFileParser {
     let bytes: [UInt8]
     var offset = 0
@@ -59,14 +60,22 @@ struct MIDIFileParser {
             do {
                 parsed = try track.parse(into: &events)
             } catch {
-                throw overrun > 0 ? Self.truncated(chunkStart, length, overrun) : error
+                guard overrun > 0, track.isCutInEndOfTrack else { throw overrun > 0 ? Self.truncated(chunkStart, length, overrun) : error }
+                parsed = track.result
             }
             if overrun > 0 {
-                // Read what is there when it ends properly: the length field is what is wrong.
-                guard parsed.endedWithEndOfTrack else { throw Self.truncated(chunkStart, length, overrun) }
-                warnings.append(
-                    "byte offset \(chunkStart): track \(names.count) declares \(length) bytes, \(overrun) more than the file holds; "
-                        + "read up to its End of Track")
+                // Read what is there when no event is lost: the length field, or the End of Track's few bytes, are what is wrong.
+                if parsed.endedWithEndOfTrack {
+                    warnings.append(
+                        "byte offset \(chunkStart): track \(names.count) declares \(length) bytes, \(overrun) more than the file holds; "
+                            + "read up to its End of Track")
+                } else if track.isCutInEndOfTrack {
+                    warnings.append(
+                        "byte offset \(chunkStart): track \(names.count) declares \(length) bytes, \(overrun) more than the file holds, "
+                            + "and the file ends in its End of Track (byte offset \(track.completeThrough)); read all its events")
+                } else {
+                    throw Self.truncated(chunkStart, length, overrun)
+                }
             }
             if parsed.runningStatusAcrossMeta > 0 {
                 if runningStatusAcrossMeta.count == 0 { runningStatusAcrossMeta.first = parsed.firstRunningStatusAcrossMeta }

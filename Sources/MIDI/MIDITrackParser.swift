@@ -4,12 +4,17 @@
 ///
 /// Lenient where files in the wild are untidy and nothing can go wrong: running status that
 /// continues after a meta or SysEx event (the spec cancels it there; mido and TiMidity++ reuse
-/// the last channel status, and so do we) is counted for the file's one warning.
+/// the last channel status, and so do we) is counted for the file's one warning; a track cut off
+/// in its End of Track keeps every event it has (`isCutInEndOfTrack`).
 struct MIDITrackParser {
     let bytes: [UInt8]
     var offset: Int
     let end: Int
     let track: Int
+    /// What has been read so far: whole when `parse` returns, up to the last complete event when it throws.
+    private(set) var result = Result()
+    /// Where the last complete event ends.
+    private(set) var completeThrough: Int
 
     struct Result {
         var tempoChanges: [MIDITempoMap.Change] = []
@@ -28,11 +33,11 @@ struct MIDITrackParser {
         self.offset = start
         self.end = end
         self.track = track
+        completeThrough = start
     }
 
     /// Appends the track's channel events to `events` (times in ticks); returns the rest.
     mutating func parse(into events: inout [MIDIEventList.Packed]) throws(MIDIFileError) -> Result {
-        var result = Result()
         var tick = 0
         var runningStatus: UInt8 = 0
         // The channel status a meta or SysEx event cancelled: reused (with a warning) when data follows.
@@ -85,9 +90,25 @@ struct MIDITrackParser {
                 throw MIDIFileError(byteOffset: eventStart, reason: "status byte 0x\(hex(first)) is not allowed in a MIDI file")
             }
             result.endTick = tick
+            completeThrough = offset
         }
         // A track without an end-of-track event is accepted; it simply ends at its last event.
         return result
+    }
+
+    /// Whether the bytes after the last complete event up to the data's end are the start of an
+    /// End of Track event (its delta time, FF 2F 00) and nothing else: a file cut off there has
+    /// lost no event, only where the track says it ends.
+    var isCutInEndOfTrack: Bool {
+        var tail = bytes[completeThrough..<min(end, bytes.count)][...]
+        var deltaBytes = 0
+        while let byte = tail.first, byte & 0x80 != 0, deltaBytes < 3 {
+            tail = tail.dropFirst()
+            deltaBytes += 1
+        }
+        if tail.isEmpty { return true }
+        tail = tail.dropFirst()  // the delta's last byte
+        return zip(tail, [0xFF, 0x2F, 0x00] as [UInt8]).allSatisfy { $0 == $1 } && tail.count < 3
     }
 
     private mutating func channelEvent(status: UInt8, tick: Int, firstData: UInt8?) throws(MIDIFileError) -> MIDIEventList.Packed {

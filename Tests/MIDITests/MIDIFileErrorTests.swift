@@ -26,7 +26,7 @@ import Testing
 
     @Test func truncatedTrackChunk() {
         let bytes = SMFBuilder.file(format: 0, tracks: [goodTrack])
-        let error = failure(Array(bytes.dropLast(3)))
+        let error = failure(Array(bytes.dropLast(5)))  // inside the note-on
         #expect(error?.byteOffset == 14)  // the MTrk chunk header, whose length runs past the end
         #expect(error?.description.contains("truncated") == true)
     }
