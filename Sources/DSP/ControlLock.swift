@@ -28,3 +28,20 @@ public final class ControlLock: @unchecked Sendable {
         return try body()
     }
 }
+
+/// A value only reached under a `ControlLock`: the loading side's shared tables (what `Mutex`
+/// would hold, for the reason `ControlLock` gives).
+///
+/// `@unchecked Sendable`: `value` is touched only inside `withLock`.
+public final class ControlLocked<Value>: @unchecked Sendable {
+    private let lock = ControlLock()
+    private var value: Value
+
+    public init(_ value: Value) {
+        self.value = value
+    }
+
+    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        try lock.withLock { try body(&value) }
+    }
+}

@@ -1,4 +1,4 @@
-import Synchronization
+import DSP
 import MemberwiseInit
 
 #if canImport(Glibc)
@@ -152,7 +152,7 @@ public final class SamplerWaveform: @unchecked Sendable {
     }
 
     /// Guarded copies of the frames as looped regions play them (`loopedCopy`), by channel and loop.
-    private let loopedCopies = Mutex<[CopyKey: UnsafeMutableRawPointer]>([:])
+    private let loopedCopies = ControlLocked<[CopyKey: UnsafeMutableRawPointer]>([:])
 
     /// Frames −guard ..< `frames` + guard of `channel` as a region with `loop` plays them (the loop
     /// again after its end), in the stored form, frame 0 returned: a looped region's plain form.

@@ -1,3 +1,4 @@
+import DSP
 import Sampler
 import Synchronization
 
@@ -27,10 +28,10 @@ public final class LevelStore: Sendable {
         weak var levels: RegionLevels?
     }
 
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let entries = ControlLocked<[Key: Entry]>([:])
     private let threads = Atomic<Int>(1)
     /// Frames read and alive, and the waveforms found unreadable (with why), weakly as `entries`.
-    private let frameEntries = Mutex<(alive: [FrameKey: FrameEntry], unreadable: [ObjectIdentifier: Unreadable])>(([:], [:]))
+    private let frameEntries = ControlLocked<(alive: [FrameKey: FrameEntry], unreadable: [ObjectIdentifier: Unreadable])>(([:], [:]))
 
     private struct FrameKey: Hashable {
         var waveform: ObjectIdentifier

@@ -1,6 +1,6 @@
 import AudioFiles
+import DSP
 import Sampler
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +37,7 @@ public final class SampleFiles: Sendable {
         var warnings: [String]
     }
 
-    private let entries = Mutex<[FileID: Entry]>([:])
+    private let entries = ControlLocked<[FileID: Entry]>([:])
 
     public init() {}
 
