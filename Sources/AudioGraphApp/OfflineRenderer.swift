@@ -115,7 +115,7 @@ public final class OfflineRenderer {
         // first note to just after its last (deterministic), as far as the level budget holds them.
         let levels = engine.programBank.map { bank in
             LevelSchedule(
-                plan: LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)), bank: bank,
+                plan: LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)), bank: bank, sampleRate: rate,
                 frame: { scheduled[midi.startIndex + $0].frame }, gapFrames: Int((0...1e6).clamp(levelGapSeconds) * rate))
         }
         let inputFrames = min(input?.frameCount ?? 0, songLimit)

@@ -16,18 +16,28 @@ public struct LevelRequest: Sendable {
     /// The fewest worth building: those that cover the zones' own reach (key range, tunings, bend
     /// range, LFO), without the margin. A budget that cannot hold `levelCount` builds these.
     public let reachLevelCount: Int
+    /// Every zone playing the region plays it at its root pitch (`SamplerZone.playsAtRootPitch`).
+    public let playsAtRootPitch: Bool
     /// What it asks for: the region's levels, or (a deferred waveform's region with no form yet)
     /// its frames read from the waveform's source (`RegionFrames`).
     public private(set) var kind = FormKind.levels
     /// The levels of a deferred waveform's region: the frames they are built from (its published plain form).
     public private(set) var frames: RegionFrames?
 
-    init(region: Int, waveform: SamplerWaveform, loop: SamplerLoop?, levelCount: Int, reachLevelCount: Int) {
+    init(region: Int, waveform: SamplerWaveform, loop: SamplerLoop?, levelCount: Int, reachLevelCount: Int, playsAtRootPitch: Bool = false) {
         self.region = region
         self.waveform = waveform
         self.loop = loop
         self.levelCount = levelCount
         self.reachLevelCount = reachLevelCount
+        self.playsAtRootPitch = playsAtRootPitch
+    }
+
+    /// Whether the region's voices can read what it asks for when the output runs at `rate`: not
+    /// its levels when they all play it at its root pitch at its own rate, one frame per output
+    /// frame, where they read its frames as they are (`SamplerVoice.readChunk`).
+    public func needsLevels(atOutputRate rate: Double) -> Bool {
+        kind == .plain || !(playsAtRootPitch && waveform.sampleRate == rate)
     }
 
     /// The same region asking for `kind`, its levels built from `frames` (a deferred waveform's).

@@ -43,16 +43,18 @@ final class RegionStorage {
         var loop: SamplerLoop?
     }
 
-    /// Largest step asked of each region so far (see `reach`).
-    private var largestSteps: [RegionKey: (reach: Double, withFloor: Double)] = [:]
+    /// Largest step asked of each region so far (see `reach`), and whether every zone reaching it
+    /// plays at its root pitch.
+    private var largestSteps: [RegionKey: (reach: Double, withFloor: Double, atRootPitch: Bool)] = [:]
 
     /// Records that a zone may play `waveform` with `loop` at steps up to `reach` (`withFloor`:
-    /// with the margin for bends the preset does not foresee). Call before `region`.
-    func reach(_ waveform: SamplerWaveform, loop: SamplerLoop?, step reach: Double, withFloor: Double) {
+    /// with the margin for bends the preset does not foresee), or only at its root pitch
+    /// (`SamplerZone.playsAtRootPitch`). Call before `region`.
+    func reach(_ waveform: SamplerWaveform, loop: SamplerLoop?, step reach: Double, withFloor: Double, atRootPitch: Bool) {
         let key = RegionKey(waveform: ObjectIdentifier(waveform), loop: loop)
-        let known = largestSteps[key] ?? (0, 0)
+        let known = largestSteps[key] ?? (0, 0, true)
         func finite(_ step: Double) -> Double { step.isFinite ? step : .infinity }
-        largestSteps[key] = (max(known.reach, finite(reach)), max(known.withFloor, finite(withFloor)))
+        largestSteps[key] = (max(known.reach, finite(reach)), max(known.withFloor, finite(withFloor)), known.atRootPitch && atRootPitch)
     }
 
     /// Index of the region for `waveform` with `loop` (nil: play once), creating its plain form on
@@ -82,12 +84,13 @@ final class RegionStorage {
             levels: table, isStereo: waveform.channelCount == 2, isPlain: true, isDeferred: waveform.isDeferred, cell: UnsafePointer(cell),
             endFrame: endFrame, loopStartFrame: loop?.startFrame ?? 0, isLooped: loop != nil, sampleRate: waveform.sampleRate,
             wrapFrame: wrapFrame))
-        let steps = largestSteps[key] ?? (.infinity, .infinity)
+        let steps = largestSteps[key] ?? (.infinity, .infinity, false)
         // 0 levels (a region too long for them): it stays plain, no levels to build.
         let levelCount = LevelLayout.levelCount(frames: endFrame, largestStep: steps.withFloor)
         needs.append(LevelRequest(
             region: index, waveform: waveform, loop: loop, levelCount: levelCount,
-            reachLevelCount: min(levelCount, LevelLayout.levelCount(frames: endFrame, largestStep: steps.reach))))
+            reachLevelCount: min(levelCount, LevelLayout.levelCount(frames: endFrame, largestStep: steps.reach)),
+            playsAtRootPitch: steps.atRootPitch))
         levels.addRegion()
         frames.addRegion()
         if levelCount > 0 { awaiting.add(1, ordering: .relaxed) }

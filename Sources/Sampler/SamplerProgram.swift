@@ -72,9 +72,14 @@ public final class SamplerProgram: @unchecked Sendable {
         for zone in zones where zone.isEnabled && layers.indices.contains(zone.layerIndex) {
             let layer = layers[zone.layerIndex]
             let reach = Self.largestStep(zone, layer, globals)
-            storage.reach(zone.waveform, loop: zone.isOneShot || layer.isOneShot ? nil : zone.loop, step: reach, withFloor: max(reach, Self.guaranteedStep))
+            let atRoot = zone.playsAtRootPitch
+            storage.reach(
+                zone.waveform, loop: zone.isOneShot || layer.isOneShot ? nil : zone.loop, step: reach, withFloor: max(reach, Self.guaranteedStep),
+                atRootPitch: atRoot)
             // Sample mode 3: the voice goes on in the unlooped region after its release.
-            if zone.soundFont?.loopsUntilRelease == true { storage.reach(zone.waveform, loop: nil, step: reach, withFloor: max(reach, Self.guaranteedStep)) }
+            if zone.soundFont?.loopsUntilRelease == true {
+                storage.reach(zone.waveform, loop: nil, step: reach, withFloor: max(reach, Self.guaranteedStep), atRootPitch: atRoot)
+            }
         }
         var playback: [ZonePlayback] = []
         for (index, zone) in zones.enumerated() {

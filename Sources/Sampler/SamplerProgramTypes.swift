@@ -33,6 +33,12 @@ public struct SamplerZone: Sendable {
     /// `pan`, `tuneCents` and `pitchTracking` are not used. `rootKey`/`tuneCents` still tell level
     /// building how far notes transpose.
     public var soundFont: SF2ZoneArticulation?
+    /// Every note the zone plays sounds at its sample's own pitch, whatever the song does (a
+    /// render's song known: its channels never bend, tune or ask for vibrato, and the zone's keys,
+    /// tunings and pitch modulation leave the root as it is). At the sample's own rate its voices
+    /// then step one frame per output frame and read the frames themselves, so its region needs no
+    /// levels there (`LevelRequest.needsLevels(atOutputRate:)`). False when unknown.
+    public var playsAtRootPitch: Bool = false
 
     public init(waveform: SamplerWaveform, layerIndex: Int = 0, rootKey: Int = 60) {
         self.waveform = waveform

@@ -23,6 +23,9 @@ public struct LevelBuildPlan: Sendable, Equatable {
     /// bends, tunes or asks for vibrato gets no margin, so its regions played at their root need
     /// the first level only.
     public private(set) var pitchShiftSemitones: [Int: Double] = [:]
+    /// Program indices whose notes all sound at their keys' own pitch: struck only on channels that
+    /// never bend, tune or ask for vibrato, with no tuning headroom. For `SamplerZone.playsAtRootPitch`.
+    public private(set) var steadyPitch: Set<Int> = []
 
     /// Control thread: follows `messages` (in song order) through `bank`'s program table.
     /// `tuningHeadroomSemitones`: how far above A4 = 440 Hz the player's tuning can be.
@@ -57,8 +60,12 @@ public struct LevelBuildPlan: Sendable, Equatable {
                 reach[channel].include(state, modulation: controller == 1 ? value : 0)
             case .pitchBend(_, let value):
                 reach[channel].bendUp = max(reach[channel].bendUp, Double(value) / 8191)
+                if value != 0 { reach[channel].movesPitch = true }
             case .channelPressure(_, let pressure):
-                if pressure > 0 { reach[channel].pressesForVibrato = true }
+                if pressure > 0 {
+                    reach[channel].pressesForVibrato = true
+                    reach[channel].movesPitch = true
+                }
             case .programChange(_, let program):
                 let selected = bank.lookup(bank: Int(controllers[channel].bankMSB), program: Int(program), isDrum: isDrum[channel])
                 if let selected { programs[channel] = selected }
@@ -68,6 +75,7 @@ public struct LevelBuildPlan: Sendable, Equatable {
         }
         for (index, channels) in strikers {
             pitchShiftSemitones[index] = channels.map { reach[$0].semitones }.max()! + tuningHeadroomSemitones
+            if tuningHeadroomSemitones == 0 && !channels.contains(where: { reach[$0].movesPitch }) { steadyPitch.insert(index) }
         }
     }
 
@@ -88,13 +96,16 @@ public struct LevelBuildPlan: Sendable, Equatable {
 /// How far above its keys one channel of a song can sound, from its own messages: its widest
 /// upward bend × the widest bend range it sets, its RPN fine and coarse tuning (as the voices apply it), and half a
 /// semitone for each vibrato source it moves (mod wheel, channel pressure: 50 cents each through a
-/// SoundFont's default modulators). Maxima over the whole song, whatever the order.
+/// SoundFont's default modulators). Maxima over the whole song, whatever the order; and whether it
+/// moves its pitch at all, down as well as up.
 struct ChannelPitchReach {
     var bendUp = 0.0
     var widestBendRange = 2.0
     var tuningUp = 0.0
     var movesModWheel = false
     var pressesForVibrato = false
+    /// A bend away from the centre, a tuning other than 0, the mod wheel or channel pressure above 0.
+    var movesPitch = false
 
     var semitones: Double {
         bendUp * widestBendRange + tuningUp + (movesModWheel ? 0.5 : 0) + (pressesForVibrato ? 0.5 : 0)
@@ -104,7 +115,9 @@ struct ChannelPitchReach {
     /// `modulation` the mod wheel's new value (0 for other controllers).
     mutating func include(_ state: ChannelControllerState, modulation: UInt8) {
         widestBendRange = max(widestBendRange, state.bendRangeSemitones ?? 2)
-        tuningUp = max(tuningUp, MasterTuning.channelSemitones(fineTuningData: state.fineTuningData, coarseTuningData: Int(state.coarseTuningData)))
+        let tuning = MasterTuning.channelSemitones(fineTuningData: state.fineTuningData, coarseTuningData: Int(state.coarseTuningData))
+        tuningUp = max(tuningUp, tuning)
         if modulation > 0 { movesModWheel = true }
+        if tuning != 0 || movesModWheel { movesPitch = true }
     }
 }

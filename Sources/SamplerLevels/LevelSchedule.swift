@@ -39,7 +39,8 @@ public final class LevelSchedule {
 
     /// `plan` of the song the render plays, `bank` the renderer's; `frame` gives a message
     /// position's frame, `gapFrames` how far apart two strikes of a region may lie in one use.
-    public init(plan: LevelBuildPlan, bank: ProgramBank, store: LevelStore = .shared, frame: (Int) -> Int, gapFrames: Int) {
+    /// Regions whose voices need no levels at `sampleRate` (`LevelRequest.needsLevels`) get none.
+    public init(plan: LevelBuildPlan, bank: ProgramBank, store: LevelStore = .shared, sampleRate: Double, frame: (Int) -> Int, gapFrames: Int) {
         self.bank = bank
         self.store = store
         margin = plan.widensBendRange
@@ -48,7 +49,7 @@ public final class LevelSchedule {
         for (index, keys) in plan.strikes.sorted(by: { $0.key < $1.key }) where bank.programs.indices.contains(index) {
             var regions: [Int: (request: LevelRequest, strikes: [Int])] = [:]
             for (key, strikes) in keys {
-                for request in bank.programs[index].levelRequests(forKeys: [key]) {
+                for request in bank.programs[index].levelRequests(forKeys: [key]) where request.needsLevels(atOutputRate: sampleRate) {
                     regions[request.region, default: (request, [])].strikes += strikes
                 }
             }

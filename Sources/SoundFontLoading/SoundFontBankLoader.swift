@@ -61,13 +61,14 @@ public enum SoundFontBankLoader {
         var table = Self.table(font: font, presets: chosen, firstProgram: firstProgram)
         Self.substituteMissingMelodic(&table)
         var warnings = font.warnings.map { "\(name): \($0)" }
-        var keys: [Int: Set<Int>]?, pitchShifts: [Int: Double]?
+        var keys: [Int: Set<Int>]?, pitchShifts: [Int: Double]?, steadyPitch: Set<Int> = []
         if let song {
             let plan = SoundFontSongPlan(
                 font: font, presets: chosen, table: table, firstProgram: firstProgram, parts: parts, song: song,
                 tuningHeadroomSemitones: tuningHeadroomSemitones)
             keys = plan.keys
             pitchShifts = plan.pitchShiftSemitones
+            steadyPitch = plan.steadyPitch
             warnings += plan.substitutions.map { "\(name): \($0)" }
         }
         // A render's song names what it plays: that is read now, whatever `samples` says.
@@ -84,8 +85,9 @@ public enum SoundFontBankLoader {
             names.append("\(preset.bank):\(preset.program) \(preset.name)")
             let wanted = keys.map { $0[firstProgram + index] ?? [] }
             let built = try program(
-                font: font, preset: presetIndex, keys: wanted, pitchShift: pitchShifts.map { $0[firstProgram + index] ?? 0 }, waveforms: waveforms,
-                levels: levels, gain: gain, interner: &interner, warnings: &warnings)
+                font: font, preset: presetIndex, keys: wanted, pitchShift: pitchShifts.map { $0[firstProgram + index] ?? 0 },
+                steadyPitch: steadyPitch.contains(firstProgram + index), waveforms: waveforms, levels: levels, gain: gain, interner: &interner,
+                warnings: &warnings)
             programs.append(built)
         }
         waveforms.releaseSampleData()
@@ -93,9 +95,11 @@ public enum SoundFontBankLoader {
     }
 
     /// One program per preset: its regions (only those `keys` reach, when given) as SoundFont
-    /// zones; `pitchShift`: how far above its keys the parts playing it bend (`SamplerGlobals.knownPitchShiftSemitones`).
+    /// zones; `pitchShift`: how far above its keys the parts playing it bend (`SamplerGlobals.knownPitchShiftSemitones`);
+    /// `steadyPitch`: they never move their pitch (`SamplerZone.playsAtRootPitch`).
     static func program(
-        font: SoundFontFile, preset: Int, keys: Set<Int>?, pitchShift: Double? = nil, waveforms: SoundFontWaveforms, levels: SamplerProgram.LevelBuilding,
+        font: SoundFontFile, preset: Int, keys: Set<Int>?, pitchShift: Double? = nil, steadyPitch: Bool = false, waveforms: SoundFontWaveforms,
+        levels: SamplerProgram.LevelBuilding,
         gain: Double = fluidSynthGain, interner: inout SoundFontZoneMapping.ArticulationInterner, warnings: inout [String]
     ) throws(SoundFontError) -> SamplerProgram {
         var zones: [SamplerZone] = []
@@ -106,7 +110,8 @@ public enum SoundFontBankLoader {
                 // higher than they do, so its levels stop at the steps the song asks for.
                 var range: ClosedRange<Int>?
                 if let struck = keys?.filter(region.keyRange.contains), let low = struck.min(), let high = struck.max() { range = low...high }
-                zones.append(SoundFontZoneMapping.zone(region, sample: sample, frames: frames, waveform: waveform, gain: gain, keys: range, interner: &interner))
+                zones.append(SoundFontZoneMapping.zone(
+                    region, sample: sample, frames: frames, waveform: waveform, gain: gain, keys: range, steadyPitch: steadyPitch, interner: &interner))
             } catch {
                 warnings.append(error.description)
             }

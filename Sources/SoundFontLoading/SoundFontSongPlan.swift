@@ -13,6 +13,8 @@ struct SoundFontSongPlan {
     /// `LevelBuildPlan.pitchShiftSemitones` of the song: per program index, how far above its keys
     /// the parts playing it bend and tune.
     private(set) var pitchShiftSemitones: [Int: Double] = [:]
+    /// `LevelBuildPlan.steadyPitch` of the song.
+    private(set) var steadyPitch: Set<Int> = []
 
     init(
         font: SoundFontFile, presets: [Int], table: [Int: [PartProgram?]], firstProgram: Int, parts: [PartSetup], song: [MIDIMessage],
@@ -29,6 +31,7 @@ struct SoundFontSongPlan {
         let plan = LevelBuildPlan(bank: bank, messages: song, tuningHeadroomSemitones: tuningHeadroomSemitones)
         keys = plan.keys
         pitchShiftSemitones = plan.pitchShiftSemitones
+        steadyPitch = plan.steadyPitch
         var reported = Set<String>()
         var controllers = [ChannelControllerState](repeating: ChannelControllerState(), count: ProgramBank.partCount)
         for message in song {

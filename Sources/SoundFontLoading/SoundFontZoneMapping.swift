@@ -76,10 +76,11 @@ struct SoundFontZoneMapping {
 
     /// The sampler zone for `region` playing `waveform` (which holds `frames`), its voices × `gain`.
     /// `keys`: the keys it will be struck with, when known (a render's song): the zone is narrowed
-    /// to them, so its levels stop at the steps they ask for.
+    /// to them, so its levels stop at the steps they ask for. `steadyPitch`: the channels striking
+    /// them never move their pitch (`LevelBuildPlan.steadyPitch`).
     static func zone(
         _ region: SoundFontRegion, sample: SoundFontSample, frames: Frames, waveform: SamplerWaveform, gain: Double, keys: ClosedRange<Int>? = nil,
-        interner: inout ArticulationInterner
+        steadyPitch: Bool = false, interner: inout ArticulationInterner
     ) -> SamplerZone {
         let articulation = SF2ZoneArticulation(
             generators: interner.intern(generators(of: region)), modulators: interner.intern(modulators(of: region)), originalPitch: sample.originalPitch,
@@ -96,7 +97,26 @@ struct SoundFontZoneMapping {
             100 * g[.coarseTune] + g[.fineTune] + max(0, g[.modEnvToPitch]) + abs(g[.modLFOToPitch]) + abs(g[.vibLFOToPitch])
                 + modulatedPitchCents(region)) + keyedPitchCents(zone, region: region, sample: sample)
         zone.soundFont = articulation
+        zone.playsAtRootPitch = steadyPitch && keys.map { playsAtRootPitch(region, sample: sample, keys: $0) } == true
         return zone
+    }
+
+    /// Whether every key of `keys` sounds at exactly the root pitch, with nothing modulating it:
+    /// the voice's pitch (scale tuning × (key − root) + root + coarse and fine tune, as
+    /// `SF2Voice.derive`) equals its root's, and no LFO, envelope or modulator other than the
+    /// defaults (still on a steady channel) reaches the pitch.
+    static func playsAtRootPitch(_ region: SoundFontRegion, sample: SoundFontSample, keys: ClosedRange<Int>) -> Bool {
+        let g = region.generators
+        let fixedKey = g[.keyNumber], override = g[.overridingRootKey]
+        let root = override > -1 ? override : sample.originalPitch
+        let unmodulated = [g[.coarseTune], g[.fineTune], g[.modEnvToPitch], g[.modLFOToPitch], g[.vibLFOToPitch]].allSatisfy { $0 == 0 }
+        let pitchModulators = region.modulators.filter { [.fineTune, .coarseTune, .vibLFOToPitch, .modLFOToPitch, .modEnvToPitch].contains($0.destination) }
+        let onlyDefaults = pitchModulators.allSatisfy { modulator in SoundFontCombination.defaultModulators.contains(where: modulator.isIdentical) }
+        // The voice's root cents are clipped to 1500…13500: within it, its pitch is the root's exactly.
+        guard unmodulated, onlyDefaults, (15...135).contains(root) else { return false }
+        if g[.scaleTuning] == 0 { return true }
+        let struck = fixedKey >= 0 ? fixedKey...fixedKey : keys
+        return sample.pitchCorrection == 0 && struck == root...root
     }
 
     /// Cents `zone`'s highest pitch lies above what level planning counts (its top key's distance

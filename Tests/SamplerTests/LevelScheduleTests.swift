@@ -30,7 +30,7 @@ import Testing
     func schedule(_ song: [MIDIMessage], bank: ProgramBank, gapSeconds: Int) -> (budget: LevelBudget, prepared: [Int], released: [Int]) {
         let store = LevelStore(budget: LevelBudget(limitBytes: 1 << 30))
         let schedule = LevelSchedule(
-            plan: LevelBuildPlan(bank: bank, messages: song), bank: bank, store: store, frame: { $0 * second }, gapFrames: gapSeconds * second)
+            plan: LevelBuildPlan(bank: bank, messages: song), bank: bank, store: store, sampleRate: Double(second), frame: { $0 * second }, gapFrames: gapSeconds * second)
         var prepared: [Int] = [], released: [Int] = []
         for end in 1...song.count {
             schedule.prepare(before: end)
@@ -40,6 +40,31 @@ import Testing
         }
         #expect(schedule.report.published > 0 && schedule.report.warning == nil)
         return (store.budget, prepared, released)
+    }
+
+    /// A region whose every zone plays at its root pitch (`SamplerZone.playsAtRootPitch`, a
+    /// SoundFont zone on a steady channel) gets no levels when the output runs at its sample's
+    /// rate, where its voices read the frames themselves; at another rate they step otherwise and
+    /// it gets them. A region one of whose zones may leave the root gets them anyway.
+    @Test func aRegionPlayedAtItsRootPitchAtItsOwnRateGetsNoLevels() throws {
+        func built(rate: Double, otherZoneAtRoot: Bool) throws -> Int {
+            let waveform = try SamplerWaveform(channels: [[Float](repeating: 0.25, count: 48_000)], sampleRate: 48_000)
+            var zones = [SamplerZone(waveform: waveform, rootKey: 60), SamplerZone(waveform: waveform, rootKey: 62)]
+            zones[0].maxKey = 61
+            zones[1].minKey = 62
+            zones[0].playsAtRootPitch = true
+            zones[1].playsAtRootPitch = otherZoneAtRoot
+            let bank = ProgramBank.single(try SamplerProgram(layers: [plainLayer()], zones: zones))
+            let store = LevelStore(budget: LevelBudget(limitBytes: 1 << 30))
+            let song: [MIDIMessage] = [noteOn(60), noteOn(62)]
+            let schedule = LevelSchedule(
+                plan: LevelBuildPlan(bank: bank, messages: song), bank: bank, store: store, sampleRate: rate, frame: { $0 }, gapFrames: second)
+            schedule.prepare(before: song.count)
+            return schedule.report.published
+        }
+        #expect(try built(rate: 48_000, otherZoneAtRoot: true) == 0)
+        #expect(try built(rate: 44_100, otherZoneAtRoot: true) == 1)
+        #expect(try built(rate: 48_000, otherZoneAtRoot: false) == 1)
     }
 
     /// A song whose halves play different programs holds one half's levels at a time, where
@@ -69,7 +94,7 @@ import Testing
             let fresh = ProgramBank(programs: [try program(1_000), try program(2_000)], names: ["a", "b"], table: [0: [.sampler(0), .sampler(1)]])
             let again = song + [.programChange(channel: 0, program: 0)] + song  // each region used twice, far apart
             let schedule = LevelSchedule(
-                plan: LevelBuildPlan(bank: fresh, messages: again), bank: fresh, store: LevelStore(budget: LevelBudget(limitBytes: limit)),
+                plan: LevelBuildPlan(bank: fresh, messages: again), bank: fresh, store: LevelStore(budget: LevelBudget(limitBytes: limit)), sampleRate: Double(second),
                 frame: { $0 * second * 100 }, gapFrames: second)
             for end in 1...again.count {
                 schedule.prepare(before: end)
