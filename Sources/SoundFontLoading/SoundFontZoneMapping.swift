@@ -113,7 +113,7 @@ struct SoundFontZoneMapping {
         let pitchModulators = region.modulators.filter { [.fineTune, .coarseTune, .vibLFOToPitch, .modLFOToPitch, .modEnvToPitch].contains($0.destination) }
         let onlyDefaults = pitchModulators.allSatisfy { modulator in SoundFontCombination.defaultModulators.contains(where: modulator.isIdentical) }
         // The voice's root cents are clipped to 1500…13500: within it, its pitch is the root's exactly.
-        guard unmodulated, onlyDefaults, (15...135).contains(root) else { return false }
+        guard unmodulated, onlyDefaults, (1500...13_500).contains(100 * root - sample.pitchCorrection) else { return false }
         if g[.scaleTuning] == 0 { return true }
         let struck = fixedKey >= 0 ? fixedKey...fixedKey : keys
         return sample.pitchCorrection == 0 && struck == root...root

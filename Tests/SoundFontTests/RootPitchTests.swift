@@ -45,6 +45,13 @@ struct RootPitchTests {
         var corrected = drum
         corrected.samples[0].correction = -20
         #expect(try Self.atRoot(corrected, song: [.noteOn(channel: 0, note: 35, velocity: 100)]))
+        // Unless the root lies outside the 1500…13500 cents the voice clips its root to.
+        var low = drum
+        low.samples[0].pitch = 15
+        low.samples[0].correction = 50
+        #expect(try !Self.atRoot(low, song: [.noteOn(channel: 0, note: 35, velocity: 100)]))
+        low.samples[0].correction = -50
+        #expect(try Self.atRoot(low, song: [.noteOn(channel: 0, note: 35, velocity: 100)]))
     }
 
     @Test func aFixedKeyCountsAsStruck() throws {
