@@ -12,14 +12,15 @@ import Synchronization
 /// is the same byte for byte with any number of them.
 ///
 /// Between spans a helper spins on the posted span number (the next one usually follows within
-/// tens of microseconds), then yields, then sleeps in short naps, so an idle or stalled render
-/// does not hold a core.
+/// tens of microseconds, the next block's first after the block's own work: writer, meters, level
+/// schedule), then yields, then sleeps in short naps, so an idle or stalled render does not hold a core.
 final class RenderHelpers: Sendable {
     private let stopped = Atomic<Bool>(false)
     private let exited: DispatchGroup
 
-    /// Spins before the first yield, and yields before the first nap (each ~a microsecond).
-    static let spins = 20_000
+    /// Spins before the first yield, and yields before the first nap. The spins outlast a block
+    /// boundary, so the helper is awake for the next block's first span (docs/SOUNDFONTS.md).
+    static let spins = 200_000
     static let yields = 200
     static let napMicroseconds: UInt32 = 200
 
