@@ -71,6 +71,9 @@ public final class OfflineRenderer {
     /// rebuilt before its next strike (`LevelSchedule`): memory against rebuilding time (see
     /// docs/SOUNDFONTS.md, "Loading and memory").
     public var levelGapSeconds = 30.0
+    /// At most this much of the levels to come is built ahead by the helper threads (`LevelPrefetch`),
+    /// beside the level budget.
+    static let levelPrefetchBytes = 16 << 20
     /// Events handed to the engine per block.
     public static let eventCapacity = 4096
     private let output: StereoBuffer
@@ -96,8 +99,6 @@ public final class OfflineRenderer {
     ) throws(AudioFileError) -> OfflineRenderSummary where Events.Index == Int {
         let rate = engine.configuration.sampleRate
         let start = Date()
-        let helpers = RenderHelpers(engine: engine)
-        defer { helpers.stop() }
         // Frames are computed in Double and limited before converting: Int(huge) would trap.
         let songLimit = Int(min(max(maxSongSeconds, 0) * rate, 1e15))
         // Read in place, not copied (a song can hold millions of events); sorted, so those past the limit are last.
@@ -116,8 +117,14 @@ public final class OfflineRenderer {
         let levels = engine.programBank.map { bank in
             LevelSchedule(
                 plan: LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)), bank: bank, sampleRate: rate,
-                frame: { scheduled[midi.startIndex + $0].frame }, gapFrames: Int((0...1e6).clamp(levelGapSeconds) * rate))
+                frame: { scheduled[midi.startIndex + $0].frame }, gapFrames: Int((0...1e6).clamp(levelGapSeconds) * rate),
+                prefetchBytes: engine.configuration.samplerWorkers > 1 ? min(Self.levelPrefetchBytes, LevelStore.shared.budget.limitBytes / 8) : 0)
         }
+        // Helpers with no span to render build the levels of the uses to come.
+        var idleWork: (@Sendable () -> Bool)?
+        if let prefetch = levels?.prefetch { idleWork = { prefetch.buildOne() } }
+        let helpers = RenderHelpers(engine: engine, idleWork: idleWork)
+        defer { helpers.stop() }
         let inputFrames = min(input?.frameCount ?? 0, songLimit)
         let musicFrames = max(end > midi.startIndex ? scheduled[end - 1].frame + 1 : 0, inputFrames)
         // The engine's output lags by its latency (the master limiter's look-ahead): render that

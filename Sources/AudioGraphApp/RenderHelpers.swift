@@ -11,7 +11,7 @@ import Synchronization
 /// part, so a helper that is late (the machine busy) only costs speed, never output: the render
 /// is the same byte for byte with any number of them.
 ///
-/// Between spans a helper spins on the posted span number (the next one usually follows within
+/// Between spans a helper does the render's idle work (building levels ahead), else spins on the posted span number (the next one usually follows within
 /// tens of microseconds, the next block's first after the block's own work: writer, meters, level
 /// schedule), then yields, then sleeps in short naps, so an idle or stalled render does not hold a core.
 final class RenderHelpers: Sendable {
@@ -24,8 +24,12 @@ final class RenderHelpers: Sendable {
     static let yields = 200
     static let napMicroseconds: UInt32 = 200
 
+    /// Work a helper does when no span waits for it, as long as it returns true (levels to build ahead).
+    private let idleWork: (@Sendable () -> Bool)?
+
     /// Starts the helpers for `engine` (none when it has one sampler worker).
-    init(engine: AudioEngine) {
+    init(engine: AudioEngine, idleWork: (@Sendable () -> Bool)? = nil) {
+        self.idleWork = idleWork
         exited = DispatchGroup()
         let shared = UncheckedEngine(engine)
         for worker in 1..<max(1, engine.configuration.samplerWorkers) {
@@ -48,12 +52,17 @@ final class RenderHelpers: Sendable {
 
     private func run(_ engine: AudioEngine, worker: Int) {
         var seen = engine.postedSamplerSpan, idle = 0
+        let idleWork = idleWork  // a local: not retained again at every turn
         while !stopped.load(ordering: .relaxed) {
             let span = engine.postedSamplerSpan
             if span != seen {
                 seen = span
                 idle = 0
                 engine.helpSampler(span: span, worker: worker)
+                continue
+            }
+            if let idleWork, idleWork() {
+                idle = 0
                 continue
             }
             idle += 1

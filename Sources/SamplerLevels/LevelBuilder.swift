@@ -153,17 +153,21 @@ extension LevelBuilder {
     /// Builds the first `levelCount` levels of `request`'s region, every channel, on up to
     /// `threads` builders (control or builder thread). `released` runs when the levels are freed,
     /// with their size.
-    /// A 16-bit waveform's levels are stored as 16-bit integers too (`LevelQuantizer.quantized`),
-    /// each channel as soon as it is built.
     static func levels(
         for request: LevelRequest, levelCount: Int, threads: Int = 1, released: @escaping @Sendable (Int) -> Void
     ) -> RegionLevels {
+        RegionLevels(frames: frames(for: request), channels: channels(for: request, levelCount: levelCount, threads: threads), released: released)
+    }
+
+    /// The same levels, channel by channel, their buffers the caller's.
+    /// A 16-bit waveform's levels are stored as 16-bit integers too (`LevelQuantizer.quantized`),
+    /// each channel as soon as it is built.
+    static func channels(for request: LevelRequest, levelCount: Int, threads: Int = 1) -> [RegionLevels.Channel] {
         let frames = frames(for: request)
         let counts = LevelLayout.oversampling.prefix(levelCount).map { (frames + 2 * LevelLayout.guardFrames) * $0 }
-        let channels = (0..<request.waveform.channelCount).map { channel -> RegionLevels.Channel in
+        return (0..<request.waveform.channelCount).map { channel -> RegionLevels.Channel in
             let built = build(frames: frames, levels: levelCount, input: request.played(channel: channel), threads: threads)
             return request.waveform.bytesPerFrame == 2 ? LevelQuantizer.quantized(built, counts: counts) : .float(built)
         }
-        return RegionLevels(frames: frames, channels: channels, released: released)
     }
 }

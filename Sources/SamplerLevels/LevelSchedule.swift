@@ -24,6 +24,10 @@ public final class LevelSchedule {
     private let margin: Bool
     private let byFirst: [Use], byLast: [Use]
     private var built = 0, withdrawn = 0
+    /// The uses after `built` whose levels the helpers may build ahead (nil: none; see
+    /// `LevelPrefetch`), and the first not offered to it yet.
+    public let prefetch: LevelPrefetch?
+    private var offered = 0
     /// Programs holding withdrawn levels that voices still read.
     private var waiting = Set<Int>()
     /// What the builds so far did (the warning to print at the end), each region counted once
@@ -40,9 +44,14 @@ public final class LevelSchedule {
     /// `plan` of the song the render plays, `bank` the renderer's; `frame` gives a message
     /// position's frame, `gapFrames` how far apart two strikes of a region may lie in one use.
     /// Regions whose voices need no levels at `sampleRate` (`LevelRequest.needsLevels`) get none.
-    public init(plan: LevelBuildPlan, bank: ProgramBank, store: LevelStore = .shared, sampleRate: Double, frame: (Int) -> Int, gapFrames: Int) {
+    /// `prefetchBytes`: how much may be built ahead of the render (`LevelPrefetch`; 0: nothing).
+    public init(
+        plan: LevelBuildPlan, bank: ProgramBank, store: LevelStore = .shared, sampleRate: Double, frame: (Int) -> Int, gapFrames: Int,
+        prefetchBytes: Int = 0
+    ) {
         self.bank = bank
         self.store = store
+        prefetch = prefetchBytes > 0 ? LevelPrefetch(capacityBytes: prefetchBytes) : nil
         margin = plan.widensBendRange
         report = LevelReport(budgetBytes: store.budget.limitBytes)
         var uses: [Use] = []
@@ -74,11 +83,33 @@ public final class LevelSchedule {
     /// Before rendering a block whose messages end at position `end`: builds and publishes the
     /// levels of the uses whose first strike lies before `end`, as far as the budget holds them.
     public func prepare(before end: Int) {
+        offerAhead()
         while built < byFirst.count && byFirst[built].strikes.lowerBound < end {
-            let use = byFirst[built]
-            let outcome = bank.programs[use.program].supply([use.request], from: store, margin: margin)
+            let use = byFirst[built], index = built
+            let outcome = bank.programs[use.program].supply([use.request], from: store, margin: margin) { prefetch?.take(use: index, levelCount: $0) }
+            prefetch?.drop(use: index)
             if reported.insert(Reported(region: RegionKey(program: use.program, region: use.request.region), unfit: outcome.unfit, reduced: outcome.reduced)).inserted { report = report + outcome }
             built += 1
+        }
+        offerAhead()
+    }
+
+    /// Offers the uses after those built to `prefetch`, in order, as far as its capacity holds
+    /// them: with the level count the budget would build (`LevelStore.levels`), unless their
+    /// levels are alive now. A deferred waveform's region waiting for its frames is left to its turn.
+    private func offerAhead() {
+        guard let prefetch else { return }
+        offered = max(offered, built)
+        while offered < byFirst.count {
+            let request = byFirst[offered].request
+            let count = margin ? request.levelCount : request.reachLevelCount
+            if request.kind == .levels && !store.isAlive(request, levelCount: count) {
+                let bytes = RegionLevels.byteCount(
+                    frames: LevelBuilder.frames(for: request), levelCount: count, channelCount: request.waveform.channelCount,
+                    bytesPerSample: request.waveform.bytesPerFrame)
+                guard prefetch.offer(use: offered, request: request, levelCount: count, bytes: bytes) else { return }
+            }
+            offered += 1
         }
     }
 

@@ -72,6 +72,12 @@ public final class LevelStore: Sendable {
     /// `levelCount` levels, else with `reachLevelCount` (the bend margin left out); without
     /// `margin`, only with `reachLevelCount` (levels found alive with more are taken as they are).
     public func levels(for request: LevelRequest, margin: Bool = true) -> Supply {
+        levels(for: request, margin: margin) { _ in nil }
+    }
+
+    /// The same, taking the levels from `prebuilt` when they were built ahead (`LevelPrefetch`)
+    /// with the count the budget chooses.
+    func levels(for request: LevelRequest, margin: Bool, prebuilt: (_ levelCount: Int) -> PrebuiltLevels?) -> Supply {
         precondition(request.kind == .levels, "a request for frames (`frames(for:)`)")
         let widest = request.reachLevelCount < request.levelCount ? [request.levelCount, request.reachLevelCount] : [request.levelCount]
         let counts = margin ? widest : [request.reachLevelCount]
@@ -85,7 +91,8 @@ public final class LevelStore: Sendable {
             let bytes = RegionLevels.byteCount(frames: frames, levelCount: count, channelCount: channels, bytesPerSample: request.waveform.bytesPerFrame)
             guard budget.reserve(bytes) else { continue }
             let budget = budget
-            let built = LevelBuilder.levels(for: request, levelCount: count, threads: buildThreads) { budget.refund($0) }
+            let channels = prebuilt(count)?.adopt() ?? LevelBuilder.channels(for: request, levelCount: count, threads: buildThreads)
+            let built = RegionLevels(frames: frames, channels: channels) { budget.refund($0) }
             let key = Key(waveform: ObjectIdentifier(request.waveform), loop: request.loop, levelCount: count)
             // Two builders may have made the same levels at once: the first one stored is shared.
             return .levels(entries.withLock { entries in
@@ -105,6 +112,9 @@ public final class LevelStore: Sendable {
             frames: LevelBuilder.frames(for: request), levelCount: request.levelCount, channelCount: request.waveform.channelCount,
             bytesPerSample: request.waveform.bytesPerFrame)
     }
+
+    /// Whether `request`'s region has `levelCount` levels alive (for another program, or an earlier use).
+    func isAlive(_ request: LevelRequest, levelCount: Int) -> Bool { alive(request, levelCount: levelCount) != nil }
 
     private func alive(_ request: LevelRequest, levelCount: Int) -> RegionLevels? {
         let key = Key(waveform: ObjectIdentifier(request.waveform), loop: request.loop, levelCount: levelCount)

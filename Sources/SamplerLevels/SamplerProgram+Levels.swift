@@ -23,7 +23,10 @@ extension SamplerProgram {
         supply(levelRequests(forKeys: keys), from: store, margin: margin)
     }
 
-    func supply(_ requests: [LevelRequest], from store: LevelStore, margin: Bool = true) -> LevelReport {
+    /// `prebuilt`: levels built ahead for a request, by its count (`LevelStore.levels(for:margin:prebuilt:)`).
+    func supply(
+        _ requests: [LevelRequest], from store: LevelStore, margin: Bool = true, prebuilt: (_ levelCount: Int) -> PrebuiltLevels? = { _ in nil }
+    ) -> LevelReport {
         var report = LevelReport(budgetBytes: store.budget.limitBytes)
         for asked in requests {
             var request = asked
@@ -34,7 +37,7 @@ extension SamplerProgram {
                 else { continue }
                 request = next
             }
-            switch store.levels(for: request, margin: margin) {
+            switch store.levels(for: request, margin: margin, prebuilt: prebuilt) {
             case .levels(let levels):
                 if publishLevels(levels, for: request) { report.count(levels, for: request, margin: margin) }
             case .doesNotFit(let bytes):
