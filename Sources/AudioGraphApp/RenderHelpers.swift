@@ -52,7 +52,7 @@ final class RenderHelpers: Sendable {
 
     private func run(_ engine: AudioEngine, worker: Int) {
         var seen = engine.postedSamplerSpan, idle = 0
-        let idleWork = idleWork  // a local: not retained again at every turn
+        let idleWork = idleWork ?? { false }  // bound once: an optional bound at every turn is retained at every turn
         while !stopped.load(ordering: .relaxed) {
             let span = engine.postedSamplerSpan
             if span != seen {
@@ -61,7 +61,7 @@ final class RenderHelpers: Sendable {
                 engine.helpSampler(span: span, worker: worker)
                 continue
             }
-            if let idleWork, idleWork() {
+            if idleWork() {
                 idle = 0
                 continue
             }

@@ -85,10 +85,11 @@ extension SamplerInstrument {
     /// Steps part `c`'s smoothers through the span, keeping its context for each chunk.
     @_noAllocation
     private func prepareChunks(_ c: Int, frames: Int, sends: Bool) {
+        let tuning = (quality: quality, a4Semitones: a4Semitones)  // read once: each read of a class's var is checked for exclusive access
         var offset = 0, chunk = 0
         while offset < frames {
             let n = min(SamplerConstants.chunkFrames, frames - offset)
-            prepareContext(channel: c, frames: n, sends: sends)
+            prepareContext(channel: c, frames: n, sends: sends, quality: tuning.quality, a4Semitones: tuning.a4Semitones)
             span.chunkContexts[c * span.maxChunks + chunk] = contexts[c]
             offset += n
             chunk += 1

@@ -259,28 +259,33 @@ public final class SamplerInstrument {
     }
 
     /// Moves part `channel`'s smoothers on by `frames` and fills its render context for a chunk
-    /// (`sends`: whether its voices add to send sums).
-    func prepareContext(channel c: Int, frames: Int, sends: Bool) {
+    /// (`sends`: whether its voices add to send sums) with the instrument's `quality` and
+    /// master tuning (`a4Semitones`), which the caller reads once for all its chunks.
+    func prepareContext(channel c: Int, frames: Int, sends: Bool, quality: InterpolationQuality, a4Semitones: Double) {
         parts[c].gains.advance(frames: frames)
-        let part = parts[c]
+        let part = UnsafePointer(parts + c)  // read in place: a copy of the part retains its tables
+        let controllers = part.pointee.controllers, gains = part.pointee.gains
         contexts[c].quality = quality
-        contexts[c].bend = part.controllers.bend
-        contexts[c].bendRangeOverrideCents = part.bendRangeOverrideCents
-        contexts[c].tuningCents = 100 * (a4.semitones + MasterTuning.channelSemitones(
-            fineTuningData: part.controllers.fineTuningData, coarseTuningData: Int(part.controllers.coarseTuningData)))
-        contexts[c].volumeGain = part.gains.volume.current
-        contexts[c].expressionGain = part.gains.expression.current
-        contexts[c].controllerPan = Double(part.gains.pan.current)
-        contexts[c].gainsRamping = part.gains.isRamping
-        contexts[c].volumeTarget = part.gains.volume.target
-        contexts[c].expressionTarget = part.gains.expression.target
-        contexts[c].panTarget = Double(part.gains.pan.target)
-        contexts[c].soundFont.modulationEpoch = part.modulationEpoch
-        contexts[c].soundFont.channelPressure = Int(part.channelPressure)
-        contexts[c].soundFont.pitchWheel = Int(min(max(part.controllers.bend * 8192 + 8192, 0), 16_383))
-        contexts[c].soundFont.bendSensitivity = part.controllers.bendRangeSemitones ?? 2
+        contexts[c].bend = controllers.bend
+        contexts[c].bendRangeOverrideCents = part.pointee.bendRangeOverrideCents
+        contexts[c].tuningCents = 100 * (a4Semitones + MasterTuning.channelSemitones(
+            fineTuningData: controllers.fineTuningData, coarseTuningData: Int(controllers.coarseTuningData)))
+        contexts[c].volumeGain = gains.volume.current
+        contexts[c].expressionGain = gains.expression.current
+        contexts[c].controllerPan = Double(gains.pan.current)
+        contexts[c].gainsRamping = gains.isRamping
+        contexts[c].volumeTarget = gains.volume.target
+        contexts[c].expressionTarget = gains.expression.target
+        contexts[c].panTarget = Double(gains.pan.target)
+        contexts[c].soundFont.modulationEpoch = part.pointee.modulationEpoch
+        contexts[c].soundFont.channelPressure = Int(part.pointee.channelPressure)
+        contexts[c].soundFont.pitchWheel = Int(min(max(controllers.bend * 8192 + 8192, 0), 16_383))
+        contexts[c].soundFont.bendSensitivity = controllers.bendRangeSemitones ?? 2
         contexts[c].soundFont.hasSends = sends
     }
+
+    /// The master tuning in semitones from A4 = 440 Hz.
+    var a4Semitones: Double { a4.semitones }
 
     /// Render thread: the highest sample part `channel` produced (before bus and master gains)
     /// since the last call, then starts over.
