@@ -60,8 +60,8 @@ struct MIDIFileParser {
             do {
                 parsed = try track.parse(into: &events)
             } catch {
-                guard overrun > 0, track.isCutInEndOfTrack else { throw overrun > 0 ? Self.truncated(chunkStart, length, overrun) : error }
-                parsed = track.result
+                guard overrun > 0 else { throw error }  // the chunk is whole: the error is the track's own
+                parsed = track.result  // cut off by the file's end: what it holds, judged below
             }
             if overrun > 0 {
                 // Read what is there when no event is lost: the length field, or the End of Track's few bytes, are what is wrong.

@@ -60,12 +60,9 @@ public struct LevelBuildPlan: Sendable, Equatable {
                 reach[channel].include(state, modulation: controller == 1 ? value : 0)
             case .pitchBend(_, let value):
                 reach[channel].bendUp = max(reach[channel].bendUp, Double(value) / 8191)
-                if value != 0 { reach[channel].movesPitch = true }
+                if value != 0 { reach[channel].bendsAway = true }
             case .channelPressure(_, let pressure):
-                if pressure > 0 {
-                    reach[channel].pressesForVibrato = true
-                    reach[channel].movesPitch = true
-                }
+                if pressure > 0 { reach[channel].pressesForVibrato = true }
             case .programChange(_, let program):
                 let selected = bank.lookup(bank: Int(controllers[channel].bankMSB), program: Int(program), isDrum: isDrum[channel])
                 if let selected { programs[channel] = selected }
@@ -104,8 +101,13 @@ struct ChannelPitchReach {
     var tuningUp = 0.0
     var movesModWheel = false
     var pressesForVibrato = false
-    /// A bend away from the centre, a tuning other than 0, the mod wheel or channel pressure above 0.
-    var movesPitch = false
+    /// A bend away from the centre (down as well as up).
+    var bendsAway = false
+    /// A tuning other than 0 (down as well as up).
+    var retunes = false
+
+    /// Whether the channel moves its pitch at all: a bend, a tuning, the mod wheel or channel pressure.
+    var movesPitch: Bool { bendsAway || retunes || movesModWheel || pressesForVibrato }
 
     var semitones: Double {
         bendUp * widestBendRange + tuningUp + (movesModWheel ? 0.5 : 0) + (pressesForVibrato ? 0.5 : 0)
@@ -118,6 +120,6 @@ struct ChannelPitchReach {
         let tuning = MasterTuning.channelSemitones(fineTuningData: state.fineTuningData, coarseTuningData: Int(state.coarseTuningData))
         tuningUp = max(tuningUp, tuning)
         if modulation > 0 { movesModWheel = true }
-        if tuning != 0 || movesModWheel { movesPitch = true }
+        if tuning != 0 { retunes = true }
     }
 }

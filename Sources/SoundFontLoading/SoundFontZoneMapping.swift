@@ -101,6 +101,10 @@ struct SoundFontZoneMapping {
         return zone
     }
 
+    /// The generators that move a voice's pitch away from its key's: its tunings, and the
+    /// modulation envelope and both LFOs to pitch (in cents, the coarse tune in semitones).
+    static let pitchGenerators: Set<SoundFontGenerator> = [.coarseTune, .fineTune, .modEnvToPitch, .modLFOToPitch, .vibLFOToPitch]
+
     /// Whether every key of `keys` sounds at exactly the root pitch, with nothing modulating it:
     /// the voice's pitch (scale tuning × (key − root) + root + coarse and fine tune, as
     /// `SF2Voice.derive`) equals its root's, and no LFO, envelope or modulator other than the
@@ -109,8 +113,8 @@ struct SoundFontZoneMapping {
         let g = region.generators
         let fixedKey = g[.keyNumber], override = g[.overridingRootKey]
         let root = override > -1 ? override : sample.originalPitch
-        let unmodulated = [g[.coarseTune], g[.fineTune], g[.modEnvToPitch], g[.modLFOToPitch], g[.vibLFOToPitch]].allSatisfy { $0 == 0 }
-        let pitchModulators = region.modulators.filter { [.fineTune, .coarseTune, .vibLFOToPitch, .modLFOToPitch, .modEnvToPitch].contains($0.destination) }
+        let unmodulated = pitchGenerators.allSatisfy { g[$0] == 0 }
+        let pitchModulators = region.modulators.filter { pitchGenerators.contains($0.destination) }
         let onlyDefaults = pitchModulators.allSatisfy { modulator in SoundFontCombination.defaultModulators.contains(where: modulator.isIdentical) }
         // The voice's root cents are clipped to 1500…13500: within it, its pitch is the root's exactly.
         guard unmodulated, onlyDefaults, (1500...13_500).contains(100 * root - sample.pitchCorrection) else { return false }
@@ -134,12 +138,8 @@ struct SoundFontZoneMapping {
     /// each default vibrato modulator, mod wheel and channel pressure).
     static func modulatedPitchCents(_ region: SoundFontRegion) -> Int {
         region.modulators.reduce(0) { sum, modulator in
-            let cents: Int
-            switch modulator.destination {
-            case .fineTune, .vibLFOToPitch, .modLFOToPitch, .modEnvToPitch: cents = abs(modulator.amount)
-            case .coarseTune: cents = 100 * abs(modulator.amount)
-            default: return sum
-            }
+            guard pitchGenerators.contains(modulator.destination) else { return sum }
+            let cents = (modulator.destination == .coarseTune ? 100 : 1) * abs(modulator.amount)
             let covered = SoundFontCombination.defaultModulators.first(where: modulator.isIdentical).map { $0.destination == .fineTune ? cents : 50 } ?? 0
             return sum + max(0, cents - covered)
         }
