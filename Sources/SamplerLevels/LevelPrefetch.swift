@@ -122,8 +122,8 @@ final class PrebuiltLevels: @unchecked Sendable {
     deinit {
         for channel in channels ?? [] {
             switch channel {
-            case .float(let levels): levels.forEach { $0.deallocate() }
-            case .int16(let levels): levels.forEach { $0.samples.deallocate() }
+            case .float(let levels): for level in levels { level.deallocate() }
+            case .int16(let levels): for level in levels { level.samples.deallocate() }
             }
         }
     }
