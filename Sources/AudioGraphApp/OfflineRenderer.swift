@@ -118,7 +118,7 @@ public final class OfflineRenderer {
             LevelSchedule(
                 plan: LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)), bank: bank, sampleRate: rate,
                 frame: { scheduled[midi.startIndex + $0].frame }, gapFrames: Int((0...1e6).clamp(levelGapSeconds) * rate),
-                prefetchBytes: engine.configuration.samplerWorkers > 1 ? min(Self.levelPrefetchBytes, LevelStore.shared.budget.limitBytes / 8) : 0)
+                prefetchBytes: engine.configuration.samplerWorkers > 1 ? Self.levelPrefetchBytes : 0)
         }
         // Helpers with no span to render build the levels of the uses to come.
         var idleWork: (@Sendable () -> Bool)?

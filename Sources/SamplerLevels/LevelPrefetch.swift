@@ -53,13 +53,13 @@ public final class LevelPrefetch: Sendable {
     public func buildOne() -> Bool {
         guard waiting.load(ordering: .relaxed) > 0 else { return false }
         let claimed: (use: Int, job: Job)? = jobs.withLock { jobs in
-            guard let use = jobs.byUse.filter({ !$0.value.isBuilding && $0.value.built == nil }).keys.min() else { return nil }
+            guard let use = jobs.byUse.lazy.filter({ !$0.value.isBuilding && $0.value.built == nil }).map(\.key).min() else { return nil }
             jobs.byUse[use]!.isBuilding = true
             return (use, jobs.byUse[use]!)
         }
         guard let (use, job) = claimed else { return false }
         waiting.subtract(1, ordering: .relaxed)
-        let built = PrebuiltLevels(levelCount: job.levelCount, channels: LevelBuilder.channels(for: job.request, levelCount: job.levelCount))
+        let built = PrebuiltLevels(LevelBuilder.channels(for: job.request, levelCount: job.levelCount))
         jobs.withLock { jobs in
             // Dropped meanwhile (the store found the levels alive, or they did not fit): freed with `built`.
             guard jobs.byUse[use] != nil else { return }
@@ -105,11 +105,9 @@ public final class LevelPrefetch: Sendable {
 /// Levels built ahead, owned until `adopt` hands their buffers to a `RegionLevels` (freed with
 /// this object otherwise).
 final class PrebuiltLevels: @unchecked Sendable {
-    let levelCount: Int
     private var channels: [RegionLevels.Channel]?
 
-    init(levelCount: Int, channels: [RegionLevels.Channel]) {
-        self.levelCount = levelCount
+    init(_ channels: [RegionLevels.Channel]) {
         self.channels = channels
     }
 

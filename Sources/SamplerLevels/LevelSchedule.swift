@@ -44,13 +44,15 @@ public final class LevelSchedule {
     /// `plan` of the song the render plays, `bank` the renderer's; `frame` gives a message
     /// position's frame, `gapFrames` how far apart two strikes of a region may lie in one use.
     /// Regions whose voices need no levels at `sampleRate` (`LevelRequest.needsLevels`) get none.
-    /// `prefetchBytes`: how much may be built ahead of the render (`LevelPrefetch`; 0: nothing).
+    /// `prefetchBytes`: how much may be built ahead of the render (`LevelPrefetch`; 0: nothing),
+    /// at most an eighth of `store`'s level budget.
     public init(
         plan: LevelBuildPlan, bank: ProgramBank, store: LevelStore = .shared, sampleRate: Double, frame: (Int) -> Int, gapFrames: Int,
         prefetchBytes: Int = 0
     ) {
         self.bank = bank
         self.store = store
+        let prefetchBytes = min(prefetchBytes, store.budget.limitBytes / 8)
         prefetch = prefetchBytes > 0 ? LevelPrefetch(capacityBytes: prefetchBytes) : nil
         margin = plan.widensBendRange
         report = LevelReport(budgetBytes: store.budget.limitBytes)
@@ -102,11 +104,9 @@ public final class LevelSchedule {
         offered = max(offered, built)
         while offered < byFirst.count {
             let request = byFirst[offered].request
-            let count = margin ? request.levelCount : request.reachLevelCount
+            let count = LevelStore.preferredLevelCount(for: request, margin: margin)
             if request.kind == .levels && !store.isAlive(request, levelCount: count) {
-                let bytes = RegionLevels.byteCount(
-                    frames: LevelBuilder.frames(for: request), levelCount: count, channelCount: request.waveform.channelCount,
-                    bytesPerSample: request.waveform.bytesPerFrame)
+                let bytes = LevelStore.bytes(of: request, levelCount: count)
                 guard prefetch.offer(use: offered, request: request, levelCount: count, bytes: bytes) else { return }
             }
             offered += 1

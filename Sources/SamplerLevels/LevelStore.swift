@@ -81,14 +81,14 @@ public final class LevelStore: Sendable {
         precondition(request.kind == .levels, "a request for frames (`frames(for:)`)")
         let widest = request.reachLevelCount < request.levelCount ? [request.levelCount, request.reachLevelCount] : [request.levelCount]
         let counts = margin ? widest : [request.reachLevelCount]
-        let frames = LevelBuilder.frames(for: request), channels = request.waveform.channelCount
+        let frames = LevelBuilder.frames(for: request)
         for count in counts {
             // Levels alive for another region of the same sample serve when they reach as far: a
             // render's reach-only levels must not stand in for a request with the bend margin.
             for width in widest where width >= count {
                 if let found = alive(request, levelCount: width) { return .levels(found) }
             }
-            let bytes = RegionLevels.byteCount(frames: frames, levelCount: count, channelCount: channels, bytesPerSample: request.waveform.bytesPerFrame)
+            let bytes = Self.bytes(of: request, levelCount: count)
             guard budget.reserve(bytes) else { continue }
             let budget = budget
             let channels = prebuilt(count)?.adopt() ?? LevelBuilder.channels(for: request, levelCount: count, threads: buildThreads)
@@ -101,16 +101,25 @@ public final class LevelStore: Sendable {
                 return built
             })
         }
-        return .doesNotFit(bytes: RegionLevels.byteCount(
-            frames: frames, levelCount: request.reachLevelCount, channelCount: channels, bytesPerSample: request.waveform.bytesPerFrame))
+        return .doesNotFit(bytes: Self.bytes(of: request, levelCount: request.reachLevelCount))
+    }
+
+    /// The level count `levels(for:margin:)` builds first when the budget has room.
+    static func preferredLevelCount(for request: LevelRequest, margin: Bool) -> Int {
+        margin ? request.levelCount : request.reachLevelCount
+    }
+
+    /// The memory `levelCount` levels of `request`'s region take, bytes.
+    static func bytes(of request: LevelRequest, levelCount: Int) -> Int {
+        RegionLevels.byteCount(
+            frames: LevelBuilder.frames(for: request), levelCount: levelCount, channelCount: request.waveform.channelCount,
+            bytesPerSample: request.waveform.bytesPerFrame)
     }
 
     /// The memory `request`'s levels would take if built now with `levelCount` levels (0 if alive already).
     public func cost(of request: LevelRequest) -> Int {
         if alive(request, levelCount: request.levelCount) != nil { return 0 }
-        return RegionLevels.byteCount(
-            frames: LevelBuilder.frames(for: request), levelCount: request.levelCount, channelCount: request.waveform.channelCount,
-            bytesPerSample: request.waveform.bytesPerFrame)
+        return Self.bytes(of: request, levelCount: request.levelCount)
     }
 
     /// Whether `request`'s region has `levelCount` levels alive (for another program, or an earlier use).
