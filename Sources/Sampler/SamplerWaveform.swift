@@ -46,6 +46,16 @@ public final class SamplerWaveform: @unchecked Sendable {
         }
     }
 
+    /// A mono waveform of `frameCount` 16-bit points, which `fill` writes in place: a SoundFont's
+    /// points go from the mapped file straight into the waveform, with no array between.
+    public convenience init(
+        pcm16FrameCount frameCount: Int, sampleRate: Double, playedLoop: SamplerLoop? = nil, fill: (UnsafeMutablePointer<Int16>) -> Void
+    ) throws(SamplerProgramError) {
+        try self.init(channelCounts: [frameCount], sampleRate: sampleRate, naturalLoop: nil, playedLoop: playedLoop, bytesPerFrame: 2) { _, base in
+            fill(base.assumingMemoryBound(to: Int16.self))
+        }
+    }
+
     /// A waveform that holds no frames: `source` gives them when a region of it is prepared on the
     /// loading side (`RegionFrames`), so that a SoundFont's samples are read on need, not at load.
     /// Its regions start unprepared: a note on one is silent (and counted) until the loading side
@@ -66,7 +76,7 @@ public final class SamplerWaveform: @unchecked Sendable {
         storage = []
     }
 
-    /// Checks the shape, then stores each channel guarded: `fill(channel, frame 0)` writes its frames.
+    /// Checks the shape, then stores each channel guarded: `fill(channel, frame 0)` writes all its frames.
     private init(
         channelCounts: [Int], sampleRate: Double, naturalLoop: SamplerLoop?, playedLoop: SamplerLoop?, bytesPerFrame: Int,
         fill: (Int, UnsafeMutableRawPointer) -> Void
@@ -177,7 +187,7 @@ public final class SamplerWaveform: @unchecked Sendable {
     public func channel(_ index: Int) -> [Float] {
         var read: UnsafeMutableRawPointer?
         if let source {
-            let buffer = GuardedFrames.allocate(frames: frameCount, bytesPerFrame: bytesPerFrame)
+            let buffer = GuardedFrames.allocate(frames: frameCount, bytesPerFrame: bytesPerFrame, zeroed: true)
             read = buffer
             try? source.read(channel: min(index, channelCount - 1), frames: 0..<frameCount, into: buffer + Self.guardFrames * bytesPerFrame)
         }

@@ -32,12 +32,19 @@ public enum StoredFrames {
 /// One channel's frames stored with `LevelLayout.guardFrames` zeros either side, as every plain
 /// form is read (the 4-point window reaches past both ends).
 enum GuardedFrames {
-    /// A zeroed buffer of `frames` + 2 × guard frames of `bytesPerFrame`, 16-byte aligned; the
-    /// caller deallocates it. Frame 0 lies `guardFrames` × `bytesPerFrame` bytes in.
-    static func allocate(frames: Int, bytesPerFrame: Int) -> UnsafeMutableRawPointer {
-        let bytes = (frames + 2 * LevelLayout.guardFrames) * bytesPerFrame
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
-        buffer.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+    /// A buffer of `frames` + 2 × guard frames of `bytesPerFrame`, 16-byte aligned, its guards
+    /// zeroed and its frames left for the caller to write (`zeroed`: those zeroed too; writing
+    /// them twice was a fifth of loading a SoundFont); the caller deallocates it. Frame 0 lies
+    /// `guardFrames` × `bytesPerFrame` bytes in.
+    static func allocate(frames: Int, bytesPerFrame: Int, zeroed: Bool = false) -> UnsafeMutableRawPointer {
+        let guardBytes = LevelLayout.guardFrames * bytesPerFrame, frameBytes = frames * bytesPerFrame
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: frameBytes + 2 * guardBytes, alignment: 16)
+        if zeroed {
+            buffer.initializeMemory(as: UInt8.self, repeating: 0, count: frameBytes + 2 * guardBytes)
+        } else {
+            buffer.initializeMemory(as: UInt8.self, repeating: 0, count: guardBytes)
+            (buffer + guardBytes + frameBytes).initializeMemory(as: UInt8.self, repeating: 0, count: guardBytes)
+        }
         return buffer
     }
 

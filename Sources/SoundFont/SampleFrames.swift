@@ -98,16 +98,16 @@ extension SoundFontFile {
         }
     }
 
-    /// Pool frames `range` as the file's 16-bit points (no sm24), or nil outside the pool. Like
-    /// `sampleFrames`, gives the mapped pages back once read.
-    public func pcm16Frames(_ range: Range<Int>) -> [Int16]? {
-        guard range.lowerBound >= 0, range.upperBound <= poolFrames else { return nil }
+    /// Pool frames `range` as the file's 16-bit points (no sm24) into `destination`, which must
+    /// hold `range.count`; false, and nothing written, outside the pool. Like `sampleFrames`, gives
+    /// the mapped pages back once read.
+    public func copyPCM16(_ range: Range<Int>, into destination: UnsafeMutablePointer<Int16>) -> Bool {
+        guard range.lowerBound >= 0, range.upperBound <= poolFrames else { return false }
         let bytes = sampleBytes.lowerBound + 2 * range.lowerBound..<sampleBytes.lowerBound + 2 * range.upperBound
+        guard !range.isEmpty else { return true }
         defer { storage.release(bytes) }
-        return [Int16](unsafeUninitializedCapacity: range.count) { buffer, count in
-            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: storage.bytes[bytes]))
-            for i in 0..<range.count { buffer[i] = Int16(littleEndian: buffer[i]) }  // the file is little-endian
-            count = range.count
-        }
+        UnsafeMutableRawPointer(destination).copyMemory(from: storage.bytes.baseAddress! + bytes.lowerBound, byteCount: bytes.count)
+        for i in 0..<range.count { destination[i] = Int16(littleEndian: destination[i]) }  // the file is little-endian
+        return true
     }
 }

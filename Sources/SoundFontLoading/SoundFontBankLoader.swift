@@ -78,6 +78,7 @@ public enum SoundFontBankLoader {
                 waveforms.expect(played.frames)
             }
         }
+        waveforms.makeExpected()
         var programs: [SamplerProgram] = [], names: [String] = []
         var interner = SoundFontZoneMapping.ArticulationInterner()
         for (index, presetIndex) in chosen.enumerated() {

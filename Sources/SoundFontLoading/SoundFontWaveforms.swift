@@ -1,3 +1,4 @@
+import Dispatch
 import Sampler
 import SoundFont
 
@@ -21,6 +22,8 @@ final class SoundFontWaveforms {
     private var sampleData: SoundFontSampleData?
     private var waveforms: [SoundFontZoneMapping.Frames: SamplerWaveform] = [:]
     private var decodedStreams: [Int: [Float]] = [:]
+    /// Parts whose data could not be read when made ahead (`makeExpected`), by key.
+    private var failures: [SoundFontZoneMapping.Frames: SoundFontError] = [:]
     /// Per part of a sample (`key`): the one loop every zone expected so far plays it with
     /// forever, or nil when some zone plays it otherwise.
     private var onlyLoop: [SoundFontZoneMapping.Frames: SamplerLoop?] = [:]
@@ -42,33 +45,74 @@ final class SoundFontWaveforms {
         }
     }
 
+    /// Makes the waveform of every part expected so far (`expect`), on all processors, so that
+    /// `waveform(for:)` finds them made: reading and converting the samples is most of loading a
+    /// render's font. One job per sample, largest first (a Vorbis stream is decoded once for all
+    /// its parts). The waveforms are the same as made one by one. `.atLoad` only.
+    func makeExpected() {
+        guard reading == .atLoad else { return }
+        var bySample: [Int: [SoundFontZoneMapping.Frames]] = [:]
+        for (key, only) in onlyLoop {
+            var made = key
+            made.loop = only ?? nil
+            if waveforms[made] == nil && failures[made] == nil { bySample[key.sample, default: []].append(made) }
+        }
+        let jobs = bySample.values.sorted { ($0.map(\.range.count).reduce(0, +), $0[0].sample) > ($1.map(\.range.count).reduce(0, +), $1[0].sample) }
+        let results = ConcurrentResults<[Result<SamplerWaveform, SoundFontError>]>(count: jobs.count)
+        let font = font
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { job in
+            var decoded: [Int: [Float]] = [:]
+            results.store(jobs[job].map { key in Result { () throws(SoundFontError) in try Self.make(key, font: font, decoded: &decoded) } }, at: job)
+        }
+        for (job, keys) in jobs.enumerated() {
+            for (key, result) in zip(keys, results.take(job)) {
+                switch result {
+                case .success(let waveform): remember(waveform, as: key)
+                case .failure(let error): failures[key] = error
+                }
+            }
+        }
+    }
+
     /// The waveform for `frames`; throws (naming the sample) when its data cannot be read.
     func waveform(for frames: SoundFontZoneMapping.Frames) throws(SoundFontError) -> SamplerWaveform {
         if reading == .onNeed { return try deferredWaveform(for: frames) }
         var key = Self.key(frames)
         // Played form only when every expected zone (this one too) plays it with this loop.
         let only = onlyLoop[key] ?? nil
-        let playedLoop = Self.loopForever(frames).flatMap { loop in only == loop ? loop : nil }
-        key.loop = playedLoop
+        key.loop = Self.loopForever(frames).flatMap { loop in only == loop ? loop : nil }
         if let made = waveforms[key] { return made }
-        var data = try read(frames.sample, frames.range)
-        let rate = Double(font.samples[frames.sample].sampleRate)
-        let waveform: SamplerWaveform
-        do {
-            if let playedLoop, data.count >= playedLoop.endFrame {
-                data.cut(at: playedLoop.endFrame)
-                waveform = try data.waveform(sampleRate: rate, playedLoop: playedLoop)
-            } else {
-                key.loop = nil  // a Vorbis stream that decodes short: the plain waveform, as any zone gets
-                if let made = waveforms[key] { return made }
-                waveform = try data.waveform(sampleRate: rate, playedLoop: nil)
-            }
-        } catch {
-            throw SoundFontError(path: font.path, chunk: "pdta/shdr", reason: "sample \(frames.sample) '\(font.samples[frames.sample].name)': \(error.description)")
-        }
-        waveforms[key] = waveform
-        residentBytes += waveform.byteCount
+        if let failure = failures[key] { throw failure }
+        let waveform = try Self.make(key, font: font, decoded: &decodedStreams)
+        remember(waveform, as: key)
         return waveform
+    }
+
+    /// Keeps `waveform`, made for `key`; one made plain for a played form (a Vorbis stream that
+    /// decodes short) serves the plain form too.
+    private func remember(_ waveform: SamplerWaveform, as key: SoundFontZoneMapping.Frames) {
+        waveforms[key] = waveform
+        var plain = key
+        plain.loop = nil
+        if waveform.playedLoop == nil && waveforms[plain] == nil { waveforms[plain] = waveform }
+        residentBytes += waveform.byteCount
+    }
+
+    /// The waveform of the part of a sample `key` names, in its played form when `key.loop` is
+    /// set and the part reaches the loop's end (else plain); `decoded` keeps Vorbis streams
+    /// decoded for the other parts of their sample.
+    private static func make(_ key: SoundFontZoneMapping.Frames, font: SoundFontFile, decoded: inout [Int: [Float]]) throws(SoundFontError) -> SamplerWaveform {
+        var data = try read(key.sample, key.range, font: font, decoded: &decoded)
+        let rate = Double(font.samples[key.sample].sampleRate)
+        do {
+            if let playedLoop = key.loop, data.count >= playedLoop.endFrame {
+                data.cut(at: playedLoop.endFrame)
+                return try data.waveform(sampleRate: rate, playedLoop: playedLoop, font: font)
+            }
+            return try data.waveform(sampleRate: rate, playedLoop: nil, font: font)
+        } catch {
+            throw SoundFontError(path: font.path, chunk: "pdta/shdr", reason: "sample \(key.sample) '\(font.samples[key.sample].name)': \(error.description)")
+        }
     }
 
     /// The deferred waveform of the part of the sample `frames` plays; throws (naming the sample)
@@ -123,49 +167,77 @@ final class SoundFontWaveforms {
     func releaseSampleData() { decodedStreams = [:] }
 
     /// Frames `range` of `sample` (clamped to what it holds), as `font.sampleFrames(sample)[range]`:
-    /// a 16-bit PCM sample as its points, anything else (24-bit, Vorbis) as Float.
-    private func read(_ sample: Int, _ range: Range<Int>) throws(SoundFontError) -> Frames {
+    /// a 16-bit PCM sample as the pool frames to copy, anything else (24-bit, Vorbis) as Float.
+    private static func read(_ sample: Int, _ range: Range<Int>, font: SoundFontFile, decoded: inout [Int: [Float]]) throws(SoundFontError) -> Frames {
         guard font.samples.indices.contains(sample), font.samples[sample].isCompressed else {
             if !font.has24BitSamples, font.samples.indices.contains(sample), font.samples[sample].isPlayable {
                 let held = font.samples[sample], part = range.clamped(to: 0..<held.frameCount)
-                if let points = font.pcm16Frames(held.start + part.lowerBound..<held.start + part.upperBound) { return .pcm16(points) }
+                let pool = held.start + part.lowerBound..<held.start + part.upperBound
+                if pool.lowerBound >= 0 && pool.upperBound <= font.poolFrames { return .pcm16(pool) }
             }
             return .float(try font.sampleFrames(sample, in: range))
         }
         let data: [Float]
-        if let decoded = decodedStreams[sample] {
-            data = decoded
+        if let stream = decoded[sample] {
+            data = stream
         } else {
             data = try font.sampleFrames(sample)
-            decodedStreams[sample] = data
+            decoded[sample] = data
         }
         return .float(Array(data[range.clamped(to: 0..<data.count)]))
     }
 
-    /// A part of a sample as read: 16-bit points kept as they are (half the memory), or Float.
+    /// A part of a sample as read: Float, or the font's 16-bit pool frames, copied into the
+    /// waveform as they are (half the memory).
     private enum Frames {
         case float([Float])
-        case pcm16([Int16])
+        case pcm16(Range<Int>)
 
         var count: Int {
             switch self {
             case .float(let frames): frames.count
-            case .pcm16(let points): points.count
+            case .pcm16(let pool): pool.count
             }
         }
 
         mutating func cut(at end: Int) {
             switch self {
             case .float(var frames): frames.removeLast(frames.count - end); self = .float(frames)
-            case .pcm16(var points): points.removeLast(points.count - end); self = .pcm16(points)
+            case .pcm16(let pool): self = .pcm16(pool.lowerBound..<pool.lowerBound + end)
             }
         }
 
-        func waveform(sampleRate: Double, playedLoop: SamplerLoop?) throws(SamplerProgramError) -> SamplerWaveform {
+        func waveform(sampleRate: Double, playedLoop: SamplerLoop?, font: SoundFontFile) throws(SamplerProgramError) -> SamplerWaveform {
             switch self {
-            case .float(let frames): try SamplerWaveform(channels: [frames], sampleRate: sampleRate, playedLoop: playedLoop)
-            case .pcm16(let points): try SamplerWaveform(pcm16: [points], sampleRate: sampleRate, playedLoop: playedLoop)
+            case .float(let frames):
+                return try SamplerWaveform(channels: [frames], sampleRate: sampleRate, playedLoop: playedLoop)
+            case .pcm16(let pool):
+                return try SamplerWaveform(pcm16FrameCount: pool.count, sampleRate: sampleRate, playedLoop: playedLoop) { points in
+                    _ = font.copyPCM16(pool, into: points)  // `read` checked the pool holds them
+                }
             }
         }
     }
+}
+
+/// Results written by concurrent jobs, each into its own slot, and read once they are all done.
+private final class ConcurrentResults<Value>: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<Value?>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
+
+    /// Job `index`'s result: each job writes only its own slot.
+    func store(_ value: Value, at index: Int) { slots[index] = value }
+
+    func take(_ index: Int) -> Value { slots[index]! }
 }
