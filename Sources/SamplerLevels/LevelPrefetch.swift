@@ -86,7 +86,9 @@ public final class LevelPrefetch: Sendable {
                 if wasWaiting { waiting.subtract(1, ordering: .relaxed) }
                 return built
             case .building:
-                sched_yield()
+                // Build the next waiting job meanwhile: the helper claims the earliest, which is
+                // the one the schedule needs next, so waiting alone would leave this thread idle.
+                if !buildOne() { sched_yield() }
             }
         }
     }
