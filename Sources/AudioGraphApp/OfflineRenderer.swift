@@ -74,6 +74,9 @@ public final class OfflineRenderer {
     /// At most this much of the levels to come is built ahead by the helper threads (`LevelPrefetch`),
     /// beside the level budget.
     static let levelPrefetchBytes = 16 << 20
+    /// More work the helper threads do when they have no span to render, after building levels
+    /// ahead, as long as it returns true (`render`'s: handing the output to the file, `HandedOffWriter`).
+    public var helperIdleWork: (@Sendable () -> Bool)?
     /// Events handed to the engine per block.
     public static let eventCapacity = 4096
     private let output: StereoBuffer
@@ -120,9 +123,13 @@ public final class OfflineRenderer {
                 frame: { scheduled[midi.startIndex + $0].frame }, gapFrames: Int((0...1e6).clamp(levelGapSeconds) * rate),
                 prefetchBytes: engine.configuration.samplerWorkers > 1 ? Self.levelPrefetchBytes : 0)
         }
-        // Helpers with no span to render build the levels of the uses to come.
+        // Helpers with no span to render build the levels of the uses to come, then do the rest.
         var idleWork: (@Sendable () -> Bool)?
-        if let prefetch = levels?.prefetch { idleWork = { prefetch.buildOne() } }
+        switch (levels?.prefetch, helperIdleWork) {
+        case (let prefetch?, let more?): idleWork = { prefetch.buildOne() || more() }
+        case (let prefetch?, nil): idleWork = { prefetch.buildOne() }
+        case (nil, let more): idleWork = more
+        }
         let helpers = RenderHelpers(engine: engine, idleWork: idleWork)
         defer { helpers.stop() }
         let inputFrames = min(input?.frameCount ?? 0, songLimit)

@@ -11,9 +11,9 @@ import Synchronization
 /// part, so a helper that is late (the machine busy) only costs speed, never output: the render
 /// is the same byte for byte with any number of them.
 ///
-/// Between spans a helper does the render's idle work (building levels ahead) while there is some,
-/// else spins on the posted span number (the next one usually follows within tens of microseconds,
-/// the next block's first after the block's own work: writer, meters, level schedule), then
+/// Between spans a helper does the render's idle work (building levels ahead, writing the file)
+/// while there is some, else spins on the posted span number (the next one usually follows within
+/// tens of microseconds, the next block's first after the block's own work: meters, level schedule), then
 /// yields, then sleeps in short naps, so an idle or stalled render does not hold a core.
 final class RenderHelpers: Sendable {
     private let stopped = Atomic<Bool>(false)

@@ -104,13 +104,19 @@ struct RenderCommand: ParsableCommand {
         let output = try RenderOutput(path: outPath, sampleRate: Int(rate))
         let renderer = OfflineRenderer(engine: engine, blockFrames: block)
         renderer.maxSongSeconds = maxSeconds
+        // With helper threads, they write the file between spans.
+        let handedOff = engine.configuration.samplerWorkers > 1 ? HandedOffWriter(sink: output.writer) : nil
+        if let handedOff { renderer.helperIdleWork = { handedOff.drain() } }
         let bar = ProgressBar(enabled: progressOnTerminal)
         let summary: OfflineRenderSummary
         do {
             summary = try renderer.render(
                 midi: song.events, input: input,
-                sink: { (b: StereoBlock) throws(AudioFileError) in try output.writer.write(left: b.left, right: b.right, frames: b.frames) },
+                sink: { (b: StereoBlock) throws(AudioFileError) in
+                    if let handedOff { try handedOff.write(b) } else { try output.writer.write(left: b.left, right: b.right, frames: b.frames) }
+                },
                 progress: bar.update)
+            try handedOff?.finish()
             bar.finish()
             try output.commit()
         } catch {
