@@ -119,7 +119,7 @@ public final class OfflineRenderer {
         // first note to just after its last (deterministic), as far as the level budget holds them.
         let levels = engine.programBank.map { bank in
             LevelSchedule(
-                plan: LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].lazy.map(\.message)), bank: bank, sampleRate: rate,
+                plan: LevelBuildPlan(bank: bank, messages: midi[midi.startIndex..<end].map(\.message)), bank: bank, sampleRate: rate,
                 frame: { scheduled[midi.startIndex + $0].frame }, gapFrames: Int((0...1e6).clamp(levelGapSeconds) * rate),
                 prefetchBytes: engine.configuration.samplerWorkers > 1 ? Self.levelPrefetchBytes : 0)
         }

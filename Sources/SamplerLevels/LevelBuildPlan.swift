@@ -28,8 +28,10 @@ public struct LevelBuildPlan: Sendable, Equatable {
     public private(set) var steadyPitch: Set<Int> = []
 
     /// Control thread: follows `messages` (in song order) through `bank`'s program table.
-    /// `tuningHeadroomSemitones`: how far above A4 = 440 Hz the player's tuning can be.
-    public init(bank: ProgramBank, messages: some Sequence<MIDIMessage>, tuningHeadroomSemitones: Double = 0) {
+    /// `tuningHeadroomSemitones`: how far above A4 = 440 Hz the player's tuning can be. An array,
+    /// not any sequence: iterating a generic one from another module looked up its type's
+    /// metadata at every message (5 ms of a render's start on a 10 000-message song).
+    public init(bank: ProgramBank, messages: [MIDIMessage], tuningHeadroomSemitones: Double = 0) {
         var controllers = [ChannelControllerState](repeating: ChannelControllerState(), count: ProgramBank.partCount)
         var reach = [ChannelPitchReach](repeating: ChannelPitchReach(), count: ProgramBank.partCount)
         var strikers: [Int: Set<Int>] = [:]
