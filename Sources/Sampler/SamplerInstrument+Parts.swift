@@ -26,8 +26,10 @@ extension SamplerInstrument {
         let span = span
         span.takesSends.pointee = sends != nil
         let count = formGroups()
+        // Read once a span: each read of a class's var is checked for exclusive access.
+        let tuning = (quality: quality, a4Semitones: a4Semitones)
         for c in 0..<SamplerConstants.partCount where span.slotCounts[c] > 0 {
-            prepareChunks(c, frames: block.frames, sends: sends != nil)
+            prepareChunks(c, frames: block.frames, sends: sends != nil, quality: tuning.quality, a4Semitones: tuning.a4Semitones)
         }
         let posted = board.pointee.post(frames: block.frames, tasks: span.order, weight: span.groupVoices, count: count)
         renderClaimedGroups(span: posted, worker: 0)
@@ -84,13 +86,12 @@ extension SamplerInstrument {
 
     /// Steps part `c`'s smoothers through the span, keeping its context for each chunk.
     @_noAllocation
-    private func prepareChunks(_ c: Int, frames: Int, sends: Bool) {
-        let tuning = (quality: quality, a4Semitones: a4Semitones)  // read once: each read of a class's var is checked for exclusive access
+    private func prepareChunks(_ c: Int, frames: Int, sends: Bool, quality: InterpolationQuality, a4Semitones: Double) {
         var offset = 0, chunk = 0
         while offset < frames {
             let n = min(SamplerConstants.chunkFrames, frames - offset)
-            prepareContext(channel: c, frames: n, sends: sends, quality: tuning.quality, a4Semitones: tuning.a4Semitones)
-            span.chunkContexts[c * span.maxChunks + chunk] = contexts[c]
+            prepareContext(
+                channel: c, frames: n, sends: sends, quality: quality, a4Semitones: a4Semitones, into: span.chunkContexts + c * span.maxChunks + chunk)
             offset += n
             chunk += 1
         }

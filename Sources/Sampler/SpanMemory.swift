@@ -45,7 +45,8 @@ struct SpanMemory {
     private let sent: UnsafeMutablePointer<Bool>
     /// Whether the span's caller takes sends (read by whichever worker renders a group).
     let takesSends: UnsafeMutablePointer<Bool>
-    /// Per part and chunk: the render context its voices read (`prepareContext`, before the groups).
+    /// Per part and chunk: the render context its voices read (its own values written by
+    /// `prepareContext` before the groups, the rest its part's).
     let chunkContexts: UnsafeMutablePointer<VoiceRenderContext>
     /// Per worker: the context its voices read in the chunk being rendered (the part's, with the
     /// worker's scratch and the group's send sums).
@@ -86,10 +87,11 @@ struct SpanMemory {
         workerContexts = LineAlignedArray(count: workers)
     }
 
-    /// Gives the contexts their first values (each is filled again before it is read).
-    func initializeContexts(from template: VoiceRenderContext) {
-        chunkContexts.initialize(repeating: template, count: parts * maxChunks)
-        workerContexts.initialize(repeating: template)
+    /// Gives the contexts their first values: each chunk's its part's context (`partContexts`, one
+    /// per part), whose shared fields it keeps; its own values are written before it is read.
+    func initializeContexts(from partContexts: UnsafePointer<VoiceRenderContext>) {
+        for c in 0..<parts { (chunkContexts + c * maxChunks).initialize(repeating: partContexts[c], count: maxChunks) }
+        workerContexts.initialize(repeating: partContexts[0])
     }
 
     func deallocate() {
