@@ -13,9 +13,11 @@ struct SF2Filter {
     /// y[0…3] = stateToOutput.0 · s1 + stateToOutput.1 · s2 + Σ inputToOutput.j · x[j]
     private var stateToOutput = (SIMD4<Float>(), SIMD4<Float>())
     private var inputToOutput = (SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>(), SIMD4<Float>())
-    /// The state after four frames, (s1', s2') = fromS1 · s1 + fromS2 · s2 + Σ fromInput.j · x[j].
-    private var fromS1 = SIMD2<Double>(), fromS2 = SIMD2<Double>()
-    private var fromInput = (SIMD2<Double>(), SIMD2<Double>(), SIMD2<Double>(), SIMD2<Double>())
+    /// The state after four frames as two rows, s1' = Σ toS1 · ((s1, s2), (x0, x1), (x2, x3)) and
+    /// s2' likewise: six products and one pairwise sum, the previous state entering last (the
+    /// shortest dependency chain from one group of frames to the next).
+    private var toS1 = (SIMD2<Double>(), SIMD2<Double>(), SIMD2<Double>())
+    private var toS2 = (SIMD2<Double>(), SIMD2<Double>(), SIMD2<Double>())
     /// The plain coefficients, for a remainder of fewer than four frames.
     private var b = (0.0, 0.0, 0.0), a = (0.0, 0.0)
     private var s1 = 0.0, s2 = 0.0
@@ -52,16 +54,15 @@ struct SF2Filter {
         let x2 = run(s1: 0, s2: 0, impulseAt: 2), x3 = run(s1: 0, s2: 0, impulseAt: 3)
         stateToOutput = (SIMD4<Float>(s1Response.y), SIMD4<Float>(s2Response.y))
         inputToOutput = (SIMD4<Float>(x0.y), SIMD4<Float>(x1.y), SIMD4<Float>(x2.y), SIMD4<Float>(x3.y))
-        fromS1 = SIMD2(s1Response.s1, s1Response.s2)
-        fromS2 = SIMD2(s2Response.s1, s2Response.s2)
-        fromInput = (SIMD2(x0.s1, x0.s2), SIMD2(x1.s1, x1.s2), SIMD2(x2.s1, x2.s2), SIMD2(x3.s1, x3.s2))
+        toS1 = (SIMD2(s1Response.s1, s2Response.s1), SIMD2(x0.s1, x1.s1), SIMD2(x2.s1, x3.s1))
+        toS2 = (SIMD2(s1Response.s2, s2Response.s2), SIMD2(x0.s2, x1.s2), SIMD2(x2.s2, x3.s2))
     }
 
     /// Filters `count` samples in place.
     mutating func process(_ samples: UnsafeMutablePointer<Float>, count: Int) {
         let (m1, m2) = stateToOutput
         let (k0, k1, k2, k3) = inputToOutput
-        let (c0, c1, c2, c3) = fromInput
+        let (row1, row2) = (toS1, toS2)
         var state = SIMD2(s1, s2)
         var i = 0
         while i &+ 4 <= count {
@@ -71,10 +72,9 @@ struct SF2Filter {
             y += k0 * x[0] + k1 * x[1]
             y += k2 * x[2] + k3 * x[3]
             let low = SIMD2<Double>(x.lowHalf), high = SIMD2<Double>(x.highHalf)
-            let fromState: SIMD2<Double> = fromS1 * SIMD2(repeating: state.x) + fromS2 * SIMD2(repeating: state.y)
-            let fromFirst: SIMD2<Double> = c0 * SIMD2(repeating: low.x) + c1 * SIMD2(repeating: low.y)
-            let fromLast: SIMD2<Double> = c2 * SIMD2(repeating: high.x) + c3 * SIMD2(repeating: high.y)
-            state = fromState + (fromFirst + fromLast)
+            let r1: SIMD2<Double> = (row1.1 * low + row1.2 * high) + row1.0 * state
+            let r2: SIMD2<Double> = (row2.1 * low + row2.2 * high) + row2.0 * state
+            state = SIMD2(r1.x, r2.x) + SIMD2(r1.y, r2.y)
             UnsafeMutableRawPointer(samples + i).storeBytes(of: y, as: SIMD4<Float>.self)
             i &+= 4
         }
