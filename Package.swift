@@ -2,7 +2,8 @@
 // AudioGraph: a MIDI-driven sampler and synth instrument for Linux.
 //
 // Layers, bottom to top (arrows point down only; see Sources/DSP/README.md for the unit contract):
-//   C libraries  CALSA CJACK CSndFile CLibXML2 CFFTW CSoxr   (system-library shims; CPulseSinks: libpulse by dlopen)
+//   C libraries  CALSA CJACK CSndFile CLibXML2 CFFTW CSoxr   (system-library shims; CPulseSinks: libpulse by dlopen;
+//                CFileWriteback: sync_file_range)
 //   compile time MemberwiseInit                                 (`@PublicInit`, a macro any target may use; nothing linked)
 //   system       FileAccess                                     (regular files only, size-checked reads)
 //   pure values  MIDI → FileAccess                              (messages, SMF files, note names)
@@ -66,6 +67,7 @@ let package = Package(
         .systemLibrary(name: "CJACK", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         // libpulse loaded at run time (dlopen) to list the PulseAudio/pipewire-pulse sinks: no link, no build dependency.
         .systemLibrary(name: "CPulseSinks"),
+        .systemLibrary(name: "CFileWriteback"),
 
         // `@PublicInit`: the public memberwise init Swift synthesises only as internal (compile time).
         .macro(
@@ -78,7 +80,7 @@ let package = Package(
         // take: it builds without it and hands the compiler the ordinary release build's (AUDIOGRAPH_MACRO_PLUGIN).
         .target(name: "MemberwiseInit", dependencies: Context.environment["AUDIOGRAPH_MACRO_PLUGIN"] == nil ? ["MemberwiseInitMacro"] : []),
         // Opens outside files safely (regular files only, O_NONBLOCK, size checked first); below every reader.
-        .target(name: "FileAccess", dependencies: ["MemberwiseInit"]),
+        .target(name: "FileAccess", dependencies: ["MemberwiseInit", "CFileWriteback"]),
         .target(name: "MIDI", dependencies: ["MemberwiseInit", "FileAccess"], swiftSettings: realTimeChecked),
         .target(name: "DSP", dependencies: ["MemberwiseInit"], exclude: ["README.md"], swiftSettings: realTimeChecked),
         .target(name: "Spectral", dependencies: ["CFFTW", "DSP"], swiftSettings: realTimeChecked),
@@ -182,7 +184,7 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "AudioGraphApp", "Engine", "Sampler", "SamplerLevels", "MicEffects", "AudioFiles", "CSndFile", "DSP", "MIDI", "LiveLoop", "LiveControl",
-                "LiveTestSupport", "AudioTestSupport",
+                "LiveTestSupport", "AudioTestSupport", "FileAccess",
             ]),
         // Counts mallocs across rendered blocks; its counters are process-wide, so the suite is serialized.
         .testTarget(

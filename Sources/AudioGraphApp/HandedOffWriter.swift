@@ -24,13 +24,17 @@ public final class HandedOffWriter: @unchecked Sendable {
     private let draining = Atomic<Bool>(false)
     /// The first failed write (guarded by `draining`).
     private var failure: AudioFileError?
+    /// Run by the drainer after each hand-over (`RenderOutput.startWriteback`).
+    private let handedOn: (() -> Void)?
 
     /// Most frames a helper hands to the sink per `drain`: it goes back to the spans soon.
     public static let drainFrames = 8192
 
-    /// `capacityFrames`: how far the rendering thread can run ahead of the file.
-    public init(sink: AudioFileSink, capacityFrames: Int = 65_536) {
+    /// `capacityFrames`: how far the rendering thread can run ahead of the file; `handedOn` runs
+    /// after each hand-over to the sink, on the thread that made it, one at a time.
+    public init(sink: AudioFileSink, capacityFrames: Int = 65_536, handedOn: (() -> Void)? = nil) {
         self.sink = sink
+        self.handedOn = handedOn
         capacity = max(1, capacityFrames)
         left = .allocate(capacity: capacity)
         right = .allocate(capacity: capacity)
@@ -81,6 +85,7 @@ public final class HandedOffWriter: @unchecked Sendable {
             at += n
         }
         handed.store(end, ordering: .releasing)
+        handedOn?()
         return true
     }
 

@@ -39,6 +39,10 @@ final class RenderOutput {
         self.file = file
     }
 
+    /// Starts the disk writing what the file has so far, without waiting (`OutputFile.startWriteback`;
+    /// nothing for standard output).
+    func startWriteback() { file?.startWriteback() }
+
     /// Finishes the file and puts it in place; on any failure nothing is left behind.
     func commit() throws(AudioFileError) {
         do {

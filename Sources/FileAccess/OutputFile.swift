@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import CFileWriteback
 
 /// An output written so that nothing is destroyed and nothing pretends: the bytes go to a new
 /// temporary file beside the target (created with `O_EXCL`, never through someone's link), which
@@ -50,6 +51,25 @@ public final class OutputFile {
     }
 
     deinit { discard() }
+
+    /// Starts the disk writing what has been written since the last call, once that is at least
+    /// `writebackBytes`, without waiting for it (`sync_file_range`): `commit`'s `fsync` then finds
+    /// little left, where it waited for the whole file. True when it started some. One thread at a
+    /// time; best effort (a file system that cannot leaves it all to `fsync`).
+    @discardableResult
+    public func startWriteback() -> Bool {
+        guard !finished else { return false }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, Int(status.st_size) - writtenBack >= Self.writebackBytes else { return false }
+        let size = Int(status.st_size)
+        _ = cfilewriteback_start(descriptor, Int64(writtenBack), Int64(size - writtenBack))
+        writtenBack = size
+        return true
+    }
+
+    /// Bytes handed to the disk by `startWriteback` so far.
+    private var writtenBack = 0
+    public static let writebackBytes = 4 << 20
 
     /// Makes the written bytes the file at the target: `fsync`, `rename`, `fsync` of the directory.
     /// On failure the temporary file is removed and the target left as it was.

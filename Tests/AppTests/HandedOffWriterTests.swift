@@ -1,6 +1,7 @@
 import AudioFiles
 import AudioGraphApp
 import DSP
+import FileAccess
 import Foundation
 import Synchronization
 import Testing
@@ -57,6 +58,34 @@ import Testing
         try writer.finish()
         #expect(recorder.left == (0..<total).map(Float.init))
         #expect(recorder.right == (0..<total).map { -Float($0) })
+    }
+
+    /// The hook the render uses to have the disk write the file as it grows runs after hand-overs only.
+    @Test func theHandOverHookRunsAfterEachHandOver() throws {
+        let recorder = Recorder()
+        let count = Atomic<Int>(0)
+        let writer = HandedOffWriter(sink: recorder, capacityFrames: 10_000) { count.add(1, ordering: .relaxed) }
+        #expect(!writer.drain() && count.load(ordering: .relaxed) == 0)
+        try Self.feed(writer, total: 20_000, blocks: [4096])
+        let before = count.load(ordering: .relaxed)
+        while writer.drain() {}
+        try writer.finish()
+        #expect(count.load(ordering: .relaxed) > before && recorder.left.count == 20_000)
+    }
+
+    /// `OutputFile.startWriteback` starts the disk on what was written once there is enough of it,
+    /// and leaves the bytes and the commit as they were.
+    @Test func writebackStartsOncePerStretchAndChangesNothing() throws {
+        let path = NSTemporaryDirectory() + "audiograph-writeback-\(UUID().uuidString).bin"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try OutputFile(path)
+        let bytes = (0..<(OutputFile.writebackBytes + 1000)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        #expect(!file.startWriteback())  // nothing written yet
+        _ = bytes.withUnsafeBytes { write(file.descriptor, $0.baseAddress!, $0.count) }
+        #expect(file.startWriteback())
+        #expect(!file.startWriteback())  // nothing new since
+        try file.commit()
+        #expect(FileManager.default.contents(atPath: path) == Data(bytes))
     }
 
     @Test func aFailedWriteReachesTheRendererAndNothingFollowsIt() throws {

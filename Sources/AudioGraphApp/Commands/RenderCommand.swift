@@ -104,8 +104,9 @@ struct RenderCommand: ParsableCommand {
         let output = try RenderOutput(path: outPath, sampleRate: Int(rate))
         let renderer = OfflineRenderer(engine: engine, blockFrames: block)
         renderer.maxSongSeconds = maxSeconds
-        // With helper threads, they write the file between spans.
-        let handedOff = engine.configuration.samplerWorkers > 1 ? HandedOffWriter(sink: output.writer) : nil
+        // With helper threads, they write the file between spans, and have the disk write it as
+        // it grows (so that committing it does not wait for all of it).
+        let handedOff = engine.configuration.samplerWorkers > 1 ? HandedOffWriter(sink: output.writer) { output.startWriteback() } : nil
         if let handedOff { renderer.helperIdleWork = { handedOff.drain() } }
         let bar = ProgressBar(enabled: progressOnTerminal)
         let summary: OfflineRenderSummary
