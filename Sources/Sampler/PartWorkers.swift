@@ -31,8 +31,8 @@ struct WorkerScratch {
 
 /// Hands the tasks of one span (voice groups, `SpanMemory`) to the render thread and any helper
 /// threads: the render thread posts the span (its length and the tasks, the busiest first), every
-/// worker claims tasks one at a time until none is left, and the render thread waits until the
-/// tasks claimed by others are finished. Which worker renders a task changes nothing in the
+/// worker claims tasks one at a time until none is left, and the render thread waits for each task
+/// claimed by others as it merges (`waitFor`). Which worker renders a task changes nothing in the
 /// output: each sums its voices in its own buffer, and the sums are added up afterwards in order.
 ///
 /// A worker first takes the tasks it rendered last (their voices are still in its core's cache)
@@ -44,8 +44,6 @@ struct WorkerScratch {
 struct PartTaskBoard: ~Copyable {
     /// Span number << 16 | frames: the span posted last.
     private let posted = Atomic<Int>(0)
-    /// Tasks of the current span finished by their workers.
-    private let finished = Atomic<Int>(0)
     private let taskCount = Atomic<Int>(0)
     /// Per task: span number << 1 | 1 once claimed in that span.
     private let claims: UnsafeMutablePointer<Atomic<Int>>
@@ -58,6 +56,8 @@ struct PartTaskBoard: ~Copyable {
     private let share = Atomic<Int>(0)
     /// Per task kind (a group), the worker that rendered it last (a hint: any worker may take any).
     private let owners: UnsafeMutablePointer<Atomic<Int>>
+    /// Per task kind, the number of the span in which it was last finished.
+    private let done: UnsafeMutablePointer<Atomic<Int>>
     private let maxTasks: Int
     private let workers: Int
 
@@ -69,10 +69,12 @@ struct PartTaskBoard: ~Copyable {
         weights = .allocate(capacity: maxTasks)
         weights.initialize(repeating: 0, count: maxTasks)
         owners = .allocate(capacity: maxTasks)
+        done = .allocate(capacity: maxTasks)
         for i in 0..<maxTasks {
             (claims + i).initialize(to: Atomic(1))
             (tasks + i).initialize(to: Atomic(0))
             (owners + i).initialize(to: Atomic(0))
+            (done + i).initialize(to: Atomic(-1))
         }
     }
 
@@ -81,6 +83,7 @@ struct PartTaskBoard: ~Copyable {
         tasks.deinitialize(count: maxTasks).deallocate()
         weights.deallocate()
         owners.deinitialize(count: maxTasks).deallocate()
+        done.deinitialize(count: maxTasks).deallocate()
     }
 
     /// The number of the span posted last (helpers watch it change).
@@ -88,7 +91,7 @@ struct PartTaskBoard: ~Copyable {
 
     /// Render thread: posts a span of `frames` (< 65536) whose tasks are `tasks[0..<count]` (each
     /// < `maxTasks`), in the order they are to be claimed, task `t` weighing `weight[t]`;
-    /// returns its number. The previous span's tasks must all be finished (`waitForOthers`).
+    /// returns its number. The previous span's tasks must all be finished (`waitFor`).
     @_noAllocation
     func post(frames: Int, tasks list: UnsafePointer<Int>, weight: UnsafePointer<Int>, count: Int) -> Int {
         let span = ((posted.load(ordering: .relaxed) >> 16) &+ 1) & 0x7FFF_FFFF_FFFF
@@ -100,7 +103,6 @@ struct PartTaskBoard: ~Copyable {
             claims[i].store(span << 1, ordering: .relaxed)
         }
         share.store((total + workers - 1) / workers, ordering: .relaxed)
-        finished.store(0, ordering: .relaxed)
         taskCount.store(count, ordering: .relaxed)
         posted.store(span << 16 | frames, ordering: .releasing)
         return span
@@ -131,14 +133,18 @@ struct PartTaskBoard: ~Copyable {
         return nil
     }
 
-    /// A worker finished a task it claimed (its writes happen before the render thread's merge).
+    /// A worker finished task `task` of span `span`, which it claimed (its writes happen before
+    /// the render thread's merge).
     @_noAllocation
-    func finish() { finished.add(1, ordering: .releasing) }
-
-    /// Render thread, after its own claims ran out: waits until the tasks helpers claimed are done.
-    @_noAllocation
-    func waitForOthers() {
-        let count = taskCount.load(ordering: .relaxed)
-        while finished.load(ordering: .acquiring) < count {}
+    func finish(task: Int, span: Int) {
+        done[task].store(span, ordering: .releasing)
     }
+
+    /// Render thread, after its own claims ran out: waits until task `task` of span `span` is
+    /// finished, whoever claimed it.
+    @_noAllocation
+    func waitFor(task: Int, span: Int) {
+        while done[task].load(ordering: .acquiring) != span {}
+    }
+
 }

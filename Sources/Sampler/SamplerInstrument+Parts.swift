@@ -33,11 +33,17 @@ extension SamplerInstrument {
         }
         let posted = board.pointee.post(frames: block.frames, tasks: span.order, weight: span.groupVoices, count: count)
         renderClaimedGroups(span: posted, worker: 0)
-        board.pointee.waitForOthers()
-        for c in 0..<SamplerConstants.partCount where span.extraCount[c] > 0 {
-            addExtraGroups(of: c, frames: block.frames)
+        // Part by part, each as soon as its groups are done: the parts ahead of a helper's last
+        // group are merged while it renders, not after.
+        for c in 0..<SamplerConstants.partCount {
+            if span.slotCounts[c] > 0 {
+                board.pointee.waitFor(task: c, span: posted)
+                for extra in span.extraStart[c]..<span.extraStart[c] + span.extraCount[c] { board.pointee.waitFor(task: extra, span: posted) }
+                if span.extraCount[c] > 0 { addExtraGroups(of: c, frames: block.frames) }
+            }
+            mergePart(c, into: block, sends: sends, at: sendOffset)
         }
-        mergeParts(into: block, sends: sends, at: sendOffset)
+        frameClock &+= UInt64(block.frames)
     }
 
     /// Gathers each part's sounding voices in slot order (none starts within the span) and cuts
@@ -120,7 +126,7 @@ extension SamplerInstrument {
         var rendered = 0, taken = 0
         while let task = board.pointee.claim(span: span, worker: worker, taken: &taken) {
             renderGroup(task.task, frames: task.frames, worker: worker)
-            board.pointee.finish()
+            board.pointee.finish(task: task.task, span: span)
             rendered += 1
         }
         return rendered
@@ -200,40 +206,38 @@ extension SamplerInstrument {
         }
     }
 
-    /// Adds the parts' sub-mixes to `block` and their sends, chunk by chunk in part order,
-    /// taking each part's peak; moves the other parts' send smoothers on.
+    /// Adds part `c`'s sub-mix to `block` and its sends, chunk by chunk, taking its peak; moves its
+    /// send smoothers on (and its gains when it did not render). Called in part order, so every
+    /// frame of `block` and the sends sums the parts in that order, as a chunk-by-chunk merge did.
     @_noAllocation
-    private func mergeParts(into block: StereoBlock, sends: SendTarget?, at sendOffset: Int) {
-        let span = span
+    private func mergePart(_ c: Int, into block: StereoBlock, sends: SendTarget?, at sendOffset: Int) {
+        let span = span, rendered = span.slotCounts[c] > 0
         var offset = 0, chunk = 0
         while offset < block.frames {
             let n = min(SamplerConstants.chunkFrames, block.frames - offset)
-            let out = block.slice(from: offset, count: n)
-            for c in 0..<SamplerConstants.partCount {
-                let rendered = span.slotCounts[c] > 0
-                let did = rendered ? span.chunkFlags(c)[chunk] : 0
-                guard did != 0 else {
-                    if !rendered { parts[c].gains.advance(frames: n) }  // a rendered part stepped its own
-                    parts[c].sends.advance(frames: n)
-                    continue
-                }
-                let mix = span.mix(c).slice(from: offset, count: n)
-                partPeaks[c] = PartMix.add(mix, into: out, peak: partPeaks[c])
-                // Parts with AUSampler voices in the chunk: only their mix takes the part's
-                // CC91/CC93 sends (SoundFont voices send by themselves, per zone).
-                if let sends, did & ChunkFlags.sendsWholeMix != 0 {
-                    sends.add(mix, at: sendOffset + offset, levels: &parts[c].sends)
-                } else {
-                    parts[c].sends.advance(frames: n)
-                }
-                if let sends, did & ChunkFlags.soundFontSent != 0 {
-                    let sums = span.sends(c, offset: offset, frames: n)
-                    sends.addScaled(reverb: sums.reverb, chorus: sums.chorus, at: sendOffset + offset)
-                }
+            defer {
+                offset += n
+                chunk += 1
             }
-            frameClock &+= UInt64(n)
-            offset += n
-            chunk += 1
+            let did = rendered ? span.chunkFlags(c)[chunk] : 0
+            guard did != 0 else {
+                if !rendered { parts[c].gains.advance(frames: n) }  // a rendered part stepped its own
+                parts[c].sends.advance(frames: n)
+                continue
+            }
+            let mix = span.mix(c).slice(from: offset, count: n)
+            partPeaks[c] = PartMix.add(mix, into: block.slice(from: offset, count: n), peak: partPeaks[c])
+            // Parts with AUSampler voices in the chunk: only their mix takes the part's
+            // CC91/CC93 sends (SoundFont voices send by themselves, per zone).
+            if let sends, did & ChunkFlags.sendsWholeMix != 0 {
+                sends.add(mix, at: sendOffset + offset, levels: &parts[c].sends)
+            } else {
+                parts[c].sends.advance(frames: n)
+            }
+            if let sends, did & ChunkFlags.soundFontSent != 0 {
+                let sums = span.sends(c, offset: offset, frames: n)
+                sends.addScaled(reverb: sums.reverb, chorus: sums.chorus, at: sendOffset + offset)
+            }
         }
     }
 }
