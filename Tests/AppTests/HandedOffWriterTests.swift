@@ -43,10 +43,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [[1, 7, 4096], [100_000], [64, 64, 3]])
+    @Test(arguments: [[1, 7, 4096], [4096], [64, 64, 3]])
     func everyFrameInOrderWithADrainingThread(blocks: [Int]) throws {
         let recorder = Recorder()
-        let writer = HandedOffWriter(sink: recorder, capacityFrames: 10_000)
+        let writer = HandedOffWriter(sink: recorder, blockFrames: 4096, slots: 3)
         let stop = Atomic<Bool>(false)
         let helper = Thread {
             while !stop.load(ordering: .acquiring) { if !writer.drain() { sched_yield() } }
@@ -64,7 +64,7 @@ import Testing
     @Test func theHandOverHookRunsAfterEachHandOver() throws {
         let recorder = Recorder()
         let count = Atomic<Int>(0)
-        let writer = HandedOffWriter(sink: recorder, capacityFrames: 10_000) { count.add(1, ordering: .relaxed) }
+        let writer = HandedOffWriter(sink: recorder, blockFrames: 4096, slots: 3) { count.add(1, ordering: .relaxed) }
         #expect(!writer.drain() && count.load(ordering: .relaxed) == 0)
         try Self.feed(writer, total: 20_000, blocks: [4096])
         let before = count.load(ordering: .relaxed)
@@ -90,7 +90,7 @@ import Testing
 
     @Test func aFailedWriteReachesTheRendererAndNothingFollowsIt() throws {
         let recorder = Recorder(failAfter: 30_000)
-        let writer = HandedOffWriter(sink: recorder, capacityFrames: 10_000)
+        let writer = HandedOffWriter(sink: recorder, blockFrames: 4096, slots: 3)
         var thrown: AudioFileError?
         do {
             try Self.feed(writer, total: 100_000, blocks: [4096])

@@ -106,7 +106,7 @@ struct RenderCommand: ParsableCommand {
         renderer.maxSongSeconds = maxSeconds
         // With helper threads, they write the file between spans, and have the disk write it as
         // it grows (so that committing it does not wait for all of it).
-        let handedOff = engine.configuration.samplerWorkers > 1 ? HandedOffWriter(sink: output.writer) { output.startWriteback() } : nil
+        let handedOff = engine.configuration.samplerWorkers > 1 ? HandedOffWriter(sink: output.writer, blockFrames: renderer.blockFrames) { output.startWriteback() } : nil
         if let handedOff { renderer.helperIdleWork = { handedOff.drain() } }
         let bar = ProgressBar(enabled: progressOnTerminal)
         let summary: OfflineRenderSummary
