@@ -96,7 +96,7 @@ let package = Package(
         // Builds a SamplerProgram from an .aupreset and its sample files (control thread, file I/O).
         .target(name: "SamplerLoading", dependencies: ["Sampler", "SamplerLevels", "DSP", "Presets", "AudioFiles"]),
         // A SoundFont's presets as SamplerPrograms and a FluidSynth-style program table (control thread).
-        .target(name: "SoundFontLoading", dependencies: ["SoundFont", "SamplerLevels", "Sampler", "MIDI"]),
+        .target(name: "SoundFontLoading", dependencies: ["SoundFont", "SamplerLevels", "Sampler", "MIDI", "DSP"]),
         .target(name: "MicEffects", dependencies: ["DSP", "Spectral"], swiftSettings: realTimeChecked),
         .target(
             name: "Engine",

@@ -146,5 +146,4 @@ struct PartTaskBoard: ~Copyable {
     func waitFor(task: Int, span: Int) {
         while done[task].load(ordering: .acquiring) != span {}
     }
-
 }

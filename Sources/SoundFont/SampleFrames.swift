@@ -98,16 +98,15 @@ extension SoundFontFile {
         }
     }
 
-    /// Pool frames `range` as the file's 16-bit points (no sm24) into `destination`, which must
-    /// hold `range.count`; false, and nothing written, outside the pool. Like `sampleFrames`, gives
-    /// the mapped pages back once read.
-    public func copyPCM16(_ range: Range<Int>, into destination: UnsafeMutablePointer<Int16>) -> Bool {
-        guard range.lowerBound >= 0, range.upperBound <= poolFrames else { return false }
+    /// Pool frames `range` (16-bit, no sm24) as the file's points into `destination`, which must
+    /// hold `range.count`, as `pcmFrames` gives them as Float; the range must lie in `0..<poolFrames`.
+    /// Like `sampleFrames`, gives the mapped pages back once read.
+    public func copyPCM16(_ range: Range<Int>, into destination: UnsafeMutablePointer<Int16>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= poolFrames, "frames outside the sample pool")
+        guard let base = storage.bytes.baseAddress, !range.isEmpty else { return }
         let bytes = sampleBytes.lowerBound + 2 * range.lowerBound..<sampleBytes.lowerBound + 2 * range.upperBound
-        guard !range.isEmpty else { return true }
         defer { storage.release(bytes) }
-        UnsafeMutableRawPointer(destination).copyMemory(from: storage.bytes.baseAddress! + bytes.lowerBound, byteCount: bytes.count)
+        UnsafeMutableRawPointer(destination).copyMemory(from: base + bytes.lowerBound, byteCount: bytes.count)
         for i in 0..<range.count { destination[i] = Int16(littleEndian: destination[i]) }  // the file is little-endian
-        return true
     }
 }

@@ -1,3 +1,4 @@
+import DSP
 import Dispatch
 import Sampler
 import SoundFont
@@ -57,15 +58,18 @@ final class SoundFontWaveforms {
             made.loop = only ?? nil
             if waveforms[made] == nil && failures[made] == nil { bySample[key.sample, default: []].append(made) }
         }
-        let jobs = bySample.values.sorted { ($0.map(\.range.count).reduce(0, +), $0[0].sample) > ($1.map(\.range.count).reduce(0, +), $1[0].sample) }
-        let results = ConcurrentResults<[Result<SamplerWaveform, SoundFontError>]>(count: jobs.count)
+        let frames = bySample.mapValues { $0.map(\.range.count).reduce(0, +) }
+        let jobs = bySample.keys.sorted { (frames[$0]!, $0) > (frames[$1]!, $1) }.map { bySample[$0]! }
+        let results = ControlLocked<[Int: [Result<SamplerWaveform, SoundFontError>]]>([:])
         let font = font
         DispatchQueue.concurrentPerform(iterations: jobs.count) { job in
             var decoded: [Int: [Float]] = [:]
-            results.store(jobs[job].map { key in Result { () throws(SoundFontError) in try Self.make(key, font: font, decoded: &decoded) } }, at: job)
+            let made = jobs[job].map { key in Result { () throws(SoundFontError) in try Self.make(key, font: font, decoded: &decoded) } }
+            results.withLock { $0[job] = made }
         }
+        let made = results.withLock { $0 }
         for (job, keys) in jobs.enumerated() {
-            for (key, result) in zip(keys, results.take(job)) {
+            for (key, result) in zip(keys, made[job]!) {
                 switch result {
                 case .success(let waveform): remember(waveform, as: key)
                 case .failure(let error): failures[key] = error
@@ -213,31 +217,9 @@ final class SoundFontWaveforms {
                 return try SamplerWaveform(channels: [frames], sampleRate: sampleRate, playedLoop: playedLoop)
             case .pcm16(let pool):
                 return try SamplerWaveform(pcm16FrameCount: pool.count, sampleRate: sampleRate, playedLoop: playedLoop) { points in
-                    _ = font.copyPCM16(pool, into: points)  // `read` checked the pool holds them
+                    font.copyPCM16(pool, into: points)
                 }
             }
         }
     }
-}
-
-/// Results written by concurrent jobs, each into its own slot, and read once they are all done.
-private final class ConcurrentResults<Value>: @unchecked Sendable {
-    private let slots: UnsafeMutablePointer<Value?>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: nil, count: count)
-    }
-
-    deinit {
-        slots.deinitialize(count: count)
-        slots.deallocate()
-    }
-
-    /// Job `index`'s result: each job writes only its own slot.
-    func store(_ value: Value, at index: Int) { slots[index] = value }
-
-    func take(_ index: Int) -> Value { slots[index]! }
 }
