@@ -1,4 +1,5 @@
 import AudioTestSupport
+import DSP
 import Foundation
 import MIDI
 import Sampler
@@ -35,9 +36,10 @@ import Testing
         var readCount: Int { reads.load(ordering: .relaxed) }
     }
 
-    /// Lines a publisher logs.
+    /// Lines a publisher logs, from whichever thread publishes (under a `ControlLocked`, which
+    /// ThreadSanitizer follows).
     final class Log: Sendable {
-        let lines = Mutex<[String]>([])
+        let lines = ControlLocked<[String]>([])
         var all: [String] { lines.withLock { $0 } }
         func add(_ line: String) { lines.withLock { $0.append(line) } }
     }

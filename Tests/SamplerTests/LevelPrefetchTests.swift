@@ -1,9 +1,9 @@
 import AudioTestSupport
+import DSP
 import Foundation
 import MIDI
 import Sampler
 import SamplerLevels
-import Synchronization
 import Testing
 
 /// Levels built ahead by a thread with nothing else to do (`LevelPrefetch`: an offline render's
@@ -64,9 +64,10 @@ import Testing
         #expect(ahead.sound.left == inPlace.sound.left && ahead.sound.right == inPlace.sound.right)
     }
 
-    /// One thread building ahead until stopped, as a render's helper does between spans.
+    /// One thread building ahead until stopped, as a render's helper does between spans. Its state
+    /// under a `ControlLocked`, which ThreadSanitizer follows (it does not follow `Mutex` here).
     final class Builder: Sendable {
-        private let state = Mutex<(started: Bool, stopping: Bool)>((false, false))
+        private let state = ControlLocked<(started: Bool, stopping: Bool)>((false, false))
         private let exited = DispatchSemaphore(value: 0)
 
         func start(_ prefetch: LevelPrefetch) {
