@@ -28,7 +28,8 @@ public struct SoundFontBank: Sendable {
     /// "bank:program name" per program.
     public var names: [String]
     public var table: [Int: [PartProgram?]]
-    /// One line each: the font's warnings, zones that cannot play, substitutions the song makes.
+    /// One line each: the font's warnings, substitutions the song makes, the samples that cannot
+    /// be read (one line for all) and the Vorbis streams that decode short (one line for all).
     public var warnings: [String]
     /// Bytes of sample data the programs hold (16-bit points or Float, before band-limited levels;
     /// 0 when read on need).
@@ -87,10 +88,11 @@ public enum SoundFontBankLoader {
             let wanted = keys.map { $0[firstProgram + index] ?? [] }
             let built = try program(
                 font: font, preset: presetIndex, keys: wanted, pitchShift: pitchShifts.map { $0[firstProgram + index] ?? 0 },
-                steadyPitch: steadyPitch.contains(firstProgram + index), waveforms: waveforms, levels: levels, gain: gain, interner: &interner,
-                warnings: &warnings)
+                steadyPitch: steadyPitch.contains(firstProgram + index), waveforms: waveforms, levels: levels, gain: gain, interner: &interner)
             programs.append(built)
         }
+        if let unreadable = waveforms.unreadableWarning { warnings.append(unreadable) }
+        if let short = waveforms.shortStreamsWarning { warnings.append("\(name): \(short)") }
         waveforms.releaseSampleData()
         return SoundFontBank(programs: programs, names: names, table: table, warnings: warnings, residentBytes: waveforms.residentBytes)
     }
@@ -101,21 +103,19 @@ public enum SoundFontBankLoader {
     static func program(
         font: SoundFontFile, preset: Int, keys: Set<Int>?, pitchShift: Double? = nil, steadyPitch: Bool = false, waveforms: SoundFontWaveforms,
         levels: SamplerProgram.LevelBuilding,
-        gain: Double = fluidSynthGain, interner: inout SoundFontZoneMapping.ArticulationInterner, warnings: inout [String]
+        gain: Double = fluidSynthGain, interner: inout SoundFontZoneMapping.ArticulationInterner
     ) throws(SoundFontError) -> SamplerProgram {
         var zones: [SamplerZone] = []
         for (region, sample, frames) in playedRegions(font: font, preset: preset, keys: keys) {
-            do {
-                let waveform = try waveforms.waveform(for: frames)
-                // A render plays only the struck keys: the zone narrowed to them reaches no
-                // higher than they do, so its levels stop at the steps the song asks for.
-                var range: ClosedRange<Int>?
-                if let struck = keys?.filter(region.keyRange.contains), let low = struck.min(), let high = struck.max() { range = low...high }
-                zones.append(SoundFontZoneMapping.zone(
-                    region, sample: sample, frames: frames, waveform: waveform, gain: gain, keys: range, steadyPitch: steadyPitch, interner: &interner))
-            } catch {
-                warnings.append(error.description)
-            }
+            // A sample that cannot be read leaves its zones out: said once for the sample,
+            // however many zones play it (`SoundFontWaveforms.unreadableWarning`).
+            guard let waveform = try? waveforms.waveform(for: frames) else { continue }
+            // A render plays only the struck keys: the zone narrowed to them reaches no
+            // higher than they do, so its levels stop at the steps the song asks for.
+            var range: ClosedRange<Int>?
+            if let struck = keys?.filter(region.keyRange.contains), let low = struck.min(), let high = struck.max() { range = low...high }
+            zones.append(SoundFontZoneMapping.zone(
+                region, sample: sample, frames: frames, waveform: waveform, gain: gain, keys: range, steadyPitch: steadyPitch, interner: &interner))
         }
         var layer = SamplerLayer()
         layer.lfo = nil

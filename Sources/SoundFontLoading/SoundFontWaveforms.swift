@@ -22,9 +22,11 @@ final class SoundFontWaveforms {
     /// The font's sample data, kept open for the deferred waveforms (`.onNeed`).
     private var sampleData: SoundFontSampleData?
     private var waveforms: [SoundFontZoneMapping.Frames: SamplerWaveform] = [:]
-    private var decodedStreams: [Int: [Float]] = [:]
+    private var decodedStreams = DecodedStreams()
     /// Parts whose data could not be read when made ahead (`makeExpected`), by key.
     private var failures: [SoundFontZoneMapping.Frames: SoundFontError] = [:]
+    /// Samples whose data could not be read, each with the first error.
+    private var unreadable: [Int: SoundFontError] = [:]
     /// Per part of a sample (`key`): the one loop every zone expected so far plays it with
     /// forever, or nil when some zone plays it otherwise.
     private var onlyLoop: [SoundFontZoneMapping.Frames: SamplerLoop?] = [:]
@@ -60,14 +62,18 @@ final class SoundFontWaveforms {
         }
         let frames = bySample.mapValues { $0.map(\.range.count).reduce(0, +) }
         let jobs = bySample.keys.sorted { (frames[$0]!, $0) > (frames[$1]!, $1) }.map { bySample[$0]! }
-        let results = ControlLocked<[Int: [Result<SamplerWaveform, SoundFontError>]]>([:])
+        let results = ControlLocked<(made: [Int: [Result<SamplerWaveform, SoundFontError>]], short: [Int: Int])>(([:], [:]))
         let font = font
         DispatchQueue.concurrentPerform(iterations: jobs.count) { job in
-            var decoded: [Int: [Float]] = [:]
+            var decoded = DecodedStreams()
             let made = jobs[job].map { key in Result { () throws(SoundFontError) in try Self.make(key, font: font, decoded: &decoded) } }
-            results.withLock { $0[job] = made }
+            results.withLock {
+                $0.made[job] = made
+                $0.short.merge(decoded.short) { first, _ in first }
+            }
         }
-        let made = results.withLock { $0 }
+        let (made, short) = results.withLock { $0 }
+        decodedStreams.short.merge(short) { first, _ in first }
         for (job, keys) in jobs.enumerated() {
             for (key, result) in zip(keys, made[job]!) {
                 switch result {
@@ -78,9 +84,27 @@ final class SoundFontWaveforms {
         }
     }
 
-    /// The waveform for `frames`; throws (naming the sample) when its data cannot be read.
+    /// The waveform for `frames`; throws (naming the sample) when its data cannot be read, and
+    /// keeps the sample's first such error for `unreadableWarning`.
     func waveform(for frames: SoundFontZoneMapping.Frames) throws(SoundFontError) -> SamplerWaveform {
-        if reading == .onNeed { return try deferredWaveform(for: frames) }
+        do {
+            return try reading == .onNeed ? deferredWaveform(for: frames) : madeWaveform(for: frames)
+        } catch {
+            if unreadable[frames.sample] == nil { unreadable[frames.sample] = error }
+            throw error
+        }
+    }
+
+    /// One line for the samples whose data could not be read (their zones are left out, so
+    /// silent), however many zones play them; nil when every sample was read.
+    var unreadableWarning: String? {
+        guard let first = unreadable.keys.min(), let error = unreadable[first] else { return nil }
+        guard unreadable.count > 1 else { return error.description }
+        return "\(unreadable.count) samples cannot be read and their zones are silent; the first: \(error.description)"
+    }
+
+    /// `.atLoad`: the waveform made ahead (`makeExpected`), or made now.
+    private func madeWaveform(for frames: SoundFontZoneMapping.Frames) throws(SoundFontError) -> SamplerWaveform {
         var key = Self.key(frames)
         // Played form only when every expected zone (this one too) plays it with this loop.
         let only = onlyLoop[key] ?? nil
@@ -105,7 +129,7 @@ final class SoundFontWaveforms {
     /// The waveform of the part of a sample `key` names, in its played form when `key.loop` is
     /// set and the part reaches the loop's end (else plain); `decoded` keeps Vorbis streams
     /// decoded for the other parts of their sample.
-    private static func make(_ key: SoundFontZoneMapping.Frames, font: SoundFontFile, decoded: inout [Int: [Float]]) throws(SoundFontError) -> SamplerWaveform {
+    private static func make(_ key: SoundFontZoneMapping.Frames, font: SoundFontFile, decoded: inout DecodedStreams) throws(SoundFontError) -> SamplerWaveform {
         var data = try read(key.sample, key.range, font: font, decoded: &decoded)
         let rate = Double(font.samples[key.sample].sampleRate)
         do {
@@ -168,11 +192,45 @@ final class SoundFontWaveforms {
     }
 
     /// Forgets the decoded Vorbis streams (the waveforms keep their own copies).
-    func releaseSampleData() { decodedStreams = [:] }
+    func releaseSampleData() { decodedStreams.frames = [:] }
+
+    /// One line naming the Vorbis streams that decoded short of the length their last Ogg page
+    /// gives (a damaged stream), or nil when none did. They play silent past where they break.
+    var shortStreamsWarning: String? {
+        let short = decodedStreams.short
+        guard !short.isEmpty else { return nil }
+        let named = short.keys.sorted().prefix(3).map { "'\(font.samples[$0].name)' (\(short[$0]!) of \(font.samples[$0].frameCount) frames)" }
+        let more = short.count > 3 ? ", and \(short.count - 3) more" : ""
+        let what = short.count == 1
+            ? "1 Ogg Vorbis sample decodes short of its length and plays silent past where it breaks"
+            : "\(short.count) Ogg Vorbis samples decode short of their length and play silent past where they break"
+        return "sdta/smpl: \(what): \(named.joined(separator: ", "))\(more)"
+    }
+
+    /// Vorbis streams decoded so far, each as long as its sample's `frameCount` says: frames a
+    /// damaged stream does not decode to are zeros, as the on-need reader has them
+    /// (`SoundFontSampleData.floats`), so its zones' loops stay within it.
+    struct DecodedStreams {
+        var frames: [Int: [Float]] = [:]
+        /// Sample → frames its stream decoded to, for those that decoded short.
+        var short: [Int: Int] = [:]
+
+        mutating func stream(_ sample: Int, font: SoundFontFile) throws(SoundFontError) -> [Float] {
+            if let known = frames[sample] { return known }
+            var data = try font.sampleFrames(sample)
+            let length = font.samples[sample].frameCount
+            if data.count < length {
+                short[sample] = data.count
+                data += repeatElement(0, count: length - data.count)
+            }
+            frames[sample] = data
+            return data
+        }
+    }
 
     /// Frames `range` of `sample` (clamped to what it holds), as `font.sampleFrames(sample)[range]`:
     /// a 16-bit PCM sample as the pool frames to copy, anything else (24-bit, Vorbis) as Float.
-    private static func read(_ sample: Int, _ range: Range<Int>, font: SoundFontFile, decoded: inout [Int: [Float]]) throws(SoundFontError) -> Frames {
+    private static func read(_ sample: Int, _ range: Range<Int>, font: SoundFontFile, decoded: inout DecodedStreams) throws(SoundFontError) -> Frames {
         guard font.samples.indices.contains(sample), font.samples[sample].isCompressed else {
             if !font.has24BitSamples, font.samples.indices.contains(sample), font.samples[sample].isPlayable {
                 let held = font.samples[sample], part = range.clamped(to: 0..<held.frameCount)
@@ -181,13 +239,7 @@ final class SoundFontWaveforms {
             }
             return .float(try font.sampleFrames(sample, in: range))
         }
-        let data: [Float]
-        if let stream = decoded[sample] {
-            data = stream
-        } else {
-            data = try font.sampleFrames(sample)
-            decoded[sample] = data
-        }
+        let data = try decoded.stream(sample, font: font)
         return .float(Array(data[range.clamped(to: 0..<data.count)]))
     }
 

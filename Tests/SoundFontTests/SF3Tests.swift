@@ -1,5 +1,8 @@
 import Foundation
+import MIDI
+import Sampler
 import SoundFont
+import SoundFontLoading
 import Testing
 
 /// SF3 (Ogg Vorbis samples): FluidR3Mono_GM.sf3 holds the left halves of FluidR3_GM.sf2's samples
@@ -75,6 +78,81 @@ struct SF3Tests {
         let crossings = zip(middle, middle.dropFirst()).filter { ($0.0 < 0) != ($0.1 < 0) }.count
         #expect(abs(Double(crossings) - 700.0 * 880 / 22_050) <= 1)
         #expect(middle.map(abs).max()! > 0.5)
+    }
+
+    /// A damaged stream: the seed's last Ogg page made to say 3000 frames (its CRC recomputed, so
+    /// the page still decodes) and its loop made to end at 2500. The stream decodes short of that;
+    /// the font plays, as FluidSynth plays such a font, rather than being refused for a loop past
+    /// the decoded end: what decodes plays, the rest is silent, and one line names the sample.
+    @Test func aStreamThatDecodesShortPlaysSilentPastItsBreakWithOneWarning() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.seed)))
+        let lastPage = try #require(Self.pages(bytes).last)
+        withUnsafeBytes(of: Int64(3_000).littleEndian) { bytes.replaceSubrange(lastPage.lowerBound + 6..<lastPage.lowerBound + 14, with: $0) }
+        bytes.replaceSubrange(lastPage.lowerBound + 22..<lastPage.lowerBound + 26, with: [0, 0, 0, 0])
+        withUnsafeBytes(of: Self.oggCRC(bytes[lastPage]).littleEndian) { bytes.replaceSubrange(lastPage.lowerBound + 22..<lastPage.lowerBound + 26, with: $0) }
+        let header = try #require(Data(bytes).range(of: Data("shdr".utf8))).lowerBound + 8
+        withUnsafeBytes(of: UInt32(2_500).littleEndian) { bytes.replaceSubrange(header + 32..<header + 36, with: $0) }
+        let path = NSTemporaryDirectory() + "audiograph-short-\(UUID().uuidString).sf3"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let bank = try SoundFontBankLoader.load(path: path, song: [.noteOn(channel: 0, note: 69, velocity: 100)])
+        let short = bank.warnings.filter { $0.contains("decodes short") }
+        #expect(short.count == 1 && short.first?.contains("'Vorbis' (") == true && short.first?.contains(" of 3000 frames)") == true, "\(bank.warnings)")
+        let zone = try #require(bank.programs.first?.zones.first)
+        let loop = SamplerLoop(startFrame: 100, endFrame: 2_500)
+        #expect(zone.loop == loop && loop.fits(frameCount: zone.waveform.frameCount), "the loop as the header gives it, within the waveform")
+        let played = zone.waveform.channel(0), whole = try SoundFontFile.load(path: Self.seed).sampleFrames(0)
+        #expect(Array(played[..<whole.count]) == whole, "what decodes plays as the undamaged stream decodes")
+        #expect(played[2_048...].allSatisfy { $0 == 0 }, "past the decoded frames, silence")
+    }
+
+    /// Streams that do not decode (the page of their setup header damaged): the font still plays,
+    /// the zones on them are left out, and one line says so, however many samples and zones.
+    @Test func streamsThatDoNotDecodeAreSaidInOneLine() throws {
+        guard DebianFontTests.installed(DebianFontTests.fluidR3Mono) else {
+            return print("skipped: needs fluidr3mono-gm-soundfont (scripts/install-deps)")
+        }
+        let font = try SoundFontFile.load(path: DebianFontTests.fluidR3Mono)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: DebianFontTests.fluidR3Mono)))
+        let smpl = try #require(Data(bytes).range(of: Data("smpl".utf8))).lowerBound + 8
+        let piano = try #require(font.presets.firstIndex { $0.bank == 0 && $0.program == 0 })
+        let damaged = Set(font.regions(ofPreset: piano).map(\.sample))
+        for sample in damaged {
+            let start = smpl + font.samples[sample].start
+            let setup = try #require(Self.pages(Array(bytes[start..<smpl + font.samples[sample].end])).dropFirst().first)
+            bytes.replaceSubrange(start + setup.lowerBound + 37..<start + setup.lowerBound + 101, with: repeatElement(0, count: 64))
+        }
+        let path = NSTemporaryDirectory() + "audiograph-undecodable-\(UUID().uuidString).sf3"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let song = (0...127).map { MIDIMessage.noteOn(channel: 0, note: UInt8($0), velocity: 100) }
+        let bank = try SoundFontBankLoader.load(path: path, song: song)
+        let said = bank.warnings.filter { $0.contains("does not decode") }
+        #expect(damaged.count > 1 && said.count == 1, "\(damaged.count): \(bank.warnings)")
+        #expect(said.first?.hasPrefix("\(damaged.count) samples cannot be read and their zones are silent; the first: \(path): sdta/smpl at byte ") == true, "\(said)")
+        #expect(bank.programs[piano].zones.isEmpty)
+    }
+
+    /// Byte ranges of the Ogg pages in `bytes`.
+    static func pages(_ bytes: [UInt8]) -> [Range<Int>] {
+        var pages: [Range<Int>] = [], offset = 0
+        while offset + 27 <= bytes.count, let start = (offset...bytes.count - 4).first(where: { bytes[$0..<$0 + 4].elementsEqual("OggS".utf8) }) {
+            let segments = Int(bytes[start + 26])
+            let length = 27 + segments + bytes[start + 27..<start + 27 + segments].reduce(0) { $0 + Int($1) }
+            pages.append(start..<start + length)
+            offset = start + length
+        }
+        return pages
+    }
+
+    /// Ogg's page checksum (RFC 3533): CRC-32, polynomial 0x04C11DB7, unreflected, over the page
+    /// with its checksum field zeroed.
+    static func oggCRC(_ page: ArraySlice<UInt8>) -> UInt32 {
+        page.reduce(UInt32(0)) { crc, byte in
+            (0..<8).reduce(crc ^ UInt32(byte) << 24) { c, _ in c & 0x8000_0000 != 0 ? c << 1 ^ 0x04C1_1DB7 : c << 1 }
+        }
     }
 
     @Test func decodingAgreesWithSox() throws {
