@@ -110,6 +110,7 @@ public enum SoundFontBankLoader {
             // A sample that cannot be read leaves its zones out: said once for the sample,
             // however many zones play it (`SoundFontWaveforms.unreadableWarning`).
             guard let waveform = try? waveforms.waveform(for: frames) else { continue }
+            let frames = waveforms.decoded(frames)
             // A render plays only the struck keys: the zone narrowed to them reaches no
             // higher than they do, so its levels stop at the steps the song asks for.
             var range: ClosedRange<Int>?

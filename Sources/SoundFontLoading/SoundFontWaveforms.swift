@@ -194,22 +194,29 @@ final class SoundFontWaveforms {
     /// Forgets the decoded Vorbis streams (the waveforms keep their own copies).
     func releaseSampleData() { decodedStreams.frames = [:] }
 
+    /// `frames` within what its sample decoded to: as they are, unless its Vorbis stream decoded
+    /// short (`Frames.cut`). Call after `waveform(for:)`.
+    func decoded(_ frames: SoundFontZoneMapping.Frames) -> SoundFontZoneMapping.Frames {
+        guard let count = decodedStreams.short[frames.sample] else { return frames }
+        return frames.cut(at: count - frames.range.lowerBound)
+    }
+
     /// One line naming the Vorbis streams that decoded short of the length their last Ogg page
-    /// gives (a damaged stream), or nil when none did. They play silent past where they break.
+    /// gives (a damaged stream), or nil when none did. They end where they break.
     var shortStreamsWarning: String? {
         let short = decodedStreams.short
         guard !short.isEmpty else { return nil }
         let named = short.keys.sorted().prefix(3).map { "'\(font.samples[$0].name)' (\(short[$0]!) of \(font.samples[$0].frameCount) frames)" }
         let more = short.count > 3 ? ", and \(short.count - 3) more" : ""
         let what = short.count == 1
-            ? "1 Ogg Vorbis sample decodes short of its length and plays silent past where it breaks"
-            : "\(short.count) Ogg Vorbis samples decode short of their length and play silent past where they break"
+            ? "1 Ogg Vorbis sample decodes short of its length and ends where it breaks, its loop cut there"
+            : "\(short.count) Ogg Vorbis samples decode short of their length and end where they break, their loops cut there"
         return "sdta/smpl: \(what): \(named.joined(separator: ", "))\(more)"
     }
 
-    /// Vorbis streams decoded so far, each as long as its sample's `frameCount` says: frames a
-    /// damaged stream does not decode to are zeros, as the on-need reader has them
-    /// (`SoundFontSampleData.floats`), so its zones' loops stay within it.
+    /// Vorbis streams decoded so far, as long as they decode (a damaged one short of its
+    /// sample's `frameCount`: its zones are cut to it, `decoded(_:)`; not padded, which would let
+    /// a few bytes claiming 2^26 frames take 256 MB).
     struct DecodedStreams {
         var frames: [Int: [Float]] = [:]
         /// Sample → frames its stream decoded to, for those that decoded short.
@@ -217,12 +224,8 @@ final class SoundFontWaveforms {
 
         mutating func stream(_ sample: Int, font: SoundFontFile) throws(SoundFontError) -> [Float] {
             if let known = frames[sample] { return known }
-            var data = try font.sampleFrames(sample)
-            let length = font.samples[sample].frameCount
-            if data.count < length {
-                short[sample] = data.count
-                data += repeatElement(0, count: length - data.count)
-            }
+            let data = try font.sampleFrames(sample)
+            if data.count < font.samples[sample].frameCount { short[sample] = data.count }
             frames[sample] = data
             return data
         }

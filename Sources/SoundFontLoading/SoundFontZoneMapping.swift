@@ -14,6 +14,23 @@ struct SoundFontZoneMapping {
         var startFrame: Int
         var loop: SamplerLoop?
         var loopsUntilRelease: Bool
+
+        /// These frames cut to their first `count` (a damaged Vorbis stream decoded no further):
+        /// the start kept inside them, the loop cut at the end, or dropped when under 2 frames of
+        /// it remain, as FluidSynth sanitizes loops to what decoded.
+        func cut(at count: Int) -> Frames {
+            guard count < range.count else { return self }
+            var cut = self
+            cut.range = range.lowerBound..<range.lowerBound + max(count, 0)
+            cut.startFrame = min(startFrame, max(count - 1, 0))
+            if let loop, min(loop.endFrame, count) - loop.startFrame >= 2 {
+                cut.loop = SamplerLoop(startFrame: loop.startFrame, endFrame: min(loop.endFrame, count))
+            } else {
+                cut.loop = nil
+                cut.loopsUntilRelease = false
+            }
+            return cut
+        }
     }
 
     /// FluidSynth multiplies every initialAttenuation generator by this at load ("EMU8k/10k
