@@ -12,7 +12,7 @@ enum ChunkFlags {
 
 /// Rendering a span (the frames between two events) group by group (`SpanMemory`). Within a span
 /// no voice starts and none moves between parts, so each part's controller state can be stepped
-/// through the span's chunks first (`prepareContext`, one context per chunk), and then each group
+/// through the span's chunks first (`prepareContext`, its values for each chunk), and then each group
 /// of its voices rendered through the whole span into the group's sub-mix, by whichever worker
 /// claims the group (`PartTaskBoard`). A part's extra groups are then added to its first, in
 /// order, and the parts to the output chunk by chunk in part order: the same sums in the same
@@ -97,7 +97,7 @@ extension SamplerInstrument {
         while offset < frames {
             let n = min(SamplerConstants.chunkFrames, frames - offset)
             prepareContext(
-                channel: c, frames: n, sends: sends, quality: quality, a4Semitones: a4Semitones, into: span.chunkContexts + c * span.maxChunks + chunk)
+                channel: c, frames: n, sends: sends, quality: quality, a4Semitones: a4Semitones, into: span.chunks + c * span.maxChunks + chunk)
             offset += n
             chunk += 1
         }
@@ -133,10 +133,10 @@ extension SamplerInstrument {
     }
 
     /// Group `group`'s voices through the span, chunk by chunk, into its sub-mix, reading its
-    /// part's chunk contexts with `worker`'s scratch; records per chunk what they did.
+    /// part's chunk values in `worker`'s context; records per chunk what they did.
     @_noAllocation
     private func renderGroup(_ group: Int, frames: Int, worker: Int) {
-        let span = span, scratch = workers[worker], context = span.workerContexts.pointer(worker)
+        let span = span, context = span.workerContexts.pointer(worker)
         let c = span.groupPart[group]
         let slots = span.slots + c * span.voiceSlots + span.groupFirst[group], count = span.groupVoices[group]
         let takesSends = span.takesSends.pointee, sent = span.sentFlag(group)
@@ -152,12 +152,7 @@ extension SamplerInstrument {
                 if did == 0 {
                     did = ChunkFlags.sounded
                     mix.clear()
-                    context.pointee = span.chunkContexts[c * span.maxChunks + chunk]
-                    context.pointee.scratchLeft = scratch.left
-                    context.pointee.scratchRight = scratch.right
-                    context.pointee.filterDiscard = scratch.filterDiscard
-                    context.pointee.levels = scratch.levels
-                    context.pointee.soundFont.generatorScratch = scratch.generators
+                    context.pointee.chunk = UnsafePointer(span.chunks + c * span.maxChunks + chunk)
                     let sums = span.sends(group, offset: offset, frames: n)
                     context.pointee.soundFont.reverb = sums.reverb
                     context.pointee.soundFont.chorus = sums.chorus

@@ -5,9 +5,8 @@ extension SamplerInstrument {
     /// chokes the older voices of its exclusive class on the channel.
     func startSoundFont(slot: Int, tables: SF2ZoneTables, velocity: Int) {
         let channel = voices[slot].channel, key = voices[slot].key
-        let context = contexts[channel].soundFont
         let part = parts[channel]
-        var sources = context.sources(key: key, velocity: velocity, controllers: part.controllerValues)
+        var sources = partChunks[channel].soundFont.sources(key: key, velocity: velocity, controllers: part.controllerValues)
         sources.channelPressure = Int(part.channelPressure)
         sources.pitchWheel = Int(min(max(part.controllers.bend * 8192 + 8192, 0), 16_383))
         sources.bendSensitivity = part.controllers.bendRangeSemitones ?? 2
@@ -15,7 +14,7 @@ extension SamplerInstrument {
         voices[slot].sf.resetRenderState()
         voices[slot].sf.start(
             zone: tables, key: key, velocity: velocity, sources: sources, sampleRate: sampleRate, epoch: part.modulationEpoch,
-            scratch: context.generatorScratch)
+            scratch: workers[0].generators)
         voices[slot].phase = UInt64(tables.startFrame) << 32
         voices[slot].filter.isEnabled = false
         if tables.exclusiveClass != 0 { choke(exclusiveClass: tables.exclusiveClass, channel: channel, sparing: voices[slot].noteID) }

@@ -70,10 +70,10 @@ public final class SamplerInstrument {
     /// 16 × 128 controller values, 128 per part.
     private let controllerBlock: UnsafeMutablePointer<UInt8>
     let parts: UnsafeMutablePointer<SamplerPart>
-    /// Per-part render contexts: what every chunk of the part shares (tables, scratch, its
-    /// controller values; note-ons read them). A chunk's own values are written into its chunk
-    /// context (`prepareContext`), which starts as a copy of its part's.
-    let contexts: UnsafeMutablePointer<VoiceRenderContext>
+    /// Each part's first chunk values (its controller values and poly pressure, which note-ons
+    /// read): every chunk of the part starts as a copy (`SpanMemory.initializeContexts`), its own
+    /// values written by `prepareContext`.
+    let partChunks: UnsafeMutablePointer<PartChunk>
     /// The parts' and their voice groups' sub-mixes of one span and what rendering it needs
     /// (`SamplerInstrument+Parts`).
     let span: SpanMemory
@@ -136,7 +136,7 @@ public final class SamplerInstrument {
         controllerBlock = .allocate(capacity: 128 * SamplerConstants.partCount)
         controllerBlock.initialize(repeating: 0, count: 128 * SamplerConstants.partCount)
         parts = .allocate(capacity: SamplerConstants.partCount)
-        contexts = .allocate(capacity: SamplerConstants.partCount)
+        partChunks = .allocate(capacity: SamplerConstants.partCount)
         partPeaks = .allocate(capacity: SamplerConstants.partCount)
         partPeaks.initialize(repeating: 0, count: SamplerConstants.partCount)
         soundFontMemory = SF2PartMemory(parts: SamplerConstants.partCount)
@@ -144,20 +144,23 @@ public final class SamplerInstrument {
         span = SpanMemory(parts: SamplerConstants.partCount, voiceSlots: voiceSlots, maxFrames: self.maxFrames, workers: workerCount)
         board = .allocate(capacity: 1)
         board.initialize(to: PartTaskBoard(maxTasks: span.maxGroups, workers: workerCount))
-        let scratch = self.workers[0]
         for c in 0..<SamplerConstants.partCount {
             (parts + c).initialize(to: SamplerPart(sampleRate: sampleRate, controllerValues: controllerBlock + 128 * c))
-            let sums = span.sends(c, offset: 0, frames: SamplerConstants.chunkFrames)
-            (contexts + c).initialize(to: VoiceRenderContext(
-                scratchLeft: scratch.left, scratchRight: scratch.right, filterDiscard: scratch.filterDiscard, levels: scratch.levels, ramp: ramp,
-                controllerValues: controllerBlock + 128 * c, hermite: tables.hermite, offline: tables.offline, levelSteps: tables.levelSteps, quality: quality,
-                outputSampleRate: sampleRate, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0,
-                volumeGain: 1, expressionGain: 1, controllerPan: 0, gainsRamping: false, volumeTarget: 1, expressionTarget: 1, panTarget: 0,
-                soundFont: SF2ChannelContext(
-                    polyPressure: UnsafePointer(soundFontMemory.polyPressure(channel: c)), generatorScratch: scratch.generators,
-                    minimumNoteFrames: minimumNoteFrames, reverb: sums.reverb, chorus: sums.chorus, sent: span.sentFlag(c))))
+            (partChunks + c).initialize(to: PartChunk(
+                quality: quality, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0, volumeGain: 1, expressionGain: 1, controllerPan: 0,
+                gainsRamping: false, volumeTarget: 1, expressionTarget: 1, panTarget: 0, controllerValues: controllerBlock + 128 * c,
+                soundFont: SF2ChannelState(polyPressure: UnsafePointer(soundFontMemory.polyPressure(channel: c)))))
         }
-        span.initializeContexts(from: contexts)
+        span.initializeContexts(from: partChunks) { w in
+            let scratch = self.workers[w], sums = span.sends(0, offset: 0, frames: SamplerConstants.chunkFrames)
+            return VoiceRenderContext(
+                scratchLeft: scratch.left, scratchRight: scratch.right, filterDiscard: scratch.filterDiscard, levels: scratch.levels, ramp: ramp,
+                hermite: tables.hermite, offline: tables.offline, levelSteps: tables.levelSteps, outputSampleRate: sampleRate,
+                chunk: UnsafePointer(partChunks),
+                soundFont: SF2ChannelContext(
+                    generatorScratch: scratch.generators, minimumNoteFrames: minimumNoteFrames, reverb: sums.reverb, chorus: sums.chorus,
+                    sent: span.sentFlag(0)))
+        }
     }
 
     deinit {
@@ -174,7 +177,7 @@ public final class SamplerInstrument {
         ramp.deallocate()
         controllerBlock.deallocate()
         parts.deinitialize(count: SamplerConstants.partCount).deallocate()
-        contexts.deinitialize(count: SamplerConstants.partCount).deallocate()
+        partChunks.deinitialize(count: SamplerConstants.partCount).deallocate()
         partPeaks.deallocate()
         soundFontMemory.deallocate()
     }
@@ -260,35 +263,34 @@ public final class SamplerInstrument {
         finishRetiring()
     }
 
-    /// Moves part `channel`'s smoothers on by `frames` and writes a chunk's own values into its
-    /// render context `context` (`sends`: whether its voices add to send sums) with the
-    /// instrument's `quality` and master tuning (`a4Semitones`), which the caller reads once for
-    /// all its chunks. Written field by field in place: filling the part's context and copying it
-    /// whole read the fresh stores back at once (a stalled load per 64 bytes, 4 % of a render's
-    /// rendering thread).
+    /// Moves part `channel`'s smoothers on by `frames` and writes its values for one chunk into
+    /// `chunk` (`sends`: whether its voices add to send sums) with the instrument's `quality` and
+    /// master tuning (`a4Semitones`), which the caller reads once for all its chunks. Written field
+    /// by field in place: filling a copy and storing it whole read the fresh stores back at once (a
+    /// stalled load per 64 bytes, 4 % of a render's rendering thread).
     func prepareContext(
-        channel c: Int, frames: Int, sends: Bool, quality: InterpolationQuality, a4Semitones: Double, into context: UnsafeMutablePointer<VoiceRenderContext>
+        channel c: Int, frames: Int, sends: Bool, quality: InterpolationQuality, a4Semitones: Double, into chunk: UnsafeMutablePointer<PartChunk>
     ) {
         parts[c].gains.advance(frames: frames)
         let part = UnsafePointer(parts + c)  // read in place: a copy of the part retains its tables
         let controllers = part.pointee.controllers, gains = part.pointee.gains
-        context.pointee.quality = quality
-        context.pointee.bend = controllers.bend
-        context.pointee.bendRangeOverrideCents = part.pointee.bendRangeOverrideCents
-        context.pointee.tuningCents = 100 * (a4Semitones + MasterTuning.channelSemitones(
+        chunk.pointee.quality = quality
+        chunk.pointee.bend = controllers.bend
+        chunk.pointee.bendRangeOverrideCents = part.pointee.bendRangeOverrideCents
+        chunk.pointee.tuningCents = 100 * (a4Semitones + MasterTuning.channelSemitones(
             fineTuningData: controllers.fineTuningData, coarseTuningData: Int(controllers.coarseTuningData)))
-        context.pointee.volumeGain = gains.volume.current
-        context.pointee.expressionGain = gains.expression.current
-        context.pointee.controllerPan = Double(gains.pan.current)
-        context.pointee.gainsRamping = gains.isRamping
-        context.pointee.volumeTarget = gains.volume.target
-        context.pointee.expressionTarget = gains.expression.target
-        context.pointee.panTarget = Double(gains.pan.target)
-        context.pointee.soundFont.modulationEpoch = part.pointee.modulationEpoch
-        context.pointee.soundFont.channelPressure = Int(part.pointee.channelPressure)
-        context.pointee.soundFont.pitchWheel = Int(min(max(controllers.bend * 8192 + 8192, 0), 16_383))
-        context.pointee.soundFont.bendSensitivity = controllers.bendRangeSemitones ?? 2
-        context.pointee.soundFont.hasSends = sends
+        chunk.pointee.volumeGain = gains.volume.current
+        chunk.pointee.expressionGain = gains.expression.current
+        chunk.pointee.controllerPan = Double(gains.pan.current)
+        chunk.pointee.gainsRamping = gains.isRamping
+        chunk.pointee.volumeTarget = gains.volume.target
+        chunk.pointee.expressionTarget = gains.expression.target
+        chunk.pointee.panTarget = Double(gains.pan.target)
+        chunk.pointee.soundFont.modulationEpoch = part.pointee.modulationEpoch
+        chunk.pointee.soundFont.channelPressure = Int(part.pointee.channelPressure)
+        chunk.pointee.soundFont.pitchWheel = Int(min(max(controllers.bend * 8192 + 8192, 0), 16_383))
+        chunk.pointee.soundFont.bendSensitivity = controllers.bendRangeSemitones ?? 2
+        chunk.pointee.soundFont.hasSends = sends
     }
 
     /// The master tuning in semitones from A4 = 440 Hz.

@@ -7,19 +7,20 @@ extension SamplerVoice {
     /// Renders `output.frames` (≤ the chunk size) and ADDS them to `output`, and the voice's
     /// sends to the part's send sums; clears `isActive` when the voice has ended.
     mutating func renderSoundFont(into output: StereoBlock, context: UnsafePointer<VoiceRenderContext>) {
-        let channel = context.pointee.soundFont
-        if sf.releasePending && sf.elapsedFrames >= channel.minimumNoteFrames { releaseSoundFont(minimumFrames: 0) }
-        if sf.epoch != channel.modulationEpoch {
+        let chunk = context.pointee.chunk
+        if sf.releasePending && sf.elapsedFrames >= context.pointee.soundFont.minimumNoteFrames { releaseSoundFont(minimumFrames: 0) }
+        if sf.epoch != chunk.pointee.soundFont.modulationEpoch {
             sf.modulate(
-                sources: channel.sources(key: key, velocity: sf.velocity, controllers: context.pointee.controllerValues),
-                sampleRate: context.pointee.outputSampleRate, epoch: channel.modulationEpoch, scratch: channel.generatorScratch)
+                sources: chunk.pointee.soundFont.sources(key: key, velocity: sf.velocity, controllers: chunk.pointee.controllerValues),
+                sampleRate: context.pointee.outputSampleRate, epoch: chunk.pointee.soundFont.modulationEpoch,
+                scratch: context.pointee.soundFont.generatorScratch)
         }
         let silent = sf.advance(frames: output.frames)
         guard let region, !sf.volume.isFinished else { isActive = false; return }
         let frames = output.frames - silent
         guard frames > 0 else { return }  // still in the delay: silent, the sample waits (FluidSynth 2.3)
         let block = output.slice(from: silent, count: frames)
-        let increment = soundFontIncrement(tuningCents: context.pointee.tuningCents)
+        let increment = soundFontIncrement(tuningCents: chunk.pointee.tuningCents)
         let reachedEnd = readChunk(region, frames: frames, increment: increment, context: context)
         if sf.filterActive {
             let cents = sf.cutoffCents
@@ -82,8 +83,8 @@ extension SamplerVoice {
         let start = sf.lastGains
         sf.lastGains = target
         Self.addRamped(context, stereo: stereo, into: output.left, output.right, frames: output.frames, from: start, to: target)
+        guard context.pointee.chunk.pointee.soundFont.hasSends else { return }
         let channel = context.pointee.soundFont
-        guard channel.hasSends else { return }
         if sf.reverbSend > 0 {
             Self.addSend(sf.reverbSend, into: channel.reverb, offset: offset, frames: output.frames, stereo: stereo, from: start, to: target, context)
         }

@@ -4,8 +4,9 @@ import DSP
 import Glibc
 #endif
 
-/// What every voice of one channel reads while rendering one chunk: scratch memory, tables and
-/// the channel's controller values. Updated by the instrument per chunk; plain pointers and numbers.
+/// What a worker's voices read while rendering one chunk: its scratch memory, the shared tables,
+/// and the values of the part whose group it renders (`chunk`). Each worker keeps one; per group
+/// and chunk only `chunk` and the group's send sums change. Plain pointers and numbers.
 struct VoiceRenderContext {
     var scratchLeft: UnsafeMutablePointer<Float>
     var scratchRight: UnsafeMutablePointer<Float>
@@ -15,14 +16,22 @@ struct VoiceRenderContext {
     var levels: UnsafeMutablePointer<Float>
     /// 1, 2, 3, … chunkFrames: per-frame ramp positions shared by every voice.
     var ramp: UnsafePointer<Float>
-    /// The last value of every controller 0…127.
-    var controllerValues: UnsafePointer<UInt8>
     var hermite: UnsafePointer<SIMD4<Float>>
     var offline: ResamplingKernel
     /// The largest step each band-limited level serves.
     var levelSteps: UnsafePointer<Double>
-    var quality: InterpolationQuality
     var outputSampleRate: Double
+    /// The part's values for this chunk, read in place (every worker rendering one of the part's
+    /// groups points at the same ones).
+    var chunk: UnsafePointer<PartChunk>
+    /// What SoundFont voices use besides (`SamplerVoice+SoundFont`).
+    var soundFont: SF2ChannelContext
+}
+
+/// A part's values for one chunk of a span: written by `SamplerInstrument.prepareContext` before
+/// the span's groups render, then only read. Plain numbers and pointers.
+struct PartChunk {
+    var quality: InterpolationQuality
     /// Pitch-bend position −1…1.
     var bend: Double
     /// The channel's RPN 0 bend range in cents, NaN when unset (the layer's range applies).
@@ -38,8 +47,10 @@ struct VoiceRenderContext {
     var volumeTarget: Float
     var expressionTarget: Float
     var panTarget: Double
-    /// What SoundFont voices read besides (`SamplerVoice+SoundFont`).
-    var soundFont: SF2ChannelContext
+    /// The last value of every controller 0…127.
+    var controllerValues: UnsafePointer<UInt8>
+    /// What SoundFont modulators read besides.
+    var soundFont: SF2ChannelState
 }
 
 /// How far a voice's LFO moves each destination at full swing (cents, cents, dB, pan positions).
@@ -209,7 +220,7 @@ struct SamplerVoice {
         // The LFO at this chunk's start and end: pitch takes the start, the other destinations
         // ramp to the end (cutoff in 8-frame steps, level and pan with the control gains).
         let lfoStart = lfoValue
-        let depths = hasLFO ? advanceLFO(frames: frames, controllerValues: context.pointee.controllerValues) : LFODepths()
+        let depths = hasLFO ? advanceLFO(frames: frames, controllerValues: context.pointee.chunk.pointee.controllerValues) : LFODepths()
         let increment = phaseIncrement(context: context, lfoCents: depths.pitch * Double(lfoStart))
         let reachedEnd = readChunk(region, frames: frames, increment: increment, context: context)
         if filter.isEnabled {
@@ -217,20 +228,20 @@ struct SamplerVoice {
             // Keep the unused right-channel state fed with silence so it never grows.
             if !region.isStereo { right.update(repeating: 0, count: frames) }
             filter.process(
-                StereoBlock(left: context.pointee.scratchLeft, right: right, frames: frames), controllerValues: context.pointee.controllerValues,
+                StereoBlock(left: context.pointee.scratchLeft, right: right, frames: frames), controllerValues: context.pointee.chunk.pointee.controllerValues,
                 lfoCents: (depths.cutoff * Double(lfoStart), depths.cutoff * Double(lfoValue)))
             if filter.ranAway { stopRunaway(); return }  // VoiceGuard: stopped, nothing mixed
         }
-        if !context.pointee.gainsRamping { followsTarget = false }
+        if !context.pointee.chunk.pointee.gainsRamping { followsTarget = false }
         let following = followsTarget
         var gain = staticGain
-        if respondsToVolume { gain *= following ? context.pointee.volumeTarget : context.pointee.volumeGain }
-        if respondsToExpression { gain *= following ? context.pointee.expressionTarget : context.pointee.expressionGain }
+        if respondsToVolume { gain *= following ? context.pointee.chunk.pointee.volumeTarget : context.pointee.chunk.pointee.volumeGain }
+        if respondsToExpression { gain *= following ? context.pointee.chunk.pointee.expressionTarget : context.pointee.chunk.pointee.expressionGain }
         if depths.gain != 0 { gain *= Float(Decibels.gain(depths.gain * Double(lfoValue))) }
         // Above Nyquist the read can only alias: the voice fades to silence over this chunk (and
         // back when a bend brings it down), as FluidSynth's voices fall silent there.
         if isAboveNyquist { gain = 0 }
-        let panGains = panGains(controllerPan: following ? context.pointee.panTarget : context.pointee.controllerPan, lfoPan: depths.pan * Double(lfoValue))
+        let panGains = panGains(controllerPan: following ? context.pointee.chunk.pointee.panTarget : context.pointee.chunk.pointee.controllerPan, lfoPan: depths.pan * Double(lfoValue))
         let target = (left: gain * panGains.left, right: gain * panGains.right)
         mix(into: output, stereo: region.isStereo, controlGains: target, context: context)
         if reachedEnd || envelope.isIdle { isActive = false }
@@ -264,8 +275,8 @@ struct SamplerVoice {
     /// 32.32 step for this chunk from the fixed tuning, pitch bend and the LFO; sets
     /// `isAboveNyquist` from the same cents.
     private mutating func phaseIncrement(context: UnsafePointer<VoiceRenderContext>, lfoCents: Double) -> UInt64 {
-        let bendRange = context.pointee.bendRangeOverrideCents.isNaN ? bendRangeCents : context.pointee.bendRangeOverrideCents
-        var cents = fixedCents + context.pointee.tuningCents + context.pointee.bend * bendRange
+        let bendRange = context.pointee.chunk.pointee.bendRangeOverrideCents.isNaN ? bendRangeCents : context.pointee.chunk.pointee.bendRangeOverrideCents
+        var cents = fixedCents + context.pointee.chunk.pointee.tuningCents + context.pointee.chunk.pointee.bend * bendRange
         cents += lfoCents
         // exp2 only when the pitch moved (bend, vibrato): a held note reuses its step.
         if cents != lastCents {
@@ -298,10 +309,10 @@ struct SamplerVoice {
     /// quality's kernel; a plain region (its levels were not built at note-on) with the 4-point
     /// cubic to the end.
     mutating func readChunk(_ region: PlaybackRegion, frames: Int, increment: UInt64, context: UnsafePointer<VoiceRenderContext>) -> Bool {
-        if let plain = plainRegion, increment == 1 << 32, UInt32(truncatingIfNeeded: phase) == 0, context.pointee.quality == .realtime {
+        if let plain = plainRegion, increment == 1 << 32, UInt32(truncatingIfNeeded: phase) == 0, context.pointee.chunk.pointee.quality == .realtime {
             return read(plain, frames: frames, increment: increment, kernel: .copy, context: context)
         }
-        let kernel = Kernel(quality: region.isPlain ? .cubic : context.pointee.quality, context: context)
+        let kernel = Kernel(quality: region.isPlain ? .cubic : context.pointee.chunk.pointee.quality, context: context)
         return read(region, frames: frames, increment: increment, kernel: kernel, context: context)
     }
 

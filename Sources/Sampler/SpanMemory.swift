@@ -45,11 +45,11 @@ struct SpanMemory {
     private let sent: UnsafeMutablePointer<Bool>
     /// Whether the span's caller takes sends (read by whichever worker renders a group).
     let takesSends: UnsafeMutablePointer<Bool>
-    /// Per part and chunk: the render context its voices read (its own values written by
-    /// `prepareContext` before the groups, the rest its part's).
-    let chunkContexts: UnsafeMutablePointer<VoiceRenderContext>
-    /// Per worker: the context its voices read in the chunk being rendered (the part's, with the
-    /// worker's scratch and the group's send sums).
+    /// Per part and chunk: the part's values its voices read (written by `prepareContext` before
+    /// the groups render).
+    let chunks: UnsafeMutablePointer<PartChunk>
+    /// Per worker: the context its voices read, pointed at the chunk values of the part it
+    /// renders and at its group's send sums for each chunk.
     let workerContexts: LineAlignedArray<VoiceRenderContext>
     let workerCount: Int
     private static let sentStride = 64
@@ -83,15 +83,15 @@ struct SpanMemory {
         sent.initialize(repeating: false, count: maxGroups * Self.sentStride)
         takesSends = .allocate(capacity: 1)
         takesSends.initialize(to: false)
-        chunkContexts = .allocate(capacity: parts * maxChunks)
+        chunks = .allocate(capacity: parts * maxChunks)
         workerContexts = LineAlignedArray(count: workers)
     }
 
-    /// Gives the contexts their first values: each chunk's its part's context (`partContexts`, one
-    /// per part), whose shared fields it keeps; its own values are written before it is read.
-    func initializeContexts(from partContexts: UnsafePointer<VoiceRenderContext>) {
-        for c in 0..<parts { (chunkContexts + c * maxChunks).initialize(repeating: partContexts[c], count: maxChunks) }
-        workerContexts.initialize(repeating: partContexts[0])
+    /// Gives each chunk its part's first values (`partChunks`, one per part), whose pointers it
+    /// keeps (its own values are written before it is read), and worker `w` the context `worker(w)`.
+    func initializeContexts(from partChunks: UnsafePointer<PartChunk>, worker: (Int) -> VoiceRenderContext) {
+        for c in 0..<parts { (chunks + c * maxChunks).initialize(repeating: partChunks[c], count: maxChunks) }
+        for w in 0..<workerCount { workerContexts.pointer(w).initialize(to: worker(w)) }
     }
 
     func deallocate() {
@@ -101,7 +101,7 @@ struct SpanMemory {
         sendSums.deallocate()
         sent.deallocate()
         takesSends.deallocate()
-        chunkContexts.deinitialize(count: parts * maxChunks).deallocate()
+        chunks.deinitialize(count: parts * maxChunks).deallocate()
         workerContexts.deallocate()
     }
 
