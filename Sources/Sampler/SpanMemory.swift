@@ -1,5 +1,9 @@
 import DSP
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The memory of rendering one span (the frames between two events) group by group
 /// (`SamplerInstrument+Parts`): a part's sounding voices are rendered in *groups* of at most
 /// `groupSize`, in slot order, each group through the whole span into a sub-mix of its own; a
@@ -77,8 +81,13 @@ struct SpanMemory {
         groupVoices = zeros(maxGroups, Int.self)
         order = zeros(maxGroups, Int.self)
         flags = zeros(maxGroups * flagStride, UInt8.self)
-        mixes = zeros(2 * maxGroups * spanFrames, Float.self)
-        sendSums = zeros(4 * maxGroups * spanFrames, Float.self)
+        // calloc: fresh pages are left for the kernel to zero when first touched. Most songs sound
+        // a few of the groups there is room for; writing them all (megabytes) delayed the start.
+        func untouchedZeros(_ count: Int) -> UnsafeMutablePointer<Float> {
+            calloc(count, MemoryLayout<Float>.stride)!.bindMemory(to: Float.self, capacity: count)
+        }
+        mixes = untouchedZeros(2 * maxGroups * spanFrames)
+        sendSums = untouchedZeros(4 * maxGroups * spanFrames)
         sent = .allocate(capacity: maxGroups * Self.sentStride)
         sent.initialize(repeating: false, count: maxGroups * Self.sentStride)
         takesSends = .allocate(capacity: 1)
@@ -97,8 +106,8 @@ struct SpanMemory {
     func deallocate() {
         for pointer in [slots, slotCounts, extraStart, extraCount, groupPart, groupFirst, groupVoices, order] { pointer.deallocate() }
         flags.deallocate()
-        mixes.deallocate()
-        sendSums.deallocate()
+        free(mixes)
+        free(sendSums)
         sent.deallocate()
         takesSends.deallocate()
         chunks.deinitialize(count: parts * maxChunks).deallocate()
