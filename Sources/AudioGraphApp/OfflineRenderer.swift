@@ -175,11 +175,7 @@ public final class OfflineRenderer {
             if frame + n > endLimit - fadeFrames { fade(block, from: frame, end: endLimit, over: fadeFrames) }
             let skip = min(max(0, latency - frame), n)
             let audible = block.slice(from: skip, count: n - skip)
-            var blockPeak: Float = 0
-            for i in 0..<audible.frames {
-                let a = max(abs(audible.left[i]), abs(audible.right[i]))
-                if !(a <= blockPeak) { blockPeak = a.isNaN ? .infinity : a }  // NaN-aware: a NaN shows as +inf
-            }
+            let blockPeak = BlockPeak.showingNaN(audible)
             summary.peak = max(summary.peak, blockPeak)
             quietFrames = blockPeak < silence ? quietFrames + audible.frames : 0
             if audible.frames > 0 { try sink(audible) }

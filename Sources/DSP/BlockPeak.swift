@@ -28,6 +28,30 @@ public enum BlockPeak {
         of(block.right, frames: block.frames, from: of(block.left, frames: block.frames, from: 0))
     }
 
+    /// The largest |sample| of both channels of `block`, +∞ when one is NaN (which `of` drops):
+    /// a block's peak as a report shows it.
+    @inlinable
+    @_noAllocation
+    public static func showingNaN(_ block: StereoBlock) -> Float {
+        var peaks = SIMD4<Float>(), i = 0
+        while i &+ 4 <= block.frames {
+            for channel in 0..<2 {
+                let x = magnitude(UnsafeRawPointer((channel == 0 ? block.left : block.right) + i).loadUnaligned(as: SIMD4<Float>.self))
+                peaks = larger(peaks, x.replacing(with: .infinity, where: x .!= x))
+            }
+            i &+= 4
+        }
+        var result = largestLane(peaks)
+        while i < block.frames {
+            for channel in 0..<2 {
+                let x = abs((channel == 0 ? block.left : block.right)[i])
+                if !(x <= result) { result = x.isNaN ? .infinity : x }
+            }
+            i &+= 1
+        }
+        return result
+    }
+
     /// The larger of each lane; `peaks` where `x` is NaN (the stdlib's `pointwiseMax` stays an
     /// outlined generic call).
     @inlinable
