@@ -3,7 +3,7 @@
 //
 // Layers, bottom to top (arrows point down only; see Sources/DSP/README.md for the unit contract):
 //   C libraries  CALSA CJACK CSndFile CLibXML2 CFFTW CSoxr   (system-library shims; CPulseSinks: libpulse by dlopen;
-//                CFileWriteback: sync_file_range)
+//                CFileWriteback: sync_file_range; CPUCheck: is an x86-64 processor new enough, before `main`)
 //   compile time MemberwiseInit                                 (`@PublicInit`, a macro any target may use; nothing linked)
 //   system       FileAccess                                     (regular files only, size-checked reads)
 //   pure values  MIDI → FileAccess                              (messages, SMF files, note names)
@@ -136,7 +136,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
-        .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp", "PanelServer"]),
+        // Says in one line that an x86-64 processor is too old for this build, before `main` (see the end).
+        .target(name: "CPUCheck"),
+        .executableTarget(name: "audiograph", dependencies: ["AudioGraphApp", "PanelServer", "CPUCheck"]),
         // Regenerates the bundled Sounds/ and the demo song (outputs are committed).
         .executableTarget(name: "make-sounds", dependencies: ["AudioFiles", "MIDI", "DSP"]),
         // Compares a font's notes and songs with FluidSynth's renders (docs/SOUNDFONTS.md).
@@ -196,3 +198,19 @@ let package = Package(
             ]),
     ]
 )
+
+// x86-64: our Swift code is compiled for x86-64-v2 (`nehalem`: SSE4.2, SSSE3, POPCNT), which every
+// Intel processor since 2008 and AMD one since 2011 runs: the voices' and levels' loops get SSE4.1's
+// integer widening, rounding and blends, 7–11 % off a SoundFont render (docs/PERFORMANCE.md). Older
+// processors are told so by `audiograph` (CPUCheck); AUDIOGRAPH_X86_BASELINE=1 builds for them.
+#if arch(x86_64)
+if Context.environment["AUDIOGRAPH_X86_BASELINE"] == nil {
+    for target in package.targets where target.type != .macro && target.type != .system {
+        if target.name == "CPUCheck" {
+            target.cSettings = [.define("AUDIOGRAPH_X86_64_V2")]
+        } else {
+            target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-target-cpu", "nehalem"])]
+        }
+    }
+}
+#endif
