@@ -5,15 +5,13 @@ extension SamplerInstrument {
     /// chokes the older voices of its exclusive class on the channel.
     func startSoundFont(slot: Int, tables: SF2ZoneTables, velocity: Int) {
         let channel = voices[slot].channel, key = voices[slot].key
-        let part = parts[channel]
-        var sources = partChunks[channel].soundFont.sources(key: key, velocity: velocity, controllers: part.controllerValues)
-        sources.channelPressure = Int(part.channelPressure)
-        sources.pitchWheel = Int(min(max(part.controllers.bend * 8192 + 8192, 0), 16_383))
-        sources.bendSensitivity = part.controllers.bendRangeSemitones ?? 2
+        let part = UnsafePointer(parts + channel)
+        let sources = SF2ChannelState(part, polyPressure: soundFontMemory.polyPressure(channel: channel))
+            .sources(key: key, velocity: velocity, controllers: part.pointee.controllerValues)
         voices[slot].isSoundFont = true
         voices[slot].sf.resetRenderState()
         voices[slot].sf.start(
-            zone: tables, key: key, velocity: velocity, sources: sources, sampleRate: sampleRate, epoch: part.modulationEpoch,
+            zone: tables, key: key, velocity: velocity, sources: sources, sampleRate: sampleRate, epoch: part.pointee.modulationEpoch,
             scratch: workers[0].generators)
         voices[slot].phase = UInt64(tables.startFrame) << 32
         voices[slot].filter.isEnabled = false

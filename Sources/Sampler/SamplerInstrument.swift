@@ -70,10 +70,6 @@ public final class SamplerInstrument {
     /// 16 × 128 controller values, 128 per part.
     private let controllerBlock: UnsafeMutablePointer<UInt8>
     let parts: UnsafeMutablePointer<SamplerPart>
-    /// Each part's first chunk values (its controller values and poly pressure, which note-ons
-    /// read): every chunk of the part starts as a copy (`SpanMemory.initializeContexts`), its own
-    /// values written by `prepareContext`.
-    let partChunks: UnsafeMutablePointer<PartChunk>
     /// The parts' and their voice groups' sub-mixes of one span and what rendering it needs
     /// (`SamplerInstrument+Parts`).
     let span: SpanMemory
@@ -136,7 +132,6 @@ public final class SamplerInstrument {
         controllerBlock = .allocate(capacity: 128 * SamplerConstants.partCount)
         controllerBlock.initialize(repeating: 0, count: 128 * SamplerConstants.partCount)
         parts = .allocate(capacity: SamplerConstants.partCount)
-        partChunks = .allocate(capacity: SamplerConstants.partCount)
         partPeaks = .allocate(capacity: SamplerConstants.partCount)
         partPeaks.initialize(repeating: 0, count: SamplerConstants.partCount)
         soundFontMemory = SF2PartMemory(parts: SamplerConstants.partCount)
@@ -146,17 +141,18 @@ public final class SamplerInstrument {
         board.initialize(to: PartTaskBoard(maxTasks: span.maxGroups, workers: workerCount))
         for c in 0..<SamplerConstants.partCount {
             (parts + c).initialize(to: SamplerPart(sampleRate: sampleRate, controllerValues: controllerBlock + 128 * c))
-            (partChunks + c).initialize(to: PartChunk(
-                quality: quality, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0, volumeGain: 1, expressionGain: 1, controllerPan: 0,
-                gainsRamping: false, volumeTarget: 1, expressionTarget: 1, panTarget: 0, controllerValues: controllerBlock + 128 * c,
-                soundFont: SF2ChannelState(polyPressure: UnsafePointer(soundFontMemory.polyPressure(channel: c)))))
         }
-        span.initializeContexts(from: partChunks) { w in
+        // Placeholders: `prepareContext` writes a chunk's every value before its voices read it.
+        let blank = PartChunk(
+            quality: quality, bend: 0, bendRangeOverrideCents: .nan, tuningCents: 0, volumeGain: 1, expressionGain: 1, controllerPan: 0,
+            gainsRamping: false, volumeTarget: 1, expressionTarget: 1, panTarget: 0, controllerValues: controllerBlock, hasSends: false,
+            soundFont: SF2ChannelState(polyPressure: soundFontMemory.polyPressure(channel: 0)))
+        span.initializeContexts(blank: blank) { w in
             let scratch = self.workers[w], sums = span.sends(0, offset: 0, frames: SamplerConstants.chunkFrames)
             return VoiceRenderContext(
                 scratchLeft: scratch.left, scratchRight: scratch.right, filterDiscard: scratch.filterDiscard, levels: scratch.levels, ramp: ramp,
                 hermite: tables.hermite, offline: tables.offline, levelSteps: tables.levelSteps, outputSampleRate: sampleRate,
-                chunk: UnsafePointer(partChunks),
+                chunk: UnsafePointer(span.chunks),
                 soundFont: SF2ChannelContext(
                     generatorScratch: scratch.generators, minimumNoteFrames: minimumNoteFrames, reverb: sums.reverb, chorus: sums.chorus,
                     sent: span.sentFlag(0)))
@@ -177,7 +173,6 @@ public final class SamplerInstrument {
         ramp.deallocate()
         controllerBlock.deallocate()
         parts.deinitialize(count: SamplerConstants.partCount).deallocate()
-        partChunks.deinitialize(count: SamplerConstants.partCount).deallocate()
         partPeaks.deallocate()
         soundFontMemory.deallocate()
     }
@@ -286,11 +281,9 @@ public final class SamplerInstrument {
         chunk.pointee.volumeTarget = gains.volume.target
         chunk.pointee.expressionTarget = gains.expression.target
         chunk.pointee.panTarget = Double(gains.pan.target)
-        chunk.pointee.soundFont.modulationEpoch = part.pointee.modulationEpoch
-        chunk.pointee.soundFont.channelPressure = Int(part.pointee.channelPressure)
-        chunk.pointee.soundFont.pitchWheel = Int(min(max(controllers.bend * 8192 + 8192, 0), 16_383))
-        chunk.pointee.soundFont.bendSensitivity = controllers.bendRangeSemitones ?? 2
-        chunk.pointee.soundFont.hasSends = sends
+        chunk.pointee.controllerValues = UnsafePointer(part.pointee.controllerValues)
+        chunk.pointee.hasSends = sends
+        chunk.pointee.soundFont = SF2ChannelState(part, polyPressure: soundFontMemory.polyPressure(channel: c))
     }
 
     /// The master tuning in semitones from A4 = 440 Hz.

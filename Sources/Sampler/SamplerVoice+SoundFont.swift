@@ -83,7 +83,7 @@ extension SamplerVoice {
         let start = sf.lastGains
         sf.lastGains = target
         Self.addRamped(context, stereo: stereo, into: output.left, output.right, frames: output.frames, from: start, to: target)
-        guard context.pointee.chunk.pointee.soundFont.hasSends else { return }
+        guard context.pointee.chunk.pointee.hasSends else { return }
         let channel = context.pointee.soundFont
         if sf.reverbSend > 0 {
             Self.addSend(sf.reverbSend, into: channel.reverb, offset: offset, frames: output.frames, stereo: stereo, from: start, to: target, context)

@@ -49,6 +49,9 @@ struct PartChunk {
     var panTarget: Double
     /// The last value of every controller 0…127.
     var controllerValues: UnsafePointer<UInt8>
+    /// Whether the engine takes sends in this span (SoundFont voices add to their group's send
+    /// sums only then).
+    var hasSends: Bool
     /// What SoundFont modulators read besides.
     var soundFont: SF2ChannelState
 }

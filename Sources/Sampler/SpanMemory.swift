@@ -96,10 +96,10 @@ struct SpanMemory {
         workerContexts = LineAlignedArray(count: workers)
     }
 
-    /// Gives each chunk its part's first values (`partChunks`, one per part), whose pointers it
-    /// keeps (its own values are written before it is read), and worker `w` the context `worker(w)`.
-    func initializeContexts(from partChunks: UnsafePointer<PartChunk>, worker: (Int) -> VoiceRenderContext) {
-        for c in 0..<parts { (chunks + c * maxChunks).initialize(repeating: partChunks[c], count: maxChunks) }
+    /// Gives every chunk the values `blank` (each is written whole before it is read) and worker
+    /// `w` the context `worker(w)`.
+    func initializeContexts(blank: PartChunk, worker: (Int) -> VoiceRenderContext) {
+        chunks.initialize(repeating: blank, count: parts * maxChunks)
         for w in 0..<workerCount { workerContexts.pointer(w).initialize(to: worker(w)) }
     }
 

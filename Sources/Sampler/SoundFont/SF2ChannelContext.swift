@@ -12,8 +12,6 @@ struct SF2ChannelState {
     /// Pitch wheel 0…16383 and RPN 0 sensitivity in semitones.
     var pitchWheel = 8192
     var bendSensitivity = 2.0
-    /// False when the engine takes no sends (then voices accumulate none).
-    var hasSends = false
 
     /// The modulator sources for a voice on `key`.
     @_noAllocation
@@ -21,6 +19,18 @@ struct SF2ChannelState {
         SF2ModulationSources(
             key: key, velocity: velocity, controllers: controllers, channelPressure: channelPressure,
             polyPressure: Int(polyPressure[key & 127]), pitchWheel: pitchWheel, bendSensitivity: bendSensitivity)
+    }
+}
+
+extension SF2ChannelState {
+    /// Part `part`'s state now (read in place: a copy of the part retains its tables), with its
+    /// 128 poly-pressure values at `polyPressure`.
+    @_noAllocation
+    init(_ part: UnsafePointer<SamplerPart>, polyPressure: UnsafePointer<UInt8>) {
+        let controllers = part.pointee.controllers
+        self.init(
+            modulationEpoch: part.pointee.modulationEpoch, channelPressure: Int(part.pointee.channelPressure), polyPressure: polyPressure,
+            pitchWheel: Int(min(max(controllers.bend * 8192 + 8192, 0), 16_383)), bendSensitivity: controllers.bendRangeSemitones ?? 2)
     }
 }
 
@@ -33,7 +43,7 @@ struct SF2ChannelContext {
     /// FluidSynth's minimum note length (10 ms), frames.
     var minimumNoteFrames = 0
     /// The group's reverb and chorus send sums for this chunk (voices add output × their send,
-    /// when the part's `SF2ChannelState.hasSends`).
+    /// when the chunk's `PartChunk.hasSends`).
     var reverb: StereoBlock
     var chorus: StereoBlock
     /// Set by a voice that added to `reverb` / `chorus` this chunk.
