@@ -109,8 +109,7 @@ public enum SoundFontBankLoader {
         for (region, sample, frames) in playedRegions(font: font, preset: preset, keys: keys) {
             // A sample that cannot be read leaves its zones out: said once for the sample,
             // however many zones play it (`SoundFontWaveforms.unreadableWarning`).
-            guard let waveform = try? waveforms.waveform(for: frames) else { continue }
-            let frames = waveforms.decoded(frames)
+            guard let (waveform, frames) = try? waveforms.waveform(for: frames) else { continue }
             // A render plays only the struck keys: the zone narrowed to them reaches no
             // higher than they do, so its levels stop at the steps the song asks for.
             var range: ClosedRange<Int>?

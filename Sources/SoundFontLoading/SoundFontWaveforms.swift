@@ -84,11 +84,15 @@ final class SoundFontWaveforms {
         }
     }
 
-    /// The waveform for `frames`; throws (naming the sample) when its data cannot be read, and
-    /// keeps the sample's first such error for `unreadableWarning`.
-    func waveform(for frames: SoundFontZoneMapping.Frames) throws(SoundFontError) -> SamplerWaveform {
+    /// The waveform for `frames`, and the frames a zone plays of it: `frames` as they are, or cut
+    /// where the sample's Vorbis stream broke when it decoded short (`Frames.cut`). Throws (naming
+    /// the sample) when its data cannot be read, and keeps the sample's first such error for
+    /// `unreadableWarning`.
+    func waveform(for frames: SoundFontZoneMapping.Frames) throws(SoundFontError) -> (waveform: SamplerWaveform, frames: SoundFontZoneMapping.Frames) {
         do {
-            return try reading == .onNeed ? deferredWaveform(for: frames) : madeWaveform(for: frames)
+            let waveform = try reading == .onNeed ? deferredWaveform(for: frames) : madeWaveform(for: frames)
+            guard let decoded = decodedStreams.short[frames.sample] else { return (waveform, frames) }
+            return (waveform, frames.cut(at: decoded - frames.range.lowerBound))
         } catch {
             if unreadable[frames.sample] == nil { unreadable[frames.sample] = error }
             throw error
@@ -194,13 +198,6 @@ final class SoundFontWaveforms {
     /// Forgets the decoded Vorbis streams (the waveforms keep their own copies).
     func releaseSampleData() { decodedStreams.frames = [:] }
 
-    /// `frames` within what its sample decoded to: as they are, unless its Vorbis stream decoded
-    /// short (`Frames.cut`). Call after `waveform(for:)`.
-    func decoded(_ frames: SoundFontZoneMapping.Frames) -> SoundFontZoneMapping.Frames {
-        guard let count = decodedStreams.short[frames.sample] else { return frames }
-        return frames.cut(at: count - frames.range.lowerBound)
-    }
-
     /// One line naming the Vorbis streams that decoded short of the length their last Ogg page
     /// gives (a damaged stream), or nil when none did. They end where they break.
     var shortStreamsWarning: String? {
@@ -215,7 +212,7 @@ final class SoundFontWaveforms {
     }
 
     /// Vorbis streams decoded so far, as long as they decode (a damaged one short of its
-    /// sample's `frameCount`: its zones are cut to it, `decoded(_:)`; not padded, which would let
+    /// sample's `frameCount`: its zones are cut to it, `waveform(for:)`; not padded, which would let
     /// a few bytes claiming 2^26 frames take 256 MB).
     struct DecodedStreams {
         var frames: [Int: [Float]] = [:]
